@@ -1,0 +1,37 @@
+# The book's two everyday commands are `make book` and `make test`; see README.md.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
+
+.PHONY: book test lab notebooks lint clean
+
+$(PY):
+	python3 -m venv $(VENV)
+
+# Reinstall only when requirements.txt or pyproject.toml changed.
+$(STAMP): requirements.txt pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+book: $(STAMP)
+	$(VENV)/bin/jupyter-book build . --all --warningiserror --keep-going --quiet
+	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check gatherlab tests tools notebooks
+	$(VENV)/bin/ruff format --check gatherlab tests tools
+
+test: lint
+	$(VENV)/bin/pytest -rs --nbval --nbval-current-env --sanitize-with tests/sanitize.cfg \
+		tests $(NOTEBOOKS)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks
+
+notebooks: $(STAMP)
+	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)
+
+clean:
+	rm -rf _build

@@ -1,0 +1,61 @@
+"""Framework-neutral helpers: recognise torch / NumPy / TensorFlow values and convert them.
+
+Nothing here imports TensorFlow; a TensorFlow tensor is recognised by its type's module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def framework_of(value: Any) -> str | None:
+    """Return "torch", "numpy" or "tensorflow" for a tensor-like value, else None."""
+    module = type(value).__module__ or ""
+    if module.startswith("torch"):
+        import torch
+
+        return "torch" if isinstance(value, torch.Tensor) else None
+    if isinstance(value, np.ndarray):
+        return "numpy"
+    if module.startswith("tensorflow") and hasattr(value, "numpy"):
+        return "tensorflow"
+    return None
+
+
+def to_numpy(value: Any) -> np.ndarray:
+    """A NumPy copy of a torch tensor, TensorFlow tensor, NumPy array or nested list."""
+    kind = framework_of(value)
+    if kind == "torch":
+        return value.detach().cpu().numpy()
+    if kind == "tensorflow":
+        return np.asarray(value.numpy())
+    return np.asarray(value)
+
+
+def like(template: Any, values: np.ndarray) -> Any:
+    """Wrap NumPy ``values`` in the framework of ``template`` (torch, TensorFlow or NumPy)."""
+    kind = framework_of(template)
+    if kind == "torch":
+        import torch
+
+        return torch.from_numpy(np.ascontiguousarray(values)).to(template.device)
+    if kind == "tensorflow":
+        from gatherlab.tf import tensorflow
+
+        return tensorflow().constant(values)
+    return values
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """Python-style wrap of a negative ``dim``; a 0-d tensor has one valid dim, as in torch."""
+    rank = max(ndim, 1)
+    if not -rank <= dim < rank:
+        raise IndexError(f"dim {dim} is out of range for a tensor with {ndim} dims")
+    return dim % rank
+
+
+def coord(position: tuple[int, ...]) -> str:
+    """Format a coordinate the way the book writes it: ``(1, 2)`` becomes ``"1, 2"``."""
+    return ", ".join(str(int(p)) for p in position)

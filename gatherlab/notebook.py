@@ -1,0 +1,58 @@
+"""Notebook set-up: the hidden first cell of every chapter calls ``setup_book()``.
+
+It silences TensorFlow's start-up logging (before any import of TensorFlow), seeds every
+random generator, fixes print options, and registers the ``%%gpu`` cell magic.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from gatherlab.tf import quiet_tensorflow_logs
+
+GPU_SKIP_MESSAGE = (
+    "Skipped: this cell needs a CUDA device (torch.cuda.is_available() is False). "
+    "Its stored output comes from a GPU run."
+)
+
+
+def cuda_available() -> bool:
+    """True when PyTorch sees a CUDA device."""
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def gpu(line: str, cell: str) -> None:
+    """``%%gpu``: run the cell on a CUDA machine; elsewhere print one line and move on."""
+    if not cuda_available():
+        print(GPU_SKIP_MESSAGE)
+        return
+    from IPython import get_ipython
+
+    result = get_ipython().run_cell(cell)
+    if result.error_in_exec is not None:
+        raise result.error_in_exec
+
+
+def setup_book(seed: int = 0) -> None:
+    """Make a chapter reproducible and quiet; safe to call more than once."""
+    quiet_tensorflow_logs()
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.set_printoptions(precision=4, sci_mode=False)
+    np.set_printoptions(precision=4, suppress=True)
+    try:
+        from IPython import get_ipython
+    except ImportError:  # plain Python: nothing to register
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.register_magic_function(gpu, magic_kind="cell", magic_name="gpu")
+        # Errors show as "RuntimeError: message": short, and free of machine paths.
+        shell.InteractiveTB.set_mode("Minimal")

@@ -1,0 +1,98 @@
+"""Executable specs: each op written as a plain loop, one output coordinate at a time.
+
+These loops are what the book means by "what the op does". They accept torch tensors,
+NumPy arrays, TensorFlow tensors or nested lists, work on any rank, and return a value of
+the input's framework. They raise ``IndexError`` where PyTorch would refuse a position; the
+full rule set, with plain-words messages, lives in :mod:`gatherlab.diagnose`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gatherlab._arrays import like, to_numpy, wrap_dim
+
+
+def _checked(position: int, size: int, where: str) -> int:
+    """Positions are never wrapped: gather, index_select and take_along_dim refuse -1."""
+    if not 0 <= position < size:
+        raise IndexError(f"{where} = {position} is outside 0..{size - 1}")
+    return position
+
+
+def gather(input: Any, dim: int, index: Any) -> Any:
+    """``out[c] = input[c with c[dim] replaced by index[c]]`` for every coordinate c of index."""
+    source, positions = to_numpy(input), to_numpy(index)
+    dim = wrap_dim(dim, source.ndim)
+    out = np.empty(positions.shape, dtype=source.dtype)
+    for out_coord in np.ndindex(positions.shape):
+        source_coord = list(out_coord)
+        source_coord[dim] = _checked(
+            int(positions[out_coord]), source.shape[dim], f"index{list(out_coord)}"
+        )
+        out[out_coord] = source[tuple(source_coord)]
+    return like(input, out)
+
+
+def index_select(input: Any, dim: int, index: Any) -> Any:
+    """One shared list of positions: ``out[c] = input[c with c[dim] = index[c[dim]]]``."""
+    source, positions = to_numpy(input), to_numpy(index).reshape(-1)
+    dim = wrap_dim(dim, source.ndim)
+    shape = list(source.shape)
+    shape[dim] = len(positions)
+    out = np.empty(shape, dtype=source.dtype)
+    for out_coord in np.ndindex(*shape):
+        source_coord = list(out_coord)
+        k = out_coord[dim]
+        source_coord[dim] = _checked(int(positions[k]), source.shape[dim], f"index[{k}]")
+        out[out_coord] = source[tuple(source_coord)]
+    return like(input, out)
+
+
+def take(input: Any, index: Any) -> Any:
+    """Flat positions: ``out[c] = input.flatten()[index[c]]``; negative positions wrap."""
+    flat, positions = to_numpy(input).reshape(-1), to_numpy(index)
+    out = np.empty(positions.shape, dtype=flat.dtype)
+    for out_coord in np.ndindex(positions.shape):
+        position = int(positions[out_coord])
+        if position < 0:
+            position += flat.size
+        out[out_coord] = flat[_checked(position, flat.size, f"index{list(out_coord)}")]
+    return like(input, out)
+
+
+def broadcast_for_take_along_dim(
+    source_shape: tuple[int, ...], index_shape: tuple[int, ...], dim: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The shapes take_along_dim broadcasts input and indices to (all dims except ``dim``)."""
+    others = np.broadcast_shapes(
+        tuple(1 if d == dim else s for d, s in enumerate(source_shape)),
+        tuple(1 if d == dim else s for d, s in enumerate(index_shape)),
+    )
+    source_to = tuple(source_shape[d] if d == dim else s for d, s in enumerate(others))
+    index_to = tuple(index_shape[d] if d == dim else s for d, s in enumerate(others))
+    return source_to, index_to
+
+
+def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
+    """gather after broadcasting input and indices on every dim except ``dim``.
+
+    With ``dim=None`` both are flattened first and positions are checked as in gather.
+    With a ``dim``, PyTorch 2.13 takes every position modulo the size along ``dim``:
+    -1 is the last entry, and so is a too-large 5 on a size-3 axis (NumPy raises there).
+    """
+    source, positions = to_numpy(input), to_numpy(indices)
+    if dim is None:
+        return gather(like(input, source.reshape(-1)), 0, positions.reshape(-1))
+    dim = wrap_dim(dim, source.ndim)
+    source_to, index_to = broadcast_for_take_along_dim(source.shape, positions.shape, dim)
+    size = source.shape[dim]
+    if size == 0 and positions.size:
+        raise IndexError(f"dim {dim} of input is empty: there is nothing to select")
+    return gather(
+        like(input, np.broadcast_to(source, source_to)),
+        dim,
+        np.broadcast_to(positions, index_to) % max(size, 1),
+    )
