@@ -5,8 +5,8 @@
 """
 
 from gatherlab import reference
-from gatherlab.notebook import setup_book
+from gatherlab.notebook import setup_book, versions
 from gatherlab.diagnose import Problem, RuleError, diagnose
 from gatherlab.trace import Step, Trace, trace
 
-__all__ = ["Problem", "RuleError", "Step", "Trace", "diagnose", "reference", "setup_book", "trace"]
+__all__ = ["Problem", "RuleError", "Step", "Trace", "diagnose", "reference", "setup_book", "trace", "versions"]

@@ -37,6 +37,20 @@ def gpu(line: str, cell: str) -> None:
         raise result.error_in_exec
 
 
+def versions() -> str:
+    """The library versions a chapter's outputs came from, as one line."""
+    import platform
+
+    import torch
+
+    from gatherlab.tf import tensorflow
+
+    return (
+        f"Python {platform.python_version()}, torch {torch.__version__}, "
+        f"tensorflow {tensorflow().__version__}, numpy {np.__version__}"
+    )
+
+
 def setup_book(seed: int = 0) -> None:
     """Make a chapter reproducible and quiet; safe to call more than once."""
     quiet_tensorflow_logs()
