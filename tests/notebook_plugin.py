@@ -1,4 +1,4 @@
-"""pytest plugin: quiet TensorFlow, and skip ``gpu``-tagged notebook cells without CUDA."""
+"""pytest plugin: quiet TensorFlow; skip ``gpu``-tagged notebook cells without CUDA."""
 
 from __future__ import annotations
 

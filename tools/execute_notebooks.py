@@ -1,7 +1,7 @@
 """Re-execute chapter notebooks top to bottom in place (``make notebooks``).
 
-Outputs and widget state are stored. Cells tagged ``gpu`` run only where PyTorch sees CUDA;
-elsewhere they are left exactly as stored, so a CPU run never erases real GPU outputs.
+Outputs and widget state are stored. Cells tagged ``gpu`` run only where PyTorch sees
+CUDA; elsewhere they are left exactly as stored, so a CPU run never erases GPU outputs.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ def main() -> int:
     parser.add_argument("notebooks", nargs="+", type=Path)
     args = parser.parse_args()
     has_cuda = cuda_available()
-    print(f"CUDA available: {has_cuda} ({'running' if has_cuda else 'keeping'} gpu cells)")
+    action = "running" if has_cuda else "keeping the stored outputs of"
+    print(f"CUDA available: {has_cuda} ({action} gpu cells)")
     for path in args.notebooks:
         started = time.perf_counter()
         execute(path, has_cuda)

@@ -1,0 +1,105 @@
+"""The notebook machinery: setup_book, the %%gpu magic, the executor, strict nbval."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+import torch
+
+from gatherlab import notebook
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_setup_book_quiets_tensorflow_and_seeds_torch():
+    notebook.setup_book(seed=3)
+    first = torch.rand(3)
+    notebook.setup_book(seed=3)
+    assert torch.equal(first, torch.rand(3))
+    assert os.environ["TF_CPP_MIN_LOG_LEVEL"] == "3"
+    assert os.environ["TF_ENABLE_ONEDNN_OPTS"] == "0"
+
+
+def test_gpu_magic_prints_one_line_without_cuda(monkeypatch, capsys):
+    monkeypatch.setattr(notebook, "cuda_available", lambda: False)
+    notebook.gpu("", "raise SystemExit('must not run')")
+    assert capsys.readouterr().out == notebook.GPU_SKIP_MESSAGE + "\n"
+
+
+def test_gpu_magic_runs_the_cell_with_cuda(monkeypatch):
+    from IPython.testing.globalipapp import get_ipython
+
+    shell = get_ipython()
+    monkeypatch.setattr(notebook, "cuda_available", lambda: True)
+    notebook.gpu("", "ran_on_gpu = 6 * 7")
+    assert shell.user_ns["ran_on_gpu"] == 42
+
+
+def _notebook(tmp_path: Path, cells: list) -> Path:
+    book = nbformat.v4.new_notebook()
+    book.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    book.cells = cells
+    path = tmp_path / "demo.ipynb"
+    nbformat.write(book, path)
+    return path
+
+
+def _code(source: str, tags=(), outputs=(), count=None):
+    cell = nbformat.v4.new_code_cell(source, execution_count=count)
+    cell.metadata["tags"] = list(tags)
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text=t) for t in outputs
+    ]
+    return cell
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU-only path")
+def test_executor_keeps_stored_gpu_outputs_on_a_cpu_machine(tmp_path):
+    path = _notebook(
+        tmp_path,
+        [
+            _code("print('cpu')"),
+            _code("%%gpu\nprint('gpu')", ["gpu"], ["stored on a GPU\n"], count=7),
+        ],
+    )
+    script = ROOT / "tools" / "execute_notebooks.py"
+    subprocess.run([sys.executable, str(script), str(path)], check=True, timeout=120)
+    cpu, gpu = nbformat.read(path, as_version=4).cells
+    assert (cpu.execution_count, cpu.outputs[0].text) == (1, "cpu\n")
+    assert (gpu.execution_count, gpu.outputs[0].text) == (7, "stored on a GPU\n")
+
+
+def _nbval(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--nbval",
+            "--nbval-current-env",
+            "--sanitize-with",
+            str(ROOT / "tests" / "sanitize.cfg"),
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=path.parent,
+    )
+
+
+def test_strict_nbval_fails_when_a_stored_output_was_edited(tmp_path):
+    path = _notebook(tmp_path, [_code("print(6 * 7)", outputs=["42\n"], count=1)])
+    assert _nbval(path).returncode == 0
+    path = _notebook(tmp_path, [_code("print(6 * 7)", outputs=["43\n"], count=1)])
+    result = _nbval(path)
+    assert result.returncode == 1
+    assert "43" in result.stdout and "42" in result.stdout

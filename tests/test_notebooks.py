@@ -1,0 +1,101 @@
+"""Stored notebooks are what a clean top-to-bottom run produces, and safe to show."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+EXPECTED = [
+    "01_gather_2d",
+    "02_batched_selection",
+    "03_choosing_an_op",
+    "04_error_cases",
+    "05_autograd",
+]
+ABSOLUTE_PATH = re.compile(r"(/work/|/tmp/|/root/|/home/|site-packages|[A-Z]:\\\\)")
+TF_STARTUP = re.compile(r"oneDNN custom operations|absl::InitializeLog|cuda_|TF-TRT")
+
+
+def _code_cells(path: Path) -> list:
+    return [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+
+
+def _tags(cell) -> list[str]:
+    return cell.metadata.get("tags", [])
+
+
+def _text(output) -> str:
+    if output.output_type == "stream":
+        return output.text
+    if output.output_type == "error":
+        return f"{output.ename}: {output.evalue}"
+    return "\n".join(str(v) for v in output.get("data", {}).values())
+
+
+def test_toc_lists_the_five_chapters_in_order():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [entry["file"] for entry in toc["chapters"]]
+    assert [f for f in files if f.startswith("notebooks/")] == [
+        f"notebooks/{name}" for name in EXPECTED
+    ]
+    assert [p.stem for p in CHAPTERS] == EXPECTED
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_cpu_cell_ran_once_in_order(path):
+    cpu_cells = [c for c in _code_cells(path) if "gpu" not in _tags(c)]
+    counts = [c.execution_count for c in cpu_cells]
+    assert counts == list(range(1, len(cpu_cells) + 1)), counts
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_first_cell_is_the_hidden_setup(path):
+    first = _code_cells(path)[0]
+    assert "gl.setup_book()" in first.source
+    assert "hide-cell" in _tags(first)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_gpu_cells_are_marked_both_ways(path):
+    for cell in _code_cells(path):
+        uses_magic = cell.source.startswith("%%gpu")
+        assert uses_magic == ("gpu" in _tags(cell)), cell.source[:80]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_errors_appear_only_in_cells_tagged_raises_exception(path):
+    for cell in _code_cells(path):
+        raised = any(o.output_type == "error" for o in cell.outputs)
+        if "gpu" in _tags(cell) and not cell.outputs:
+            continue
+        assert raised == ("raises-exception" in _tags(cell)), cell.source[:80]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_outputs_hold_no_stderr_paths_or_tensorflow_startup_lines(path):
+    for cell in _code_cells(path):
+        for output in cell.outputs:
+            assert output.get("name") != "stderr", (cell.source[:80], output.text)
+            text = _text(output)
+            assert not ABSOLUTE_PATH.search(text), (cell.source[:80], text[:300])
+            assert not TF_STARTUP.search(text), (cell.source[:80], text[:300])
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_page_shape_has_overview_prerequisites_summary_and_next(path):
+    headings = [
+        line.strip()
+        for cell in nbformat.read(path, as_version=4).cells
+        if cell.cell_type == "markdown"
+        for line in cell.source.splitlines()
+        if line.startswith("#")
+    ]
+    assert headings[0].startswith("# ")
+    for heading in ("## Overview", "## Prerequisites", "## Summary", "## What's next"):
+        assert heading in headings, heading
