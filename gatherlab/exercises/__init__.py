@@ -1,0 +1,153 @@
+"""Self-check exercises: ``gl.exercises.check("01.pick_columns", answer)`` explains.
+
+Chapter modules ``chNN.py`` in this package register their exercises with ``implement``,
+``predict``, ``predict_raises`` and ``fix``; ``EXERCISES`` finds them all by itself.
+CONTRIBUTING.md ("Exercises") shows how to add one and the notebook cell pattern.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from gatherlab.exercises.call import Call
+from gatherlab.exercises.kinds import (
+    HIDDEN_CASES,
+    Exercise,
+    Fix,
+    Implement,
+    Predict,
+    PredictRaises,
+)
+from gatherlab.exercises.registry import Registry
+from gatherlab.exercises.result import Result, SolutionView, failed
+
+EXERCISES = Registry(__name__)
+
+
+def _register(exercise: Exercise) -> Exercise:
+    caller = inspect.currentframe().f_back.f_back
+    return EXERCISES.add(exercise, caller.f_globals.get("__name__", "?"))
+
+
+def implement(
+    id: str,
+    title: str,
+    *,
+    solution: Callable[..., Any],
+    example: Mapping[str, Any],
+    generate: Callable[[np.random.Generator], Mapping[str, Any]],
+    call: Call,
+    hidden: int = HIDDEN_CASES,
+) -> Implement:
+    """Register a write-a-function exercise, checked on ``example`` and hidden cases.
+
+    ``call`` (the gather-family call behind the output) explains wrong coordinates and
+    names the index and dim arguments the generic wrong answers change.
+    """
+    exercise = Implement(
+        id,
+        title,
+        solution=solution,
+        example=example,
+        generate=generate,
+        call=call,
+        hidden=hidden,
+    )
+    return _register(exercise)
+
+
+def predict(
+    id: str,
+    title: str,
+    *,
+    code: Callable[[], Any],
+    explain: Call | None = None,
+    gradient: bool = False,
+    grad_output: Any = None,
+) -> Predict:
+    """Register a predict-the-value exercise: the answer is what ``code()`` returns."""
+    exercise = Predict(
+        id,
+        title,
+        code=code,
+        explain=explain,
+        gradient=gradient,
+        grad_output=grad_output,
+    )
+    return _register(exercise)
+
+
+def predict_raises(id: str, title: str, *, calls: Mapping[str, Call]) -> PredictRaises:
+    """Register a which-call-raises exercise: the answer is those calls' labels."""
+    return _register(PredictRaises(id, title, calls=calls))
+
+
+def fix(
+    id: str,
+    title: str,
+    *,
+    broken: Call,
+    solution: Callable[[Any, Any], Any],
+    part: str = "index",
+) -> Fix:
+    """Register a fix-the-call exercise: the answer is the corrected index (or dim)."""
+    return _register(Fix(id, title, broken=broken, solution=solution, part=part))
+
+
+def _unknown(exercise_id: Any) -> Result:
+    close = difflib.get_close_matches(str(exercise_id), list(EXERCISES), n=1)
+    hint = f"did you mean {close[0]!r}?" if close else "ids look like '01.pick_columns'"
+    return failed(
+        str(exercise_id),
+        f"There is no exercise {exercise_id!r}: {hint} "
+        "(gl.exercises.EXERCISES lists them).",
+    )
+
+
+def check(exercise_id: str, answer: Any) -> Result:
+    """Check ``answer`` against exercise ``exercise_id``; never raises."""
+    if not isinstance(exercise_id, str):
+        return _unknown(exercise_id)
+    try:
+        exercise = EXERCISES.get(exercise_id)
+    except (
+        Exception
+    ) as error:  # a broken chapter module must not crash a learner's cell
+        return failed(
+            str(exercise_id), f"The exercises could not be loaded ({error!r})."
+        )
+    if exercise is None:
+        return _unknown(exercise_id)
+    return exercise.check(answer)
+
+
+def show_solution(exercise_id: str) -> SolutionView | Result:
+    """The reference solution's source (or value) and its passing check."""
+    exercise = EXERCISES.get(exercise_id) if isinstance(exercise_id, str) else None
+    if exercise is None:
+        return _unknown(exercise_id)
+    return exercise.show_solution()
+
+
+__all__ = [
+    "EXERCISES",
+    "Call",
+    "Exercise",
+    "Fix",
+    "Implement",
+    "Predict",
+    "PredictRaises",
+    "Result",
+    "SolutionView",
+    "check",
+    "fix",
+    "implement",
+    "predict",
+    "predict_raises",
+    "show_solution",
+]

@@ -1,0 +1,124 @@
+"""One gather-family call, described by its parts: a check runs, traces, diagnoses it.
+
+An exercise names the call behind its expected output; a wrong coordinate is then
+explained with the trace step that produced the expected value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from gatherlab._arrays import coord, to_numpy
+from gatherlab.diagnose import Problem, diagnose
+from gatherlab.trace import Step, Trace, format_value, trace
+
+Part = Any  # a value, an argument name (str) or a function of the arguments
+
+
+def _resolve(part: Part, args: Mapping[str, Any]) -> Any:
+    if isinstance(part, str):
+        return args[part]
+    if callable(part):
+        return part(**args)
+    return part
+
+
+@dataclass(frozen=True)
+class Call:
+    """``torch.<op>(input, dim, index)``; parts may name arguments or compute from them.
+
+    ``Call("gather", "x", 1, "columns")`` reads ``x`` and ``columns`` from an implement
+    exercise's arguments; ``Call("gather", x, 1, columns)`` holds the tensors.
+    """
+
+    op: str
+    input: Part
+    dim: int | str | None
+    index: Part
+    input_name: str = ""
+    index_name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.input_name:
+            name = self.input if isinstance(self.input, str) else "x"
+            object.__setattr__(self, "input_name", name)
+        if not self.index_name:
+            name = self.index if isinstance(self.index, str) else "index"
+            object.__setattr__(self, "index_name", name)
+
+    def bind(self, args: Mapping[str, Any]) -> Call:
+        """The same call with every part taken from ``args`` (an exercise case)."""
+        dim = args[self.dim] if isinstance(self.dim, str) else self.dim
+        return replace(
+            self,
+            input=_resolve(self.input, args),
+            dim=dim,
+            index=_resolve(self.index, args),
+        )
+
+    def with_part(self, part: str, value: Any) -> Call:
+        """The call with ``part`` ("index" or "dim") replaced, e.g. by a learner."""
+        return replace(self, **{part: value})
+
+    def run(self) -> Any:
+        """Run the call with PyTorch (it raises where PyTorch raises)."""
+        import torch
+
+        if self.op == "take":
+            return torch.take(self.input, self.index)
+        if self.op == "take_along_dim":
+            return torch.take_along_dim(self.input, self.index, self.dim)
+        return getattr(torch, self.op)(self.input, self.dim, self.index)
+
+    def problems(self) -> list[Problem]:
+        """The rules the call breaks (``gl.diagnose``); empty when it runs."""
+        return diagnose(self.input, self.dim, self.index, self.op)
+
+    def trace(self) -> Trace:
+        """``gl.trace`` of the call."""
+        return trace(
+            self.input, self.dim, self.index, self.op, source_name=self.input_name
+        )
+
+    def text(self) -> str:
+        """The call as code: ``torch.gather(x, 1, columns)``."""
+        if self.op == "take":
+            return f"torch.take({self.input_name}, {self.index_name})"
+        if self.op == "take_along_dim":
+            names = f"{self.input_name}, {self.index_name}"
+            return f"torch.take_along_dim({names}, {self.dim})"
+        return f"torch.{self.op}({self.input_name}, {self.dim}, {self.index_name})"
+
+    def reads(self, step: Step) -> str:
+        """``x[1, 2] = 22 because columns[1, 0] = 2``: what an output position reads."""
+        wraps = f", which wraps to {step.used}" if step.used != step.position else ""
+        flat = f" (flat position {step.flat})" if step.flat is not None else ""
+        source = f"{self.input_name}[{coord(step.source)}]{flat}"
+        index = f"{self.index_name}[{coord(step.index_at)}]"
+        return (
+            f"{source} = {format_value(step.value)} "
+            f"because {index} = {step.position}{wraps}"
+        )
+
+
+def step_at(call: Call, where: tuple[int, ...]) -> Step | None:
+    """The trace step behind output coordinate ``where``; None if untraceable."""
+    try:
+        return call.trace()[where]
+    except Exception:  # an untraceable call only costs the explanation, never the check
+        return None
+
+
+def contributions(call: Call, source: tuple[int, ...], grad_output: Any) -> list[str]:
+    """The output positions that read ``source``, each with its upstream gradient."""
+    weights = None if grad_output is None else to_numpy(grad_output)
+    parts = []
+    for step in call.trace():
+        if step.source == tuple(source):
+            weight = 1 if weights is None else np.asarray(weights[step.out]).item()
+            parts.append(f"out[{coord(step.out)}] (upstream {format_value(weight)})")
+    return parts

@@ -1,0 +1,104 @@
+"""Chapter 5 exercises: gradients through gather."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from gatherlab.exercises import Call, cases, fix, implement, predict
+
+values = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+repeats = torch.tensor([[0, 0, 2], [2, 1, 2]])
+
+
+def gradient_of_a_sum() -> Tensor:
+    """The gradient of gather(x, 1, repeats).sum() with respect to x."""
+    x = values.clone().requires_grad_()
+    torch.gather(x, 1, repeats).sum().backward()
+    return x.grad
+
+
+predict(
+    "05.predict_gradient",
+    "Predict the gradient of a sum of gathered values",
+    code=gradient_of_a_sum,
+    explain=Call("gather", values, 1, repeats, index_name="repeats"),
+    gradient=True,
+)
+
+
+rows = torch.tensor([[1, 0, 1], [1, 1, 0]])
+upstream = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+
+def weighted_gradient_along_dim_0() -> Tensor:
+    """The gradient when each gathered value is multiplied by its upstream weight."""
+    x = values.clone().requires_grad_()
+    (torch.gather(x, 0, rows) * upstream).sum().backward()
+    return x.grad
+
+
+predict(
+    "05.predict_weighted_gradient",
+    "Predict a weighted gradient along dim 0",
+    code=weighted_gradient_along_dim_0,
+    explain=Call("gather", values, 0, rows, index_name="rows"),
+    gradient=True,
+    grad_output=upstream,
+)
+
+
+def label_scores(log_probs: Tensor, labels: Tensor) -> Tensor:
+    """Each sample's log-probability for its own label, one column: NLL loss's core."""
+    return torch.gather(log_probs, 1, labels.unsqueeze(1))
+
+
+def _label_scores_case(rng: np.random.Generator) -> dict[str, Tensor]:
+    samples, classes = cases.shape(rng, 2)
+    return {
+        "log_probs": cases.values(rng, (samples, classes), torch.float64),
+        "labels": cases.positions(rng, classes, (samples,)),
+    }
+
+
+implement(
+    "05.label_scores",
+    "Read each sample's log-probability for its label",
+    solution=label_scores,
+    example={
+        "log_probs": torch.tensor([[-1.2, -0.4, -2.3], [-0.1, -3.0, -2.6]]),
+        "labels": torch.tensor([1, 0]),
+    },
+    generate=_label_scores_case,
+    call=Call(
+        "gather",
+        "log_probs",
+        1,
+        lambda log_probs, labels: labels.unsqueeze(1),
+        index_name="labels.unsqueeze(1)",
+    ),
+)
+
+
+scores = torch.tensor([[0.2, 0.8, 0.1], [0.9, 0.3, 0.4]])
+
+
+def integer_positions(scores: Tensor, soft_positions: Tensor) -> Tensor:
+    """Positions are whole numbers: round the soft position, then make it int64."""
+    return soft_positions.round().long()
+
+
+fix(
+    "05.fix_float_positions",
+    "Gather at positions that came out of a float computation",
+    broken=Call(
+        "gather",
+        scores,
+        1,
+        torch.tensor([[1.0], [0.0]]),
+        input_name="scores",
+        index_name="soft_positions",
+    ),
+    solution=integer_positions,
+)

@@ -1,0 +1,180 @@
+"""Compare an answer with the expected value and say, in one sentence, what differs.
+
+Every exercise kind reports type, dtype, device, shape and value mistakes through this
+module, so a wrong answer reads the same wherever it comes from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gatherlab._arrays import coord, framework_of, to_numpy
+from gatherlab.trace import format_value
+
+FRAMEWORK_NAMES = {
+    "torch": "a torch.Tensor",
+    "numpy": "a NumPy array",
+    "tensorflow": "a TensorFlow tensor",
+}
+CONVERT_HINTS = {
+    "torch": "build it with torch ops (torch.as_tensor converts)",
+    "numpy": "np.asarray converts",
+    "tensorflow": "build it with tf ops (tf.constant converts)",
+}
+
+
+@dataclass(frozen=True)
+class Difference:
+    """What is wrong with an answer; ``where`` is the first wrong coordinate, if any."""
+
+    message: str
+    where: tuple[int, ...] | None = None
+    got: Any = None  # the answer's value at ``where``
+    expected: Any = None  # the expected value at ``where``
+
+
+def kind_of(value: Any) -> str:
+    """A short name for what a value is: ``a list``, ``None``, ``a NumPy array``..."""
+    if value is None:
+        return "None"
+    framework = framework_of(value)
+    if framework:
+        return FRAMEWORK_NAMES[framework]
+    name = type(value).__name__
+    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+
+
+def shape_text(shape: tuple[int, ...]) -> str:
+    """``(2, 3)``, and ``(2,)`` for one dim, the way Python prints a tuple."""
+    return str(tuple(int(s) for s in shape))
+
+
+def shape_advice(expected: tuple[int, ...], got: tuple[int, ...]) -> str:
+    """Name the dim that differs and, where one exists, the call that fixes it."""
+    expected, got = tuple(expected), tuple(got)
+    if len(got) + 1 == len(expected):
+        for d in range(len(expected)):
+            if expected[:d] + expected[d + 1 :] == got:
+                fix = f".unsqueeze({d})"
+                if expected[d] != 1:
+                    sizes = ", ".join(
+                        str(s) if i == d else "-1" for i, s in enumerate(expected)
+                    )
+                    fix += f".expand({sizes})"
+                return f"dim {d} (size {expected[d]}) is missing: add it with {fix}"
+    if len(got) == len(expected) + 1:
+        for d in range(len(got)):
+            if got[d] == 1 and got[:d] + got[d + 1 :] == expected:
+                return f"dim {d} (size 1) is extra: remove it with .squeeze({d})"
+    if len(got) != len(expected):
+        return f"it has {_dims(len(got))} but should have {_dims(len(expected))}"
+    if len(got) >= 2 and got == expected[:-2] + expected[-1:] + expected[-2:-1]:
+        return "the last two dims are swapped (a transposed result?)"
+    wrong = [d for d in range(len(got)) if got[d] != expected[d]]
+    d = wrong[0]
+    advice = f"dim {d} has size {got[d]} but should have size {expected[d]}"
+    if got[d] == 1 and len(wrong) == 1:
+        sizes = ", ".join(str(s) if i == d else "-1" for i, s in enumerate(expected))
+        advice += f": expand it with .expand({sizes})"
+    return advice
+
+
+def _dims(count: int) -> str:
+    return "1 dim" if count == 1 else f"{count} dims"
+
+
+def _dtype_name(value: Any) -> str:
+    """``int64`` for torch, NumPy and TensorFlow values alike."""
+    dtype = getattr(value, "dtype", None)
+    return getattr(dtype, "name", None) or str(dtype).replace("torch.", "")
+
+
+def _type_difference(expected: Any, got: Any, what: str) -> Difference | None:
+    want = framework_of(expected)
+    have = framework_of(got)
+    if want == have:
+        return None
+    if got is None:
+        return Difference(f"{what} is None (a function without `return` gives None)")
+    return Difference(
+        f"{what} is {kind_of(got)}, but it should be {FRAMEWORK_NAMES[want]}: "
+        f"{CONVERT_HINTS[want]}"
+    )
+
+
+def _readable(got: Any, what: str) -> tuple[np.ndarray | None, Difference | None]:
+    """A NumPy view of a loosely typed answer (lists, tuples, tensors), or why not."""
+    if got is None:
+        return None, Difference(f"{what} is None: write the value you expect")
+    try:
+        values = to_numpy(got)
+    except Exception:  # e.g. a ragged list; the reason matters more than the trace
+        return None, Difference(f"{what} cannot be read as an array of numbers")
+    if values.dtype.kind not in "biuf":
+        return None, Difference(
+            f"{what} is {kind_of(got)} that does not read as numbers: write numbers in "
+            "nested lists, e.g. [[1, 2], [3, 4]]"
+        )
+    return values, None
+
+
+def differences(
+    expected: Any, got: Any, what: str = "your answer", strict: bool = True
+):
+    """The first thing that differs between ``got`` and ``expected``, or None if equal.
+
+    ``strict`` answers must match framework, dtype and device too (functions the learner
+    writes); loose answers (predictions) are compared by shape and value only.
+    """
+    if strict:
+        problem = _type_difference(expected, got, what)
+        if problem:
+            return problem
+        if _dtype_name(got) != _dtype_name(expected):
+            return Difference(
+                f"{what} has dtype {_dtype_name(got)}, but it should have "
+                f"{_dtype_name(expected)} (selection keeps the input's dtype)"
+            )
+        got_device, want_device = (
+            getattr(got, "device", None),
+            getattr(expected, "device", None),
+        )
+        if framework_of(got) == "torch" and got_device != want_device:
+            return Difference(
+                f"{what} is on {got_device}, but it should be on {want_device}"
+            )
+        got_values = to_numpy(got)
+    else:
+        got_values, problem = _readable(got, what)
+        if problem:
+            return problem
+    want_values = to_numpy(expected)
+    if got_values.shape != want_values.shape:
+        return Difference(
+            f"{what} has shape {shape_text(got_values.shape)}, but it should have "
+            f"shape {shape_text(want_values.shape)}: "
+            f"{shape_advice(want_values.shape, got_values.shape)}"
+        )
+    if want_values.dtype.kind == "f" or got_values.dtype.kind == "f":
+        wrong = ~np.isclose(
+            got_values, want_values, rtol=1e-5, atol=1e-6, equal_nan=True
+        )
+    else:
+        wrong = got_values != want_values
+    if not np.any(wrong):
+        return None
+    where = tuple(int(c) for c in np.argwhere(np.asarray(wrong))[0])
+    return Difference("", where, got_values[where].item(), want_values[where].item())
+
+
+def at(name: str, where: tuple[int, ...]) -> str:
+    """``out[1, 0]``; a 0-d value is just its name."""
+    return f"{name}[{coord(where)}]" if where else name
+
+
+def value_text(value: Any) -> str:
+    """One value the way the trace prints it (``22``, ``0.8``)."""
+    return format_value(value)

@@ -1,0 +1,83 @@
+"""What a check returns: pass or not, one short message, and how it shows in a notebook.
+
+Both the text and the HTML forms are deterministic, because nbval compares them exactly.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+PASSED, FAILED, NOT_ATTEMPTED = "passed", "not yet", "not attempted yet"
+MARKS = {PASSED: "✔", FAILED: "✘", NOT_ATTEMPTED: "✏"}
+COLOURS = {PASSED: "#2e7d32", FAILED: "#c62828", NOT_ATTEMPTED: "#757575"}
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of ``check(answer)``: ``passed``, a one-sentence ``message``."""
+
+    exercise_id: str
+    status: str  # PASSED, FAILED or NOT_ATTEMPTED
+    message: str
+    details: tuple[
+        str, ...
+    ] = ()  # extra lines: the inputs of the failing case, a trace
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASSED
+
+    def __str__(self) -> str:
+        head = f"{MARKS[self.status]} {self.exercise_id}: {self.status}. {self.message}"
+        return "\n".join((head, *self.details))
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        lines = html.escape("\n".join(self.details))
+        details = (
+            f'<pre style="margin:0.3em 0 0 0">{lines}</pre>' if self.details else ""
+        )
+        return (
+            f'<div class="gl-check gl-check-{self.status.replace(" ", "-")}" '
+            f'style="border-left:4px solid {COLOURS[self.status]};padding:0.3em 0.7em">'
+            f"{MARKS[self.status]} <strong>{html.escape(self.exercise_id)}: "
+            f"{self.status}.</strong> {html.escape(self.message)}{details}</div>"
+        )
+
+
+def passed(exercise_id: str, message: str, details: tuple[str, ...] = ()) -> Result:
+    """A pass."""
+    return Result(exercise_id, PASSED, message, details)
+
+
+def failed(exercise_id: str, message: str, details: tuple[str, ...] = ()) -> Result:
+    """A wrong answer, with the reason."""
+    return Result(exercise_id, FAILED, message, details)
+
+
+def not_attempted(exercise_id: str, message: str) -> Result:
+    """The stub is still in place."""
+    return Result(exercise_id, NOT_ATTEMPTED, message)
+
+
+@dataclass(frozen=True)
+class SolutionView:
+    """The reference solution's source (or value) followed by its passing check."""
+
+    exercise_id: str
+    source: str
+    result: Result
+
+    def __str__(self) -> str:
+        return f"{self.source}\n\n{self.result}"
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        return (
+            '<div class="gl-solution">'
+            f"<pre><code>{html.escape(self.source)}</code></pre>"
+            f"{self.result._repr_html_()}</div>"
+        )

@@ -1,0 +1,528 @@
+"""The exercise framework: every registered exercise passes its solution, rejects the
+generic wrong answers of its kind with a message, and never raises."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import gatherlab as gl
+from gatherlab.exercises import (
+    EXERCISES,
+    Call,
+    Fix,
+    Implement,
+    Predict,
+    PredictRaises,
+    cases,
+)
+from gatherlab.exercises.compare import shape_advice
+from gatherlab.exercises.registry import Registry
+from gatherlab.exercises.result import FAILED, NOT_ATTEMPTED, PASSED
+
+IDS = list(EXERCISES)
+REQUIRED_WRONG = {
+    Implement: {
+        "hard-coded visible output",
+        "transposed result",
+        "off-by-one index",
+        "extra dim",
+        "raises",
+        "modifies its input",
+    },
+    Predict: {"off by one", "extra dim"},
+    PredictRaises: {"none", "None"},
+    Fix: {"the broken call unchanged", "None"},
+}
+WRONG = [
+    pytest.param(exercise_id, name, id=f"{exercise_id}-{name}")
+    for exercise_id in IDS
+    for name in EXERCISES[exercise_id].wrong_answers()
+]
+
+
+def stub(*args):
+    raise NotImplementedError
+
+
+def assert_short_message(result: gl.exercises.Result) -> None:
+    text = str(result)
+    assert result.message.strip()
+    assert "Traceback" not in text and 'File "' not in text
+    assert len(result.message) < 400, result.message
+    assert text == str(result) and result._repr_html_() == result._repr_html_()
+
+
+# ---------------------------------------------------------------- every exercise
+
+
+def test_the_registry_finds_the_chapter_modules():
+    assert "01.pick_columns" in EXERCISES
+    for exercise_id, exercise in EXERCISES.items():
+        assert exercise.id == exercise_id
+        assert exercise.module == f"gatherlab.exercises.ch{exercise_id[:2]}"
+        assert exercise.chapter == int(exercise_id[:2])
+        assert exercise.kind in ("implement", "predict", "fix")
+        assert exercise.title
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_the_solution_passes(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    result = gl.exercises.check(exercise_id, exercise.reference_answer)
+    assert result.passed, str(result)
+    assert result.status == PASSED
+    assert_short_message(result)
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_show_solution_shows_the_source_and_the_pass(exercise_id):
+    view = gl.exercises.show_solution(exercise_id)
+    assert view.result.passed
+    assert "def " in view.source or "raise" in view.source or "runs" in view.source
+    assert str(view).endswith(str(view.result))
+    assert "<pre><code>" in view._repr_html_()
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_each_kind_builds_its_required_wrong_answers(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    names = set(exercise.wrong_answers())
+    required = set(REQUIRED_WRONG[type(exercise)])
+    if isinstance(exercise, Implement) and exercise.call.dim is not None:
+        required.add("wrong dim")  # take has no dim to get wrong
+    if isinstance(exercise, Fix) and exercise.part == "index":
+        required |= {"transposed index", "off-by-one index", "extra dim"}
+    assert required <= names, required - names
+
+
+@pytest.mark.parametrize(("exercise_id", "name"), WRONG)
+def test_a_wrong_answer_fails_with_a_message(exercise_id, name):
+    exercise = EXERCISES[exercise_id]
+    result = exercise.check(exercise.wrong_answers()[name])
+    assert not result.passed
+    assert result.status == FAILED, str(result)
+    assert "could not be checked" not in result.message
+    assert_short_message(result)
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_a_stub_is_not_attempted_yet(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    answers = [...] + ([stub] if exercise.kind == "implement" else [])
+    for answer in answers:
+        result = exercise.check(answer)
+        assert result.status == NOT_ATTEMPTED
+        assert not result.passed
+        assert "not attempted yet" in str(result)
+
+
+def _odd_functions():
+    return [
+        lambda *args: object(),
+        lambda *args: torch.zeros(2, 2, device="meta"),
+        lambda *args: torch.tensor(3),
+        lambda *args: torch.tensor([[True]]),
+        lambda *args: torch.full((2, 2), float("nan")),
+        lambda *args: torch.zeros(2, 2, dtype=torch.complex64),
+        lambda *args: (x for x in args),
+        lambda: 0,  # wrong number of arguments: TypeError
+        lambda *args: [[1, 2], [3]],
+        lambda *args: [arg * 0 for arg in args],
+        lambda *args: exit(3),
+    ]
+
+
+ODD_VALUES = [
+    None,
+    [],
+    [[1]],
+    "B",
+    3.5,
+    object(),
+    np.zeros((2, 2)),
+    torch.zeros(0),
+    torch.zeros(2, 2, device="meta"),
+    [[1, 2], [3]],
+    {"index": 1},
+    torch.tensor([[0.5]], requires_grad=True),
+]
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_odd_answers_never_raise(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    for answer in ODD_VALUES + _odd_functions():
+        result = exercise.check(answer)
+        assert isinstance(result, gl.exercises.Result)
+        assert not result.passed, (answer, str(result))
+        assert_short_message(result)
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_a_learner_keeps_failing_the_same_way(exercise_id):
+    """Checks keep no state between calls: the same wrong answer, the same message."""
+    exercise = EXERCISES[exercise_id]
+    for answer in exercise.wrong_answers().values():
+        assert str(exercise.check(answer)) == str(exercise.check(answer))
+    assert exercise.check(exercise.reference_answer).passed
+
+
+@pytest.mark.parametrize(
+    "exercise_id", [i for i in IDS if EXERCISES[i].kind == "implement"]
+)
+def test_hidden_cases_are_many_varied_and_seeded(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    assert exercise.hidden >= 50 and len(exercise.cases) == exercise.hidden + 1
+    shapes = {
+        tuple(tuple(v.shape) for v in args.values() if hasattr(v, "shape"))
+        for args, _ in exercise.cases
+    }
+    assert len(shapes) > 5
+    again = Implement(
+        exercise.id,
+        exercise.title,
+        solution=exercise.solution,
+        example=exercise.example,
+        generate=exercise.generate,
+    )
+    for (args, _), (same, _) in zip(exercise.cases, again.cases, strict=True):
+        for name, value in args.items():
+            assert torch.equal(torch.as_tensor(value), torch.as_tensor(same[name]))
+
+
+# ---------------------------------------------------------------- messages
+
+X = torch.tensor([[10, 11, 12], [20, 21, 22]])
+INDEX = torch.tensor([[2, 0], [2, 1]])
+
+
+def _select_columns(x, index):
+    return torch.gather(x, 1, index)
+
+
+def _small_cases(rng):
+    rows, width = cases.shape(rng, 2)
+    return {
+        "x": cases.values(rng, (rows, width)),
+        "index": cases.positions(rng, width, (rows, 2)),
+    }
+
+
+SELECT = Implement(
+    "99.select",
+    "select",
+    solution=_select_columns,
+    example={"x": X, "index": INDEX},
+    generate=_small_cases,
+    call=Call("gather", "x", 1, "index"),
+)
+
+
+def test_a_wrong_value_names_the_coordinate_expected_value_and_trace():
+    def wrong(x, index):
+        out = torch.gather(x, 1, index)
+        out[1, 0] = 21
+        return out
+
+    result = SELECT.check(wrong)
+    assert result.message == (
+        "On the visible example, out[1, 0] should read x[1, 2] = 22 because "
+        "index[1, 0] = 2, but your function returned 21 (that is x[1, 1])."
+    )
+    assert result.details == (
+        "x = [[10, 11, 12], [20, 21, 22]]",
+        "index = [[2, 0], [2, 1]]",
+    )
+
+
+def test_hard_coding_the_visible_answer_fails_on_a_hidden_case():
+    answer = SELECT.solution(X, INDEX)
+    result = SELECT.check(lambda x, index: answer.clone())
+    assert not result.passed
+    assert result.message.startswith("On hidden case ")
+
+
+def test_a_missing_axis_names_the_dim_and_the_unsqueeze():
+    result = SELECT.check(lambda x, index: torch.gather(x, 1, index).reshape(-1))
+    assert "should have shape (2, 2)" in result.message
+    assert "it has 1 dim but should have 2" in result.message
+    assert (
+        shape_advice((2, 1), (2,))
+        == "dim 1 (size 1) is missing: add it with .unsqueeze(1)"
+    )
+    assert shape_advice((2, 3, 4), (2, 3)) == (
+        "dim 2 (size 4) is missing: add it with .unsqueeze(2).expand(-1, -1, 4)"
+    )
+    assert shape_advice((2, 3, 4), (2, 3, 1)) == (
+        "dim 2 has size 1 but should have size 4: expand it with .expand(-1, -1, 4)"
+    )
+    assert (
+        shape_advice((2, 3), (1, 2, 3))
+        == "dim 0 (size 1) is extra: remove it with .squeeze(0)"
+    )
+    assert (
+        shape_advice((2, 3), (3, 2))
+        == "the last two dims are swapped (a transposed result?)"
+    )
+
+
+def test_a_raising_function_is_reported_by_type_and_first_line():
+    def broken(x, index):
+        return torch.gather(x, 0, index)
+
+    result = SELECT.check(broken)
+    assert result.message == (
+        "On the visible example, your function raised RuntimeError: index 2 is out of "
+        "bounds for dimension 0 with size 2."
+    )
+
+
+def test_changing_an_input_in_place_is_caught():
+    def sneaky(x, index):
+        index[0, 0] = 1
+        return torch.gather(x, 1, torch.tensor([[2, 0], [2, 1]]))
+
+    result = SELECT.check(sneaky)
+    assert "changed its input index[0, 0] in place" in result.message
+    assert torch.equal(
+        INDEX, torch.tensor([[2, 0], [2, 1]])
+    )  # the stored case is intact
+
+
+def test_wrong_type_dtype_and_device_are_named():
+    assert (
+        "is a list, but it should be a torch.Tensor"
+        in SELECT.check(lambda x, index: torch.gather(x, 1, index).tolist()).message
+    )
+    assert (
+        "is a NumPy array"
+        in SELECT.check(lambda x, index: torch.gather(x, 1, index).numpy()).message
+    )
+    assert (
+        "has dtype int32, but it should have int64"
+        in SELECT.check(lambda x, index: torch.gather(x, 1, index).int()).message
+    )
+    assert (
+        "is on meta, but it should be on cpu"
+        in SELECT.check(lambda x, index: torch.gather(x, 1, index).to("meta")).message
+    )
+
+
+def test_tensorflow_and_torch_answers_are_told_apart():
+    tf = pytest.importorskip("tensorflow")
+    result = SELECT.check(
+        lambda x, index: tf.constant(torch.gather(x, 1, index).numpy())
+    )
+    assert "is a TensorFlow tensor, but it should be a torch.Tensor" in result.message
+    tf_exercise = Implement(
+        "99.tf_gather",
+        "tf",
+        solution=lambda params, indices: tf.gather(
+            params, indices, axis=1, batch_dims=1
+        ),
+        example={
+            "params": tf.constant(X.numpy()),
+            "indices": tf.constant(INDEX.numpy()),
+        },
+        generate=lambda rng: {
+            "params": tf.constant(cases.values(rng, (2, 3)).numpy()),
+            "indices": tf.constant(cases.positions(rng, 3, (2, 2)).numpy()),
+        },
+        hidden=5,
+    )
+    assert tf_exercise.check(tf_exercise.solution).passed
+    result = tf_exercise.check(
+        lambda p, i: torch.gather(torch.tensor(p.numpy()), 1, torch.tensor(i.numpy()))
+    )
+    assert "is a torch.Tensor, but it should be a TensorFlow tensor" in result.message
+    result = tf_exercise.check(
+        lambda p, i: tf.cast(tf_exercise.solution(p, i), tf.int32)
+    )
+    assert "has dtype int32, but it should have int64" in result.message
+
+
+def test_a_wrong_prediction_shows_the_trace_of_the_first_wrong_coordinate():
+    rows = torch.tensor([[1, 0, 1], [0, 1, 0]])
+    exercise = Predict(
+        "99.rows",
+        "rows",
+        code=lambda: torch.gather(X, 0, rows),
+        explain=Call("gather", X, 0, rows, index_name="rows"),
+    )
+    assert exercise.check([[20, 11, 22], [10, 21, 12]]).passed
+    assert exercise.check(np.array([[20, 11, 22], [10, 21, 12]])).passed
+    result = exercise.check([[20, 11, 22], [10, 11, 12]])
+    assert result.message == (
+        "out[1, 1] should read x[1, 1] = 21 because rows[1, 1] = 1, but you wrote 11 "
+        "(that is x[0, 1])."
+    )
+    assert result.details == ("out[1, 1] ← index[1, 1] = 1 → x[1, 1] = 21",)
+
+
+def test_a_wrong_gradient_names_the_outputs_that_read_the_position():
+    source = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    index = torch.tensor([[2, 2, 0], [1, 1, 1]])
+    weights = torch.tensor([[1.0, 2.0, 4.0], [1.0, 3.0, 5.0]])
+
+    def gradient():
+        source.grad = None
+        (torch.gather(source, 1, index) * weights).sum().backward()
+        return source.grad
+
+    exercise = Predict(
+        "99.grad",
+        "grad",
+        code=gradient,
+        explain=Call("gather", source, 1, index),
+        gradient=True,
+        grad_output=weights,
+    )
+    assert exercise.check([[4, 0, 3], [0, 9, 0]]).passed
+    assert exercise.check([[4, 0, 2], [0, 9, 0]]).message == (
+        "x.grad[0, 2] should be 3 because out[0, 0] (upstream 1) and out[0, 1] "
+        "(upstream 2) read x[0, 2], but you wrote 2."
+    )
+    assert exercise.check([[4, 1, 3], [0, 9, 0]]).message == (
+        "x.grad[0, 1] should be 0 because no output position reads x[0, 1], but you "
+        "wrote 1."
+    )
+
+
+def test_which_call_raises_quotes_the_diagnosis():
+    exercise = PredictRaises(
+        "99.raises",
+        "raises",
+        calls={
+            "A": Call("gather", X, 1, torch.tensor([[2, 0], [1, 1]])),
+            "B": Call("gather", X, 1, torch.tensor([[0, 3], [1, 2]])),
+            "C": Call("gather", X, 1, torch.tensor([0, 1])),
+        },
+    )
+    assert exercise.solution == ("B", "C")
+    assert exercise.check(["C", "B"]).passed
+    assert exercise.check(["B"]).message == (
+        "C raises: index has 1 dims but input has 2: gather needs the same number of "
+        "dims and never adds or broadcasts axes."
+    )
+    assert exercise.check(["A", "B", "C"]).message == (
+        "A runs: torch.gather(x, 1, index) returns shape (2, 2)."
+    )
+    assert "There is no call 'D'" in exercise.check("D").message
+    assert exercise.check(3).status == FAILED
+
+
+def test_a_fix_reports_what_is_still_wrong():
+    exercise = Fix(
+        "99.fix",
+        "fix",
+        broken=Call("gather", X, 0, torch.tensor([[2, 0], [1, 1]])),
+        solution=lambda x, index: 1,
+        part="dim",
+    )
+    assert exercise.check(1).passed
+    assert exercise.check(0).message == (
+        "Still broken: index[0, 0] = 2, but dim 0 of input has size 2: valid positions "
+        "are 0..1 (positions count from 0, so the last one is size - 1)."
+    )
+    assert exercise.check("1").message == "Your answer is a str; a dim is an int."
+    assert exercise.check(np.int64(1)).passed
+    assert not exercise.check(True).passed
+
+
+def test_a_fix_that_runs_but_reads_wrong_values_shows_both_traces():
+    exercise = Fix(
+        "99.fix_axis",
+        "fix",
+        broken=Call("gather", X, 1, torch.tensor([2, 1]), index_name="wanted"),
+        solution=lambda x, wanted: wanted.unsqueeze(1),
+    )
+    assert exercise.check(torch.tensor([[2], [1]])).passed
+    result = exercise.check(torch.tensor([[2], [2]]))
+    assert result.message == (
+        "The call runs now, but out[1, 0] should read x[1, 1] = 21 because "
+        "wanted[1, 0] = 1, but with your index it reads x[1, 2] = 22 because "
+        "wanted[1, 0] = 2."
+    )
+    assert exercise.check(torch.tensor([2, 1])).message == (
+        "Still broken: index has 1 dims but input has 2: gather needs the same number "
+        "of dims and never adds or broadcasts axes (add the missing axis with "
+        "unsqueeze, then expand it if every row needs it)."
+    )
+
+
+# ---------------------------------------------------------------- registry and display
+
+
+def test_an_unknown_id_fails_with_a_suggestion():
+    result = gl.exercises.check("01.pick_column", None)
+    assert not result.passed
+    assert result.message == (
+        "There is no exercise '01.pick_column': did you mean '01.pick_columns'? "
+        "(gl.exercises.EXERCISES lists them)."
+    )
+    assert not gl.exercises.show_solution("01.nope").passed
+    assert not gl.exercises.check(["01.pick_columns"], None).passed
+
+
+def test_the_registry_rejects_bad_and_duplicate_ids():
+    registry = Registry("gatherlab.exercises")
+    registry._loaded = True  # an empty registry that does not import the chapters
+    registry.add(Implement("01.one", "one"), "gatherlab.exercises.ch01")
+    registry.add(Implement("01.one", "one again"), "gatherlab.exercises.ch01")  # reload
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.add(Implement("01.one", "one"), "a_notebook")
+    with pytest.raises(ValueError, match="ids there start with 02"):
+        registry.add(Implement("01.two", "two"), "gatherlab.exercises.ch02")
+    with pytest.raises(ValueError, match="is not like"):
+        registry.add(Implement("pick", "pick"), "gatherlab.exercises.ch01")
+    assert list(registry) == ["01.one"]
+    assert registry["01.one"].title == "one again"
+
+
+def test_results_display_as_text_and_html():
+    result = SELECT.check(lambda x, index: torch.gather(x, 1, index) + 1)
+    assert str(result).startswith(
+        "✘ 99.select: not yet. On the visible example, out[0, 0]"
+    )
+    assert repr(result) == str(result)
+    html = result._repr_html_()
+    assert html.startswith('<div class="gl-check gl-check-not-yet"')
+    assert "<pre" in html and "x = [[10, 11, 12], [20, 21, 22]]" in html
+    passed = SELECT.check(_select_columns)
+    assert str(passed) == (
+        "✔ 99.select: passed. Your function matches the visible example and 50 "
+        "hidden cases."
+    )
+
+
+def test_float_inputs_print_rounded_in_the_feedback():
+    scores = torch.tensor([[0.2, 0.8, 0.1], [0.9, 0.3, 0.4]])
+    exercise = Implement(
+        "99.best",
+        "best",
+        solution=lambda s, i: torch.gather(s, 1, i),
+        example={"scores": scores, "best": torch.tensor([[1], [0]])},
+        generate=lambda rng: {
+            "scores": scores,
+            "best": cases.positions(rng, 3, (2, 1)),
+        },
+        call=Call("gather", "scores", 1, "best"),
+        hidden=3,
+    )
+    result = exercise.check(lambda s, i: torch.gather(s, 1, i) * 2)
+    assert result.message == (
+        "On the visible example, out[0, 0] should read scores[0, 1] = 0.8 because "
+        "best[0, 0] = 1, but your function returned 1.6."
+    )
+    assert result.details[0] == "scores = [[0.2, 0.8, 0.1], [0.9, 0.3, 0.4]]"
+
+
+def test_generated_positions_include_the_edges_and_a_repeat():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        positions = cases.positions(rng, 4, (2, 3)).flatten().tolist()
+        assert 0 in positions and 3 in positions
+        assert len(set(positions)) < len(positions)
+    assert sorted(cases.values(rng, (2, 3)).flatten().tolist()) == list(range(10, 16))
