@@ -1,0 +1,122 @@
+"""Chapter 2 exercises: selecting feature vectors from a batch of sequences."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from gatherlab.exercises import Call, cases, fix, implement, predict
+
+features = torch.arange(12).reshape(2, 3, 2)  # (batch, time, feature)
+positions = torch.tensor([[2, 0], [1, 1]])  # (batch, picks)
+
+
+def three_picks() -> Tensor:
+    """Each sequence asks for three time steps."""
+    three = torch.tensor([[0, 2, 2], [2, 1, 0]])
+    index = three.unsqueeze(-1).expand(-1, -1, 2)
+    return torch.gather(features, 1, index)
+
+
+predict(
+    "02.predict_three_picks",
+    "Predict a batched selection with three picks",
+    code=three_picks,
+    explain=Call(
+        "gather",
+        features,
+        1,
+        torch.tensor([[0, 2, 2], [2, 1, 0]]).unsqueeze(-1).expand(-1, -1, 2),
+        input_name="features",
+    ),
+)
+
+
+def select_steps(features: Tensor, positions: Tensor) -> Tensor:
+    """out[b, j] is the whole vector features[b, positions[b, j]]."""
+    index = positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
+    return torch.gather(features, 1, index)
+
+
+def _sequences_case(rng: np.random.Generator) -> dict[str, torch.Tensor]:
+    batch, time, width = cases.shape(rng, 3)
+    picks = int(rng.integers(1, 6))  # may exceed the time steps: positions repeat
+    return {
+        "features": cases.values(rng, (batch, time, width)),
+        "positions": cases.positions(rng, time, (batch, picks)),
+    }
+
+
+implement(
+    "02.select_steps",
+    "Select whole feature vectors at each sequence's time positions",
+    solution=select_steps,
+    example={"features": features, "positions": positions},
+    generate=_sequences_case,
+    # The index argument is named (not computed) so the tests can shift it by one.
+    call=Call("gather", "features", 1, "positions"),
+)
+
+
+def last_valid_step(features: Tensor, lengths: Tensor) -> Tensor:
+    """Sequence b's vector at time lengths[b] - 1: shape (batch, feature)."""
+    index = (lengths - 1).view(-1, 1, 1).expand(-1, 1, features.shape[-1])
+    return torch.gather(features, 1, index).squeeze(1)
+
+
+def _padded_case(rng: np.random.Generator) -> dict[str, torch.Tensor]:
+    batch, time, width = cases.shape(rng, 3)
+    lengths = cases.positions(rng, time, (batch,)) + 1  # 1..time, both ends included
+    real = torch.arange(time)[None, :, None] < lengths[:, None, None]
+    padded = cases.values(rng, (batch, time, width)) * real
+    return {"features": padded, "lengths": lengths}
+
+
+implement(
+    "02.last_valid_step",
+    "Take the last real step of every padded sequence",
+    solution=last_valid_step,
+    example={
+        "features": torch.tensor(
+            [[[5, 6], [2, 4], [2, 4], [7, 3]], [[8, 2], [8, 1], [0, 0], [0, 0]]]
+        ),
+        "lengths": torch.tensor([4, 2]),
+    },
+    generate=_padded_case,
+    call=Call("gather", "features", 1, "lengths"),
+)
+
+wrong_axis = positions.unsqueeze(1).expand(2, 2, 2)
+
+
+def unsqueeze_last(features: Tensor, index: Tensor) -> Tensor:
+    """The new axis goes last: every feature of pick j reads positions[b, j]."""
+    return positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
+
+
+fix(
+    "02.fix_wrong_axis",
+    "Fix an index that runs but reads the wrong features",
+    broken=Call("gather", features, 1, wrong_axis, input_name="features"),
+    solution=unsqueeze_last,
+)
+
+beam = 3
+states = torch.arange(24).reshape(6, 4)  # (batch * beam, hidden): row b * beam + k
+parents = torch.tensor([[0, 0, 2], [1, 2, 1]])  # old beam k within batch member b
+without_offsets = parents.reshape(-1, 1).expand(-1, 4)
+
+
+def add_batch_offsets(states: Tensor, index: Tensor) -> Tensor:
+    """Row r is batch member b = r // beam, whose beams start at b * beam."""
+    member = torch.arange(index.shape[0]) // beam
+    return index + (member * beam)[:, None]
+
+
+fix(
+    "02.fix_beam_rows",
+    "Fix a beam reordering that reads the first batch member's beams for everyone",
+    broken=Call("gather", states, 0, without_offsets, input_name="states"),
+    solution=add_batch_offsets,
+)
