@@ -1,4 +1,4 @@
-"""Framework-neutral helpers: recognise torch / NumPy / TensorFlow values and convert them.
+"""Framework-neutral helpers: recognise torch, NumPy and TensorFlow values; convert.
 
 Nothing here imports TensorFlow; a TensorFlow tensor is recognised by its type's module.
 """
@@ -35,12 +35,13 @@ def to_numpy(value: Any) -> np.ndarray:
 
 
 def like(template: Any, values: np.ndarray) -> Any:
-    """Wrap NumPy ``values`` in the framework of ``template`` (torch, TensorFlow or NumPy)."""
+    """Wrap NumPy ``values`` in ``template``'s framework: torch, TensorFlow, NumPy."""
     kind = framework_of(template)
     if kind == "torch":
         import torch
 
-        return torch.from_numpy(np.ascontiguousarray(values)).to(template.device)
+        # np.array, not np.ascontiguousarray: that one turns a 0-d result into 1-D.
+        return torch.from_numpy(np.array(values, order="C")).to(template.device)
     if kind == "tensorflow":
         from gatherlab.tf import tensorflow
 
@@ -49,7 +50,7 @@ def like(template: Any, values: np.ndarray) -> Any:
 
 
 def wrap_dim(dim: int, ndim: int) -> int:
-    """Python-style wrap of a negative ``dim``; a 0-d tensor has one valid dim, as in torch."""
+    """Wrap a negative ``dim`` as Python does; a 0-d tensor has one dim, as in torch."""
     rank = max(ndim, 1)
     if not -rank <= dim < rank:
         raise IndexError(f"dim {dim} is out of range for a tensor with {ndim} dims")

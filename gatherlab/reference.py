@@ -1,13 +1,14 @@
 """Executable specs: each op written as a plain loop, one output coordinate at a time.
 
 These loops are what the book means by "what the op does". They accept torch tensors,
-NumPy arrays, TensorFlow tensors or nested lists, work on any rank, and return a value of
-the input's framework. They raise ``IndexError`` where PyTorch would refuse a position; the
-full rule set, with plain-words messages, lives in :mod:`gatherlab.diagnose`.
+NumPy arrays, TensorFlow tensors or nested lists, work on any rank, and return a value
+of the input's framework. They raise ``IndexError`` where PyTorch would refuse a
+position; the full rule set, in plain words, lives in :mod:`gatherlab.diagnose`.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -16,16 +17,19 @@ from gatherlab._arrays import like, to_numpy, wrap_dim
 
 
 def _checked(position: int, size: int, where: str) -> int:
-    """Positions are never wrapped: gather, index_select and take_along_dim refuse -1."""
+    """Positions are never wrapped here: gather and index_select refuse -1."""
     if not 0 <= position < size:
         raise IndexError(f"{where} = {position} is outside 0..{size - 1}")
     return position
 
 
 def gather(input: Any, dim: int, index: Any) -> Any:
-    """``out[c] = input[c with c[dim] replaced by index[c]]`` for every coordinate c of index."""
+    """``out[c] = input[c with c[dim] replaced by index[c]]`` for every coordinate c."""
     source, positions = to_numpy(input), to_numpy(index)
-    dim = wrap_dim(dim, source.ndim)
+    out_shape = positions.shape
+    # PyTorch treats a 0-d tensor as 1-D with one entry (input and index alike).
+    source, positions = np.atleast_1d(source), np.atleast_1d(positions)
+    dim = wrap_dim(int(dim), source.ndim)
     out = np.empty(positions.shape, dtype=source.dtype)
     for out_coord in np.ndindex(positions.shape):
         source_coord = list(out_coord)
@@ -33,26 +37,32 @@ def gather(input: Any, dim: int, index: Any) -> Any:
             int(positions[out_coord]), source.shape[dim], f"index{list(out_coord)}"
         )
         out[out_coord] = source[tuple(source_coord)]
-    return like(input, out)
+    return like(input, out.reshape(out_shape))
 
 
 def index_select(input: Any, dim: int, index: Any) -> Any:
-    """One shared list of positions: ``out[c] = input[c with c[dim] = index[c[dim]]]``."""
-    source, positions = to_numpy(input), to_numpy(index).reshape(-1)
-    dim = wrap_dim(dim, source.ndim)
+    """One shared 1-D index: ``out[c] = input[c with c[dim] = index[c[dim]]]``."""
+    source = to_numpy(input)
+    out_ndim = source.ndim
+    source = np.atleast_1d(source)  # a 0-d input acts as 1-D with one entry
+    dim = wrap_dim(int(dim), source.ndim)
+    # Every position is checked, even when the output is empty and none is read.
+    positions = [
+        _checked(int(position), source.shape[dim], f"index[{k}]")
+        for k, position in enumerate(to_numpy(index).reshape(-1))
+    ]
     shape = list(source.shape)
     shape[dim] = len(positions)
     out = np.empty(shape, dtype=source.dtype)
     for out_coord in np.ndindex(*shape):
         source_coord = list(out_coord)
-        k = out_coord[dim]
-        source_coord[dim] = _checked(int(positions[k]), source.shape[dim], f"index[{k}]")
+        source_coord[dim] = positions[out_coord[dim]]
         out[out_coord] = source[tuple(source_coord)]
-    return like(input, out)
+    return like(input, out if out_ndim else out.reshape(()))
 
 
 def take(input: Any, index: Any) -> Any:
-    """Flat positions: ``out[c] = input.flatten()[index[c]]``; negative positions wrap."""
+    """Flat positions: ``out[c] = input.flatten()[index[c]]``; negative ones wrap."""
     flat, positions = to_numpy(input).reshape(-1), to_numpy(index)
     out = np.empty(positions.shape, dtype=flat.dtype)
     for out_coord in np.ndindex(positions.shape):
@@ -66,7 +76,7 @@ def take(input: Any, index: Any) -> Any:
 def broadcast_for_take_along_dim(
     source_shape: tuple[int, ...], index_shape: tuple[int, ...], dim: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The shapes take_along_dim broadcasts input and indices to (all dims except ``dim``)."""
+    """The shapes take_along_dim broadcasts input and indices to (all but ``dim``)."""
     others = np.broadcast_shapes(
         tuple(1 if d == dim else s for d, s in enumerate(source_shape)),
         tuple(1 if d == dim else s for d, s in enumerate(index_shape)),
@@ -85,14 +95,15 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
     """
     source, positions = to_numpy(input), to_numpy(indices)
     if dim is None:
-        return gather(like(input, source.reshape(-1)), 0, positions.reshape(-1))
-    dim = wrap_dim(dim, source.ndim)
-    source_to, index_to = broadcast_for_take_along_dim(source.shape, positions.shape, dim)
-    size = source.shape[dim]
-    if size == 0 and positions.size:
-        raise IndexError(f"dim {dim} of input is empty: there is nothing to select")
-    return gather(
-        like(input, np.broadcast_to(source, source_to)),
-        dim,
-        np.broadcast_to(positions, index_to) % max(size, 1),
+        return like(input, gather(source.reshape(-1), 0, positions.reshape(-1)))
+    if source.ndim == 0:
+        raise IndexError("a 0-d input has no dim to take along; pass dim=None")
+    dim = wrap_dim(int(dim), source.ndim)
+    source_to, index_to = broadcast_for_take_along_dim(
+        source.shape, positions.shape, dim
     )
+    size = source.shape[dim]
+    if size == 0 and math.prod(index_to):
+        raise IndexError(f"dim {dim} of input is empty: there is nothing to select")
+    wrapped = np.broadcast_to(positions, index_to) % max(size, 1)
+    return like(input, gather(np.broadcast_to(source, source_to), dim, wrapped))
