@@ -4,9 +4,24 @@
 ``gl.diagnose`` and the cross-framework ``gl.equivalents``.
 """
 
-from gatherlab import reference
-from gatherlab.notebook import setup_book, versions
+from gatherlab import equivalents, exercises, reference, widgets
 from gatherlab.diagnose import Problem, RuleError, diagnose
+from gatherlab.guard import check_gather
+from gatherlab.notebook import setup_book, versions
 from gatherlab.trace import Step, Trace, trace
 
-__all__ = ["Problem", "RuleError", "Step", "Trace", "diagnose", "reference", "setup_book", "trace", "versions"]
+__all__ = [
+    "Problem",
+    "RuleError",
+    "Step",
+    "Trace",
+    "check_gather",
+    "diagnose",
+    "equivalents",
+    "exercises",
+    "reference",
+    "setup_book",
+    "trace",
+    "versions",
+    "widgets",
+]

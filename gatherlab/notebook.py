@@ -26,7 +26,7 @@ def cuda_available() -> bool:
 
 
 def gpu(line: str, cell: str) -> None:
-    """``%%gpu``: run the cell on a CUDA machine; elsewhere print one line and move on."""
+    """``%%gpu``: run the cell where CUDA is available; elsewhere print one line."""
     if not cuda_available():
         print(GPU_SKIP_MESSAGE)
         return
