@@ -1,0 +1,121 @@
+"""Chapter 4 exercises: error cases, loud and silent, in the chapter's order."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from gatherlab.exercises import Call, cases, fix, implement, predict, predict_raises
+
+x = torch.tensor([[10, 11, 12], [20, 21, 22]])
+
+
+def gather_python_style(
+    input: torch.Tensor, dim: int, index: torch.Tensor
+) -> torch.Tensor:
+    """Positions -size..-1 count from the end, as in Python: add size, then gather."""
+    size = input.size(dim)
+    return torch.gather(input, dim, torch.where(index < 0, index + size, index))
+
+
+def _python_style_case(rng: np.random.Generator) -> dict:
+    ndim = int(rng.integers(1, 4))
+    shape = cases.shape(rng, ndim)
+    dim = int(rng.integers(-ndim, ndim))
+    along = dim % ndim
+    index_shape = tuple(
+        int(rng.integers(1, size + 3)) if d == along else int(rng.integers(1, size + 1))
+        for d, size in enumerate(shape)
+    )
+    index = cases.positions(rng, shape[along], index_shape)
+    negative = torch.as_tensor(rng.random(index_shape) < 0.4)
+    return {
+        "input": cases.values(rng, shape),
+        "dim": dim,
+        "index": torch.where(negative, index - shape[along], index),
+    }
+
+
+implement(
+    "04.gather_python_style",
+    "Gather with Python-style negative positions",
+    solution=gather_python_style,
+    example={"input": x, "dim": 1, "index": torch.tensor([[0, -1], [-3, 2]])},
+    generate=_python_style_case,
+    call=Call(
+        "gather",
+        "input",
+        "dim",
+        "index",
+    ),
+)
+
+
+def _labelled(op: str, dim: int | None, index: torch.Tensor, text: str) -> Call:
+    return Call(op, x, dim, index, index_name=text)
+
+
+predict_raises(
+    "04.which_calls_raise",
+    "Which of these calls raise?",
+    calls={
+        "A": _labelled(
+            "gather", -1, torch.tensor([[2, 0], [1, 1]]), "[[2, 0], [1, 1]]"
+        ),
+        "B": _labelled("gather", 0, torch.tensor([[1], [0], [1]]), "[[1], [0], [1]]"),
+        "C": _labelled("gather", 1, torch.empty((3, 0)), "torch.empty((3, 0))"),
+        "D": _labelled(
+            "take_along_dim",
+            1,
+            torch.tensor([[2], [0]], dtype=torch.int32),
+            "torch.tensor([[2], [0]], dtype=torch.int32)",
+        ),
+        "E": _labelled(
+            "gather",
+            1,
+            torch.tensor([[2], [0]], dtype=torch.int32),
+            "torch.tensor([[2], [0]], dtype=torch.int32)",
+        ),
+        "F": _labelled("gather", 1, torch.tensor([[0], [-3]]), "[[0], [-3]]"),
+    },
+)
+
+
+logits = torch.tensor([[10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33]])
+targets = torch.tensor([3, 0, 2])
+
+
+def one_label_per_row(logits: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    """The targets must run down the rows: shape (batch, 1), one position per row."""
+    return index.reshape(-1, 1)
+
+
+fix(
+    "04.fix_label_axis",
+    "Read each row's score for its own label",
+    broken=Call(
+        "gather",
+        logits,
+        1,
+        targets.unsqueeze(0),
+        input_name="logits",
+        index_name="index",
+    ),
+    solution=one_label_per_row,
+)
+
+
+wrapping_positions = torch.tensor([[4, -2], [3, 1]])
+
+
+def take_along_dim_wraps() -> torch.Tensor:
+    """With a dim, take_along_dim reads every position modulo the axis size (2.13)."""
+    return torch.take_along_dim(x, wrapping_positions, dim=1)
+
+
+predict(
+    "04.predict_wrap",
+    "Predict take_along_dim with out-of-range positions",
+    code=take_along_dim_wraps,
+    explain=Call("take_along_dim", x, 1, wrapping_positions, index_name="positions"),
+)
