@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 
-.PHONY: book test lab notebooks lint clean
+.PHONY: book test lab notebooks lint clean vendor-js
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -32,6 +32,13 @@ lab: $(STAMP)
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)
+
+# Refresh the committed browser scripts in book/static from package-lock.json (needs npm;
+# `make book` does not). Bump a version in package.json, then `npm install
+# --package-lock-only --ignore-scripts` and this.
+vendor-js: | $(PY)
+	npm ci --ignore-scripts --no-audit --no-fund
+	$(PY) tools/vendor_js.py
 
 clean:
 	rm -rf _build

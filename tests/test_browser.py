@@ -1,0 +1,577 @@
+"""The built book in a real browser: explorers work with no kernel and no CDN.
+
+Builds the book once (warnings are errors), serves it on 127.0.0.1 and opens every
+page in Debian's headless Chromium with every request to another host blocked. Each
+chapter must render its explorers, answer a click on each explorer's primary control
+with the expected view, raise no page error beyond the known one, and ask nothing of
+another host. Screenshots and measurements land in ``_build/screenshots`` (or
+``$BROWSER_TEST_OUTPUT``).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import yaml
+from playwright.sync_api import Browser, Locator, Page, Route, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from gatherlab.widgets._html import MARKS
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = next(
+    (
+        path
+        for path in ("/usr/bin/chromium", shutil.which("chromium"))
+        if path and Path(path).exists()
+    ),
+    None,
+)
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium)"
+)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Jupyter Book 1 puts sphinx-thebe's `const THEBE_JS_URL = ...` on every page twice; the
+# second declaration throws. Harmless: Thebe is never launched in this book.
+KNOWN_PAGE_ERRORS = {"Identifier 'THEBE_JS_URL' has already been declared"}
+# pydata-sphinx-theme logs this on a first visit (no theme mode stored yet).
+KNOWN_CONSOLE_ERRORS = {"Got invalid theme mode: . Resetting to auto."}
+# The one off-host URL in the built HTML: a string constant sphinx-thebe reads only when
+# a reader launches Thebe, which this book never offers (nothing requests it).
+KNOWN_OFF_HOST_TEXT = "https://unpkg.com/thebe@"
+VENDORED_DIRS = ("widget_js", "mathjax")
+VENDORED_BUDGET_BYTES = 8_000_000
+PAGE_BUDGET_BYTES = 1_500_000
+RENDER_BUDGET_S = 2.0
+RENDER_TIMEOUT_MS = 10_000
+MEASURES = ("wall_s", "cpu_s")
+VIEW_SCRIPT = 'script[type="application/vnd.jupyter.widget-view+json"]'
+# True once every saved widget view on the page is drawn with its content.
+ALL_VIEWS_RENDERED = f"""() => {{
+    const expected = document.querySelectorAll('{VIEW_SCRIPT}').length;
+    const roots = document.querySelectorAll('.widget-subarea > .lm-Widget');
+    const drawn = '.widget-html-content, .widget-toggle-buttons, select';
+    return roots.length === expected && [...roots].every(r => r.querySelector(drawn));
+}}"""
+
+
+def book_pages() -> list[str]:
+    """Every page in _toc.yml (root first), as its path without suffix."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [toc["root"], *(entry["file"] for entry in toc["chapters"])]
+
+
+@dataclass(frozen=True)
+class Click:
+    """Choose ``option`` on the control labelled ``control``; the view must then show
+    every text in ``shows`` and mark exactly ``marked`` (role -> cell texts)."""
+
+    control: str
+    option: str
+    shows: tuple[str, ...]
+    marked: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ExplorerCheck:
+    """One explorer of a chapter page (``position``: 0 for the page's first widget)."""
+
+    explorer: str
+    position: int
+    first_view: tuple[str, ...]
+    clicks: tuple[Click, ...]
+
+
+# What each chapter's explorers must do in the static page (the values are the seed
+# examples each explorer opens with). A chapter absent here is only checked for
+# rendering, errors and requests.
+EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
+    "notebooks/01_gather_2d": (
+        ExplorerCheck(
+            "gather_2d",
+            0,
+            ("torch.gather(x, 1, index)", "out[0, 0] ← index[0, 0] = 2 → x[0, 2] = 12"),
+            (
+                Click(
+                    "show",
+                    "out[0, 1]",
+                    ("out[0, 1] ← index[0, 1] = 0 → x[0, 0] = 10",),
+                    {"out": ("10",), "index": ("0",), "source": ("10",)},
+                ),
+                Click(
+                    "dim",
+                    "dim 0",
+                    ("index[0, 0] = 2, but dim 0 of input has size 2",),
+                    {"fault": ("2",)},
+                ),
+                # The nested Stack for dim -1 follows the output cell chosen above.
+                Click(
+                    "dim",
+                    "dim -1",
+                    ("torch.gather(x, -1, index)", "out[0, 1] ← index[0, 1] = 0"),
+                    {"out": ("10",), "index": ("0",), "source": ("10",)},
+                ),
+            ),
+        ),
+    ),
+    "notebooks/02_batched_selection": (
+        ExplorerCheck(
+            "batched_selection",
+            0,
+            ("Batch member 0 asks for time positions [2, 0].",),
+            (
+                Click(
+                    "step",
+                    "expand",
+                    ("index = positions.unsqueeze(-1).expand(-1, -1, 2)",),
+                    {"index": ("2", "2", "0", "0"), "source": ("0", "1", "4", "5")},
+                ),
+                Click(
+                    "step",
+                    "gather",
+                    ("out[0, 0, 0] ← index[0, 0, 0] = 2 → features[0, 2, 0] = 4",),
+                    {"out": ("4", "5", "0", "1"), "source": ("0", "1", "4", "5")},
+                ),
+                Click(
+                    "member",
+                    "batch 1",
+                    ("out[1, 0, 0] ← index[1, 0, 0] = 1 → features[1, 1, 0] = 8",),
+                    {"out": ("8", "9", "8", "9"), "source": ("8", "9")},
+                ),
+            ),
+        ),
+    ),
+    "notebooks/03_choosing_an_op": (
+        ExplorerCheck(
+            "op_comparison",
+            0,
+            (
+                "torch.take_along_dim(x, index, dim=1)",
+                "torch.index_select(x, 1, index)",
+            ),
+            (
+                Click(
+                    "op",
+                    "take",
+                    ("torch.take(x, index)", "✗ differs from torch.gather"),
+                    {"source": ("10", "11", "12")},
+                ),
+                Click(
+                    "op",
+                    "index_select",
+                    ("index has 2 dims, but index_select takes one shared list",),
+                    {"source": ()},
+                ),
+            ),
+        ),
+    ),
+    "notebooks/04_error_cases": (
+        ExplorerCheck(
+            "error_lab",
+            0,
+            ("index has dtype float32, but torch.gather takes positions as int64",),
+            (
+                Click(
+                    "call",
+                    "negative index value",
+                    (
+                        "RuntimeError: index -1 is out of bounds for dimension 1",
+                        "InvalidArgumentError: indices[0,1] = -1 is not in [0, 3)",
+                    ),
+                    {"fault": ("-1",)},
+                ),
+                Click(
+                    "call",
+                    "empty float index (no checks)",
+                    (
+                        "an empty index skips every check but dim's",
+                        "out shape (2, 0, 5)",
+                    ),
+                    {"fault": ()},
+                ),
+            ),
+        ),
+    ),
+    "notebooks/05_autograd": (
+        ExplorerCheck(
+            "gradient_accumulation",
+            0,
+            ("✓ both autograd gradients equal the sums by hand",),
+            (
+                # Only index and weight cells are checked by colour: the gradient heat
+                # map's darkest shade is the same blue as the chosen source cell.
+                Click(
+                    "source",
+                    "x[1, 1]",
+                    (
+                        "x[1, 1] is read by out[1, 0] (weight 1), out[1, 1] (weight 3)",
+                        "out[1, 2] (weight 5): its gradient is 1 + 3 + 5 = 9.",
+                    ),
+                    {"index": ("1", "1", "1"), "out": ("1", "3", "5")},
+                ),
+                Click(
+                    "weights",
+                    "all ones",
+                    ("its gradient is 1 + 1 + 1 = 3.",),
+                    {"index": ("1", "1", "1"), "out": ("1", "1", "1")},
+                ),
+            ),
+        ),
+    ),
+}
+
+
+def explorer_ids() -> list[str]:
+    """Test ids such as ``01_gather_2d-gather_2d``."""
+    return [
+        f"{page.split('/')[-1]}-{check.explorer}"
+        for page, checks in EXPLORERS.items()
+        for check in checks
+    ]
+
+
+def rgb(hex_colour: str) -> str:
+    """``#0072B2`` as a browser reports a computed colour: ``rgb(0, 114, 178)``."""
+    red, green, blue = (int(hex_colour[k : k + 2], 16) for k in (1, 3, 5))
+    return f"rgb({red}, {green}, {blue})"
+
+
+@pytest.fixture(scope="session")
+def output_dir() -> Path:
+    """Where screenshots and measurements.json go."""
+    folder = Path(
+        os.environ.get("BROWSER_TEST_OUTPUT", ROOT / "_build" / "screenshots")
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def measurements(output_dir: Path) -> Iterator[dict]:
+    """Numbers the tests measured, written to measurements.json at the end."""
+    found: dict = {}
+    yield found
+    (output_dir / "measurements.json").write_text(json.dumps(found, indent=2) + "\n")
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the whole book once, privately, with warnings as errors."""
+    output = tmp_path_factory.mktemp("book")
+    jupyter_book = Path(sys.executable).parent / "jupyter-book"
+    command = [str(jupyter_book), "build", str(ROOT), "--path-output", str(output)]
+    result = subprocess.run(
+        [*command, "--all", "-W", "--keep-going", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, (
+        f"book build failed:\n{result.stdout}\n{result.stderr}"
+    )
+    return output / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def site(built_book: Path) -> Iterator[str]:
+    """Serve the built book on 127.0.0.1; yield its base URL."""
+
+    class QuietHandler(http.server.SimpleHTTPRequestHandler):
+        def do_GET(self) -> None:
+            # Browsers ask every site for a favicon; the book has none, and the 404
+            # would show up as a console error on every page.
+            if self.path == "/favicon.ico":
+                self.send_response(204)
+                self.end_headers()
+            else:
+                super().do_GET()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    handler = functools.partial(QuietHandler, directory=str(built_book))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's headless Chromium under Playwright (never a downloaded browser)."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Visit:
+    """An open page and what it did: errors, off-host and failed requests, timing."""
+
+    page: Page
+    off_host: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    rendered_s: float = 0.0  # from navigation start to every widget view drawn
+    main_thread_cpu_s: float = 0.0  # CPU the page's main thread used until then
+
+    def seconds(self, measure: str) -> float:
+        """``wall_s`` (time to render) or ``cpu_s`` (main-thread CPU until then)."""
+        return self.rendered_s if measure == "wall_s" else self.main_thread_cpu_s
+
+    def problems(self) -> dict[str, list[str]]:
+        """Everything that went wrong, beyond the known harmless errors."""
+        return {
+            "requests to other hosts": self.off_host,
+            "page errors": [e for e in self.page_errors if e not in KNOWN_PAGE_ERRORS],
+            "console errors": [
+                e for e in self.console_errors if e not in KNOWN_CONSOLE_ERRORS
+            ],
+            "failed requests": self.failed,
+        }
+
+
+@pytest.fixture
+def visit(browser: Browser, site: str) -> Iterator[Callable[[str], Visit]]:
+    """Open a page with other hosts blocked; wait until its widgets have rendered.
+
+    Each visit gets a fresh browser context, so every load starts with a cold cache.
+    """
+    contexts = []
+
+    def open_page(page_path: str) -> Visit:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        opened = Visit(page)
+        metrics = context.new_cdp_session(page)
+        metrics.send("Performance.enable")
+
+        def route(request_route: Route) -> None:
+            if request_route.request.url.startswith(site):
+                request_route.continue_()
+            else:
+                opened.off_host.append(request_route.request.url)
+                request_route.abort()
+
+        page.route("**/*", route)
+        page.on("pageerror", lambda error: opened.page_errors.append(error.message))
+        page.on(
+            "console",
+            lambda message: (
+                message.type == "error" and opened.console_errors.append(message.text)
+            ),
+        )
+        page.on(
+            "response",
+            lambda response: (
+                response.status >= 400
+                and opened.failed.append(f"{response.status} {response.url}")
+            ),
+        )
+        page.goto(site + page_path, wait_until="domcontentloaded")
+        try:  # performance.now() counts from the start of navigation
+            handle = page.wait_for_function(
+                f"() => ({ALL_VIEWS_RENDERED})() && performance.now()",
+                polling="raf",
+                timeout=RENDER_TIMEOUT_MS,
+            )
+        except PlaywrightTimeoutError:
+            pytest.fail(f"{page_path}: widgets not drawn in time; {opened.problems()}")
+        opened.rendered_s = handle.json_value() / 1000
+        used = metrics.send("Performance.getMetrics")["metrics"]
+        opened.main_thread_cpu_s = next(
+            m["value"] for m in used if m["name"] == "ThreadTime"
+        )
+        page.wait_for_load_state("networkidle")  # late fonts, MathJax extensions
+        return opened
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def test_vendored_scripts_fit_the_budget(measurements: dict) -> None:
+    """The committed browser scripts stay small (budget 8 MB)."""
+    static = ROOT / "book" / "static"
+    sizes = {
+        folder: sum(
+            path.stat().st_size
+            for path in (static / folder).rglob("*")
+            if path.is_file()
+        )
+        for folder in VENDORED_DIRS
+    }
+    measurements["vendored_bytes"] = sizes
+    assert all(sizes.values()), (
+        f"a vendored folder is empty (run make vendor-js): {sizes}"
+    )
+    assert sum(sizes.values()) <= VENDORED_BUDGET_BYTES, sizes
+
+
+def test_vendored_files_are_exactly_what_make_vendor_js_wrote() -> None:
+    """Every vendored file matches the sha256 in SOURCES.txt; none was added by hand."""
+    static = ROOT / "book" / "static"
+    listed = {}
+    for line in (static / "SOURCES.txt").read_text().splitlines()[2:]:
+        name, *_, digest = line.split()
+        listed[name] = digest
+    on_disk = {
+        path.relative_to(static).as_posix(): hashlib.sha256(
+            path.read_bytes()
+        ).hexdigest()
+        for folder in VENDORED_DIRS
+        for path in (static / folder).rglob("*")
+        if path.is_file()
+    }
+    assert on_disk == listed
+
+
+def test_built_pages_load_nothing_from_other_hosts(built_book: Path) -> None:
+    """No script, style, image or font in any built page points at another host."""
+    loaders = re.compile(
+        r"<(?:script|link|img|iframe|source)\b[^>]*>(?:[^<]*</script>)?", re.I
+    )
+    off_host = re.compile(r"(?:https?:)?//[\w-]+\.[\w.-]+|cdn|unpkg|jsdelivr", re.I)
+    offenders = {}
+    for page in sorted(built_book.rglob("*.html")):
+        tags = [
+            tag for tag in loaders.findall(page.read_text()) if off_host.search(tag)
+        ]
+        tags = [tag for tag in tags if KNOWN_OFF_HOST_TEXT not in tag]
+        if tags:
+            offenders[str(page.relative_to(built_book))] = tags
+    assert not offenders, json.dumps(offenders, indent=2)
+
+
+@pytest.mark.parametrize("page_path", book_pages())
+def test_page_fits_the_budget(
+    built_book: Path, page_path: str, measurements: dict
+) -> None:
+    """Each page's own HTML, saved widget state included, stays within 1.5 MB."""
+    size = (built_book / f"{page_path}.html").stat().st_size
+    measurements.setdefault("page_bytes", {})[page_path] = size
+    assert size <= PAGE_BUDGET_BYTES
+
+
+@needs_chromium
+@pytest.mark.parametrize("page_path", book_pages())
+def test_page_renders_offline(
+    visit: Callable[[str], Visit], page_path: str, output_dir: Path, measurements: dict
+) -> None:
+    """Every saved widget view draws within 2 s, with no error and no other host asked.
+
+    A slow load is retried twice, cold each time; the best one counts. On a machine
+    busier than its cores (shared by other jobs), wall time measures the queue for the
+    CPU, so the budget then applies to the CPU the page's main thread used.
+    """
+    opened = visit(f"{page_path}.html")
+    opened.page.screenshot(
+        path=output_dir / f"{page_path.split('/')[-1]}.png", full_page=True
+    )
+    views = opened.page.locator(VIEW_SCRIPT).count()
+    expected = len(EXPLORERS.get(page_path, ()))
+    assert views >= expected, (
+        f"{page_path} shows {views} widgets; expected {expected} explorers"
+    )
+    assert opened.problems() == {key: [] for key in opened.problems()}
+    if not views:
+        return
+    busy = os.getloadavg()[0] > (os.cpu_count() or 1)
+    measure = "cpu_s" if busy else "wall_s"
+    loads = [opened]
+    while (
+        min(load.seconds(measure) for load in loads) > RENDER_BUDGET_S
+        and len(loads) < 3
+    ):
+        loads.append(visit(f"{page_path}.html"))
+    record = measurements.setdefault("render", {})
+    record[page_path] = {
+        "budget_on": measure,
+        "loads": [{m: round(load.seconds(m), 3) for m in MEASURES} for load in loads],
+    }
+    assert min(load.seconds(measure) for load in loads) <= RENDER_BUDGET_S, record
+
+
+def marked_values(explorer: Locator, roles: list[str]) -> dict[str, list[str]]:
+    """The texts of the cells the view marks with each role's background colour."""
+    colours = {rgb(MARKS[role][0]): role for role in roles}
+    found = explorer.evaluate(
+        """(root, colours) => {
+            const marked = {};
+            for (const cell of root.querySelectorAll('td')) {
+                const role = colours[getComputedStyle(cell).backgroundColor];
+                if (role) (marked[role] ||= []).push(cell.innerText.trim());
+            }
+            return marked;
+        }""",
+        colours,
+    )
+    return {role: found.get(role, []) for role in roles}
+
+
+def choose(explorer: Locator, control: str, option: str) -> None:
+    """Pick ``option`` on the ToggleButtons or Dropdown labelled ``control``."""
+    label = explorer.page.locator(
+        ".widget-label", has_text=re.compile(f"^{re.escape(control)}$")
+    )
+    buttons = explorer.locator(".widget-toggle-buttons").filter(has=label)
+    if buttons.count():
+        buttons.first.get_by_role("button", name=option, exact=True).click()
+    else:
+        dropdown = explorer.locator(".widget-dropdown").filter(has=label)
+        dropdown.first.locator("select").select_option(label=option)
+
+
+@needs_chromium
+@pytest.mark.parametrize(
+    ("page_path", "check"),
+    [(page, check) for page, checks in EXPLORERS.items() for check in checks],
+    ids=explorer_ids(),
+)
+def test_explorer_answers_its_primary_control(
+    visit: Callable[[str], Visit], page_path: str, check: ExplorerCheck
+) -> None:
+    """Clicking the explorer's choices shows the precomputed view for each, in order."""
+    opened = visit(f"{page_path}.html")
+    explorer = opened.page.locator(".widget-subarea").nth(check.position)
+    for text in check.first_view:
+        expect(explorer).to_contain_text(text)
+    for click in check.clicks:
+        choose(explorer, click.control, click.option)
+        for text in click.shows:  # waits until the linked Stack has switched
+            expect(explorer).to_contain_text(text)
+        if click.marked:
+            marked = marked_values(explorer, list(click.marked))
+            assert marked == {
+                role: list(values) for role, values in click.marked.items()
+            }
+    assert opened.problems() == {key: [] for key in opened.problems()}
