@@ -1,0 +1,317 @@
+"""Chapter 4 explorer: broken gather calls, each with the rule it breaks, what PyTorch
+raises, what TensorFlow does on the CPU, what a GPU does, and a suggested fix.
+
+Structure (for the static book): a Dropdown of broken calls is linked to a Stack of
+precomputed views, so choosing a call needs no kernel. The last choice, "your own
+call", shows the call typed in the boxes below; typing needs a kernel (its observers
+re-render only that one view). Every PyTorch and TensorFlow call here is really run on
+the CPU; the GPU lines are stated from the book's facts page (shared/FACTS.md), never
+run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+
+from gatherlab.diagnose import Problem, diagnose
+from gatherlab.widgets import _base, _html
+from gatherlab.widgets._parse import (
+    checked_array,
+    format_tensor,
+)
+from gatherlab.widgets._run import attempt, tensorflow_or_none
+
+DEFAULT_X = [[10, 11, 12], [20, 21, 22]]
+VALUE_RULES = ("negative-index", "index-out-of-range")
+GPU_VALUE = (
+    "PyTorch: an out-of-range position triggers a device-side assert. It is reported "
+    "asynchronously, possibly at a later call (CUDA_LAUNCH_BLOCKING=1 makes it "
+    "synchronous), and the CUDA context is unusable afterwards: the process must "
+    "restart. TensorFlow: the docs of tf.gather and tf.gather_nd say a 0 is stored in "
+    "the output, silently."
+)
+GPU_OTHER = (
+    "The facts page records a GPU difference only for position values out of range; "
+    "this rule is about dtype, dims or shapes, and no GPU-specific behaviour is "
+    "recorded for it."
+)
+GPU_TITLE = "On a GPU (stated from the book's facts page, not run here)"
+
+
+@dataclass(frozen=True)
+class Case:
+    """A broken call: how its index is written, the index itself, and the dim."""
+
+    label: str
+    index_code: str
+    index: np.ndarray
+    dim: int = 1
+
+
+CASES = (
+    Case("floating-point index", "torch.tensor([[0., 1.], [1., 2.]])",
+         np.array([[0.0, 1.0], [1.0, 2.0]], dtype=np.float32)),
+    Case("missing index axis", "torch.tensor([0, 1])", np.array([0, 1])),
+    Case("negative index value", "torch.tensor([[0, -1], [1, 2]])",
+         np.array([[0, -1], [1, 2]])),
+    Case("index beyond the last column", "torch.tensor([[0, 3], [1, 2]])",
+         np.array([[0, 3], [1, 2]])),
+    Case("too many index rows", "torch.zeros((3, 1), dtype=torch.long)",
+         np.zeros((3, 1), dtype=np.int64)),
+    Case("int16 index", "torch.tensor([[0, 1], [1, 2]], dtype=torch.int16)",
+         np.array([[0, 1], [1, 2]], dtype=np.int16)),
+    Case("dim out of range", "torch.tensor([[0, 1], [1, 2]])",
+         np.array([[0, 1], [1, 2]]), dim=2),
+    Case("empty float index (no checks)", "torch.empty((2, 0, 5))",
+         np.empty((2, 0, 5), dtype=np.float32)),
+)  # fmt: skip
+OWN_CALL = "your own call (edit below)"
+DIMS = (0, 1, -1, 2, -3)
+
+
+@dataclass(frozen=True)
+class LabResult:
+    """Everything the lab shows for one call of ``torch.gather(x, dim, index)``."""
+
+    problems: tuple[Problem, ...]
+    torch_output: np.ndarray | None
+    torch_error: str
+    tf_code: str
+    tf_output: np.ndarray | None
+    tf_error: str
+    fix_steps: tuple[str, ...] = ()
+    fixed_dim: int | None = None
+    fixed_index: np.ndarray | None = None
+    fixed_output: np.ndarray | None = None
+
+
+def _fix_once(problem: Problem, x: np.ndarray, dim: int, index: np.ndarray):
+    """Repair the first broken rule: ``(what was done, dim, index)``, or None."""
+    rule = problem.rule
+    if rule in ("dim-range", "dim-type"):
+        return "dim = -1  # the last axis", -1, index
+    if rule == "index-dtype":
+        return "index = index.long()", dim, index.astype(np.int64)
+    wrapped = dim % x.ndim
+    size = x.shape[wrapped]
+    if rule == "rank-mismatch" and index.ndim < x.ndim:
+        missing = x.ndim - index.ndim
+        grown = index.reshape((1,) * missing + index.shape)
+        target = tuple(
+            x.shape[d] if d < missing and d != wrapped else grown.shape[d]
+            for d in range(x.ndim)
+        )
+        sizes = ", ".join(str(t) if d < missing else "-1" for d, t in enumerate(target))
+        step = "index = index" + ".unsqueeze(0)" * missing + f".expand({sizes})"
+        return step, dim, np.broadcast_to(grown, target).copy()
+    if rule == "index-too-large":
+        cuts = tuple(
+            slice(0, min(i, s)) if d != wrapped else slice(None)
+            for d, (i, s) in enumerate(zip(index.shape, x.shape, strict=True))
+        )
+        text = ", ".join(f":{c.stop}" if c.stop is not None else ":" for c in cuts)
+        return f"index = index[{text}]", dim, index[cuts]
+    if rule == "negative-index":
+        fixed = np.where(index < 0, index % size, index)
+        return f"index = torch.where(index < 0, index % {size}, index)", dim, fixed
+    if rule == "index-out-of-range" and size:
+        return f"index = index.clamp(0, {size - 1})", dim, np.clip(index, 0, size - 1)
+    return None
+
+
+def suggest_fix(x: np.ndarray, dim: int, index: np.ndarray):
+    """Repair rule after rule until the call is valid: ``(steps, dim, index)``."""
+    import torch
+
+    steps = []
+    for _ in range(6):
+        problems = diagnose(torch.as_tensor(x), dim, torch.as_tensor(index))
+        if not problems:
+            return tuple(steps), dim, index
+        repaired = _fix_once(problems[0], x, dim, index)
+        if repaired is None:
+            return None
+        step, dim, index = repaired
+        steps.append(step)
+    return None
+
+
+def _tensorflow_call(x: np.ndarray, dim: int, index: np.ndarray) -> tuple[str, Any]:
+    """TensorFlow's counterpart of the call: batch_dims when dim is the last axis."""
+    tf = tensorflow_or_none()
+    if tf is None:
+        return "", None
+    last = dim in (x.ndim - 1, -1)
+    if not last and -x.ndim <= dim < x.ndim:
+        return "", None
+    axis = x.ndim - 1 if last else dim
+    code = f"tf.gather(x, index, axis={axis}, batch_dims={axis})"
+    return code, lambda: tf.gather(
+        tf.constant(x), tf.constant(index), axis=axis, batch_dims=axis
+    )
+
+
+def compute(x: np.ndarray, dim: int, index: np.ndarray) -> LabResult:
+    """Diagnose the call, run it in PyTorch and TensorFlow (CPU), and suggest a fix."""
+    import torch
+
+    problems = tuple(diagnose(torch.as_tensor(x), dim, torch.as_tensor(index)))
+    torch_output, torch_error = attempt(
+        lambda: torch.gather(torch.as_tensor(x), dim, torch.as_tensor(index))
+    )
+    tf_code, tf_call = _tensorflow_call(x, dim, index)
+    tf_output, tf_error = attempt(tf_call) if tf_call else (None, "")
+    fix = suggest_fix(x, dim, index) if problems else None
+    if fix is None:
+        return LabResult(
+            problems, torch_output, torch_error, tf_code, tf_output, tf_error
+        )
+    steps, fixed_dim, fixed_index = fix
+    fixed_output, _ = attempt(
+        lambda: torch.gather(
+            torch.as_tensor(x), fixed_dim, torch.as_tensor(fixed_index)
+        )
+    )
+    return LabResult(
+        problems,
+        torch_output,
+        torch_error,
+        tf_code,
+        tf_output,
+        tf_error,
+        steps,
+        fixed_dim,
+        fixed_index,
+        fixed_output,
+    )
+
+
+def _outcome(output: np.ndarray | None, error: str) -> str:
+    if output is None:
+        return _html.error(error, "raises")
+    return _html.ok("runs") + _html.tensor(output, "out")
+
+
+def render(
+    x: np.ndarray, dim: int, index: np.ndarray, index_code: str, result: LabResult
+) -> str:
+    """One broken call, section by section."""
+    fault = {p.where: "fault" for p in result.problems if p.where is not None}
+    shown_index = index if index.size else np.empty((0,))
+    if result.problems:
+        rule = _html.problems(result.problems, hints=False)
+    elif index.size == 0:
+        rule = _html.ok("no rule is broken: an empty index skips every check but dim's")
+    else:
+        rule = _html.ok("no rule is broken")
+    index_table = _html.tensor(shown_index, "index", fault, note=f"dtype {index.dtype}")
+    parts = [
+        _html.code_block([f"index = {index_code}", f"torch.gather(x, {dim}, index)"]),
+        _html.row(_html.tensor(x, "x"), index_table),
+        _html.legend("fault") if fault else "",
+        _html.heading("The rule (gl.diagnose)"),
+        rule,
+        _html.heading("PyTorch on the CPU (run here)"),
+        _outcome(result.torch_output, result.torch_error),
+        _html.heading("TensorFlow on the CPU (run here)"),
+    ]
+    if result.tf_code:
+        parts += [
+            _html.code(result.tf_code),
+            _outcome(result.tf_output, result.tf_error),
+        ]
+    else:
+        parts.append(
+            _html.note("No one-call TensorFlow form for this dim (see chapter 3).")
+        )
+    if result.problems:
+        value_rule = result.problems[0].rule in VALUE_RULES
+        parts += [
+            _html.heading(GPU_TITLE),
+            _html.note(GPU_VALUE if value_rule else GPU_OTHER),
+        ]
+        parts.append(_html.heading("A suggested fix"))
+        if result.problems[0].hint:
+            parts.append(_html.note(f"hint: {result.problems[0].hint}"))
+        if result.fixed_index is None:
+            parts.append(_html.note("No automatic fix for this call."))
+        else:
+            fixed = format_tensor(result.fixed_index)
+            fixed_call = f"torch.gather(x, {result.fixed_dim}, torch.tensor({fixed}))"
+            parts += [
+                _html.code_block([*result.fix_steps, fixed_call]),
+                _html.note("One possible repair: check it selects what you meant."),
+                _outcome(result.fixed_output, ""),
+            ]
+    return "".join(parts)
+
+
+def render_case(x: np.ndarray, case: Case) -> str:
+    """The view of one of the prepared broken calls."""
+    return render(
+        x, case.dim, case.index, case.index_code, compute(x, case.dim, case.index)
+    )
+
+
+def render_own(x: np.ndarray, dim: int, index: np.ndarray) -> str:
+    """The view of the reader's own call."""
+    code = f"torch.tensor({format_tensor(index)})"
+    return render(x, dim, index, code, compute(x, dim, index))
+
+
+def error_lab(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
+    """The chapter 4 explorer; ``index`` and ``dim`` start the "your own call" view."""
+    x = checked_array(DEFAULT_X if x is None else x, "x")
+    own = {
+        "index": checked_array([[2, 0], [1, 1]] if index is None else index, "index")
+    }
+    own["dim"] = dim
+    case_choice = _base.choice(
+        [c.label for c in CASES] + [OWN_CALL], "call", dropdown=True
+    )
+    prepared = [render_case(x, case) for case in CASES]  # never re-rendered
+    views = _base.stack([*prepared, render_own(x, dim, own["index"])])
+    status = widgets.HTML("")
+    index_box = _base.edit_box("index", format_tensor(own["index"]))
+    dim_choice = widgets.Dropdown(options=DIMS, value=dim, description="dim")
+    dim_choice.layout.width = "10em"
+
+    def show_own() -> None:
+        own_view = render_own(x, own["dim"], own["index"])
+        _base.show_views(views, [*prepared, own_view], len(CASES))
+        case_choice.index = len(CASES)
+
+    def on_index(change: dict) -> None:
+        candidate = _base.read_edit(change["new"], status, own["index"])
+        if candidate is None:
+            return
+        status.value = ""
+        own["index"] = candidate
+        show_own()
+
+    def on_dim(change: dict) -> None:
+        own["dim"] = change["new"]
+        show_own()
+
+    index_box.observe(on_index, names="value")
+    dim_choice.observe(on_dim, names="value")
+    return _base.Explorer(
+        "error_lab",
+        4,
+        [
+            case_choice,
+            views,
+            widgets.HBox([index_box, dim_choice]),
+            status,
+            _base.edit_note(),
+        ],
+        [_base.link(case_choice, views)],
+        lambda: (
+            f"x {x.shape}, {len(CASES)} broken calls; own call: index "
+            f"{format_tensor(own['index'])}, dim {own['dim']}"
+        ),
+    )

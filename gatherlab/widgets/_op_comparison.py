@@ -1,0 +1,256 @@
+"""Chapter 3 explorer: one input and one index through gather and its neighbours, in
+PyTorch and TensorFlow; each shows its output and the source cells it read, or the rule
+it breaks.
+
+Structure (for the static book): an op choice is linked to a Stack of precomputed views
+(first every op side by side, then one detailed view per op), so switching the op needs
+no kernel. The index box needs a kernel; it re-runs every op (all of them read it).
+
+Which source cells an op read is found by running the same call on an "address" tensor
+(``arange(x.size).reshape(x.shape)``): its output holds the flat position of every value
+read, whatever the op or framework.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+
+from gatherlab.diagnose import Problem, diagnose
+from gatherlab.widgets import _base, _html
+from gatherlab.widgets._parse import (
+    checked_array,
+    format_tensor,
+)
+from gatherlab.widgets._run import attempt, tensorflow_or_none
+
+DEFAULT_X = [[10, 11, 12], [20, 21, 22]]
+DEFAULT_INDEX = [[2, 0], [1, 1]]
+
+
+@dataclass(frozen=True)
+class OpResult:
+    """One op's call: its output and the source cells it read, or why it did not run."""
+
+    name: str
+    code: str
+    output: np.ndarray | None = None
+    reads: tuple[tuple[int, ...], ...] = ()
+    problems: tuple[Problem, ...] = ()
+    error: str = ""  # what the library raised, for calls without a gl.diagnose check
+
+
+def _coordinates(index: np.ndarray, dim: int) -> list[np.ndarray]:
+    """Per axis, the coordinate each output reads: index on dim, arange elsewhere."""
+    grids = list(np.indices(index.shape, sparse=True))
+    grids[dim] = index
+    return grids
+
+
+def _arange_code(size: int, axis: int, rank: int) -> str:
+    view = ", ".join(":" if k == axis else "None" for k in range(rank))
+    return f"torch.arange({size})[{view}]"
+
+
+def _run(
+    name: str, code: str, x: np.ndarray, call: Callable[[np.ndarray], Any]
+) -> OpResult:
+    """Run ``call`` on x and on x's addresses: the output, and which cells it read."""
+    output, error = attempt(lambda: call(x))
+    if output is None:
+        return OpResult(name, code, error=error)
+    addresses, _ = attempt(lambda: call(np.arange(x.size).reshape(x.shape)))
+    reads = tuple(
+        tuple(int(c) for c in np.unravel_index(int(a), x.shape))
+        for a in addresses.reshape(-1)
+    )
+    return OpResult(name, code, output, reads)
+
+
+def _torch_ops(x: np.ndarray, index: np.ndarray, dim: int) -> list[OpResult]:
+    import torch
+
+    positions = torch.as_tensor(index)
+    calls = [
+        ("gather", f"torch.gather(x, {dim}, index)", dim,
+         lambda v: torch.gather(torch.as_tensor(v), dim, positions)),
+        ("take_along_dim", f"torch.take_along_dim(x, index, dim={dim})", dim,
+         lambda v: torch.take_along_dim(torch.as_tensor(v), positions, dim)),
+        ("index_select", f"torch.index_select(x, {dim}, index)", dim,
+         lambda v: torch.index_select(torch.as_tensor(v), dim, positions)),
+        ("take", "torch.take(x, index)", None,
+         lambda v: torch.take(torch.as_tensor(v), positions)),
+    ]  # fmt: skip
+    results = []
+    for name, code, op_dim, call in calls:
+        problems = diagnose(torch.as_tensor(x), op_dim, positions, name)
+        if problems:
+            results.append(OpResult(name, code, problems=tuple(problems)))
+        else:
+            results.append(_run(name, code, x, call))
+    results.append(_advanced_indexing(x, index, dim))
+    return results
+
+
+def _advanced_indexing(x: np.ndarray, index: np.ndarray, dim: int) -> OpResult:
+    import torch
+
+    name = "advanced indexing"
+    if index.ndim != x.ndim or index.dtype.kind not in "iu" or index.size == 0:
+        code = "x[coordinates]"
+        rule = (
+            "this form builds one coordinate tensor per axis of x from index's shape, "
+            "so index needs x's number of dims, whole numbers, and at least one entry"
+        )
+        return OpResult(name, code, problems=(Problem("form", rule),))
+    parts = [
+        "index" if d == dim else _arange_code(index.shape[d], d, x.ndim)
+        for d in range(x.ndim)
+    ]
+    coordinates = [torch.as_tensor(np.asarray(g)) for g in _coordinates(index, dim)]
+    code = f"x[{', '.join(parts)}]"
+    return _run(name, code, x, lambda v: torch.as_tensor(v)[tuple(coordinates)])
+
+
+def _tensorflow_ops(x: np.ndarray, index: np.ndarray, dim: int) -> list[OpResult]:
+    tf = tensorflow_or_none()
+    names = ("tf.gather batch_dims", "tf.gather", "tf.gather_nd")
+    if tf is None:
+        missing = (Problem("no-tensorflow", "TensorFlow is not installed here"),)
+        return [OpResult(name, name, problems=missing) for name in names]
+    results = [
+        _run(
+            names[0],
+            f"tf.gather(x, index, axis={dim}, batch_dims={dim})",
+            x,
+            lambda v: tf.gather(
+                tf.constant(v), tf.constant(index), axis=dim, batch_dims=dim
+            ),
+        ),
+        _run(
+            names[1],
+            f"tf.gather(x, index, axis={dim})",
+            x,
+            lambda v: tf.gather(tf.constant(v), tf.constant(index), axis=dim),
+        ),
+    ]
+    code = "tf.gather_nd(x, coordinates)"
+    if index.ndim != x.ndim or index.dtype.kind not in "iu":
+        rule = (
+            "the coordinates are built from index's shape (index on dim, arange on "
+            "every other axis), so index needs x's number of dims and whole numbers"
+        )
+        return [*results, OpResult(names[2], code, problems=(Problem("form", rule),))]
+    grids = np.broadcast_arrays(*_coordinates(index, dim))
+    coordinates = np.stack(grids, axis=-1)
+    results.append(
+        _run(names[2], code, x, lambda v: tf.gather_nd(tf.constant(v), coordinates))
+    )
+    return results
+
+
+def compute(x: np.ndarray, index: np.ndarray, dim: int) -> list[OpResult]:
+    """Every op's result for this input, index and dim, PyTorch first."""
+    if not -x.ndim <= dim < x.ndim:
+        raise ValueError(
+            f"dim must be in {-x.ndim}..{x.ndim - 1} for x of shape {x.shape}"
+        )
+    dim %= x.ndim
+    return _torch_ops(x, index, dim) + _tensorflow_ops(x, index, dim)
+
+
+def verdict(result: OpResult, reference: OpResult) -> str:
+    """Whether ``result`` matches torch.gather's output, in words; tick or cross."""
+    if result.output is None or reference.output is None:
+        return ""
+    if result.output.shape == reference.output.shape and np.array_equal(
+        result.output, reference.output
+    ):
+        return "✓ same shape and values as torch.gather"
+    return "✗ differs from torch.gather"
+
+
+def _failure(result: OpResult) -> str:
+    if result.problems:
+        return _html.problems(result.problems, "breaks a rule")
+    return _html.error(result.error, "raises")
+
+
+def render_detail(
+    x: np.ndarray, index: np.ndarray, result: OpResult, reference: OpResult
+) -> str:
+    """One op: its call, x with every cell it read marked, its output (or its rule)."""
+    head = _html.code(result.code)
+    if result.output is None:
+        return (
+            head
+            + _failure(result)
+            + _html.row(_html.tensor(x, "x"), _html.tensor(index, "index"))
+        )
+    read = {c: "source" for c in result.reads}
+    tables = _html.row(
+        _html.tensor(x, "x", read),
+        _html.tensor(index, "index"),
+        _html.tensor(result.output, "out"),
+    )
+    return (
+        head
+        + tables
+        + _html.note(verdict(result, reference))
+        + _html.legend("source", meanings={"source": "a source value this op read"})
+    )
+
+
+def render_overview(results: list[OpResult]) -> str:
+    """Every op side by side: its call and output, or the rule it breaks."""
+    cards = []
+    for result in results:
+        body = (
+            _html.tensor(result.output, "out") + _html.note(verdict(result, results[0]))
+            if result.output is not None
+            else _failure(result)
+        )
+        cards.append(
+            f'<div style="max-width:22em">{_html.code(result.code)}{body}</div>'
+        )
+    return _html.row(*cards)
+
+
+def render_all(x: np.ndarray, index: np.ndarray, results: list[OpResult]) -> list[str]:
+    """The overview, then one detailed view per op (the order of the op choice)."""
+    details = [render_detail(x, index, r, results[0]) for r in results]
+    return [render_overview(results), *details]
+
+
+def op_comparison(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
+    """The chapter 3 explorer (defaults: the seed's x and index, dim 1)."""
+    x = checked_array(DEFAULT_X if x is None else x, "x")
+    state = {"index": checked_array(DEFAULT_INDEX if index is None else index, "index")}
+    results = compute(x, state["index"], dim)
+    op_choice = _base.choice(["side by side"] + [r.name for r in results], "op")
+    views = _base.stack(render_all(x, state["index"], results))
+    status = widgets.HTML("")
+    index_box = _base.edit_box("index", format_tensor(state["index"]))
+
+    def on_index(change: dict) -> None:
+        candidate = _base.read_edit(change["new"], status, state["index"])
+        if candidate is None:
+            return
+        status.value = ""
+        state["index"] = candidate
+        _base.show_views(
+            views, render_all(x, candidate, compute(x, candidate, dim)), op_choice.index
+        )
+
+    index_box.observe(on_index, names="value")
+    return _base.Explorer(
+        "op_comparison",
+        3,
+        [op_choice, views, widgets.HBox([index_box]), status, _base.edit_note()],
+        [_base.link(op_choice, views)],
+        lambda: f"x {x.shape}, index {format_tensor(state['index'])}, dim {dim}",
+    )
