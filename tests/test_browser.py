@@ -80,7 +80,8 @@ ALL_VIEWS_RENDERED = f"""() => {{
 def book_pages() -> list[str]:
     """Every page in _toc.yml (root first), as its path without suffix."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [toc["root"], *(entry["file"] for entry in toc["chapters"])]
+    chapters = (entry for part in toc["parts"] for entry in part["chapters"])
+    return [toc["root"], *(entry["file"] for entry in chapters)]
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,10 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
                 Click(
                     "dim",
                     "dim -1",
-                    ("torch.gather(x, -1, index)", "out[0, 1] ← index[0, 1] = 0"),
+                    (
+                        "torch.gather(x, 1, index) (dim -1 names this same axis)",
+                        "out[0, 1] ← index[0, 1] = 0",
+                    ),
                     {"out": ("10",), "index": ("0",), "source": ("10",)},
                 ),
             ),

@@ -85,7 +85,7 @@ def _nbval(path: Path) -> subprocess.CompletedProcess:
             "no:cacheprovider",
             "--nbval",
             "--nbval-current-env",
-            "--sanitize-with",
+            "--nbval-sanitize-with",
             str(ROOT / "tests" / "sanitize.cfg"),
             str(path),
         ],

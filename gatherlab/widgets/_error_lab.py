@@ -201,14 +201,13 @@ def render(
 ) -> str:
     """One broken call, section by section."""
     fault = {p.where: "fault" for p in result.problems if p.where is not None}
-    shown_index = index if index.size else np.empty((0,))
     if result.problems:
         rule = _html.problems(result.problems, hints=False)
     elif index.size == 0:
         rule = _html.ok("no rule is broken: an empty index skips every check but dim's")
     else:
         rule = _html.ok("no rule is broken")
-    index_table = _html.tensor(shown_index, "index", fault, note=f"dtype {index.dtype}")
+    index_table = _html.tensor(index, "index", fault, note=f"dtype {index.dtype}")
     parts = [
         _html.code_block([f"index = {index_code}", f"torch.gather(x, {dim}, index)"]),
         _html.row(_html.tensor(x, "x"), index_table),
