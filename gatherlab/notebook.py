@@ -13,8 +13,7 @@ import numpy as np
 from gatherlab.tf import quiet_tensorflow_logs
 
 GPU_SKIP_MESSAGE = (
-    "Skipped: this cell needs a CUDA device (torch.cuda.is_available() is False). "
-    "Its stored output comes from a GPU run."
+    "Skipped: this cell needs a CUDA device (torch.cuda.is_available() is False)."
 )
 
 
