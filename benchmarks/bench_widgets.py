@@ -38,13 +38,14 @@ EDITS = {
 
 
 def controls(explorer: Explorer) -> list[widgets.Widget]:
-    """Every widget in the explorer, depth first."""
-    found, pending = [], [explorer]
+    """Every widget in the explorer once, depth first (a Stack may show one widget as
+    several of its children)."""
+    found, pending = {}, [explorer]
     while pending:
         widget = pending.pop()
-        found.append(widget)
+        found.setdefault(id(widget), widget)
         pending.extend(reversed(getattr(widget, "children", ())))
-    return found
+    return list(found.values())
 
 
 def timed(change: Callable[[int], None], repeats: int) -> list[float]:

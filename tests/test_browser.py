@@ -124,7 +124,10 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
                 Click(
                     "dim",
                     "dim 0",
-                    ("index[0, 0] = 2, but dim 0 of input has size 2",),
+                    (
+                        "show: no output: the call raises",
+                        "index[0, 0] = 2, but dim 0 of input has size 2",
+                    ),
                     {"fault": ("2",)},
                 ),
                 # The nested Stack for dim -1 follows the output cell chosen above.
@@ -146,6 +149,13 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
             0,
             ("Batch member 0 asks for time positions [2, 0].",),
             (
+                # the (2, 2, 1) index alone would read feature 0 of each step only
+                Click(
+                    "step",
+                    "unsqueeze(-1)",
+                    ("would read only feature 0 of each chosen step",),
+                    {"index": ("2", "0"), "source": ("0", "4")},
+                ),
                 Click(
                     "step",
                     "expand",
@@ -203,8 +213,19 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
                     (
                         "RuntimeError: index -1 is out of bounds for dimension 1",
                         "InvalidArgumentError: indices[0,1] = -1 is not in [0, 3)",
+                        "Sources: pytorch#2300, pytorch#38944, tf.gather API page",
                     ),
                     {"fault": ("-1",)},
+                ),
+                Click(
+                    "call",
+                    "dim out of range",
+                    (
+                        "tf.gather(x, index, axis=2, batch_dims=1)",
+                        "axis 2 is out of range: x has rank 2",
+                        "# x has 2 dims: dim must be 0..1 (or -2..-1 from the end)",
+                    ),
+                    {"fault": ()},
                 ),
                 Click(
                     "call",
@@ -222,7 +243,7 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
         ExplorerCheck(
             "gradient_accumulation",
             0,
-            ("✓ both autograd gradients equal the sums by hand",),
+            ("chapter weights", "✓ both autograd gradients equal the sums by hand"),
             (
                 # Only index and weight cells are checked by colour: the gradient heat
                 # map's darkest shade is the same blue as the chosen source cell.

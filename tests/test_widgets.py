@@ -66,10 +66,13 @@ def shown(widget: widgets.Widget) -> str:
 
 
 def all_widgets(widget: widgets.Widget) -> list[widgets.Widget]:
-    found = [widget]
+    """Every widget under ``widget`` once, depth first (a Stack may show one widget
+    as several of its children)."""
+    found = {id(widget): widget}
     for child in getattr(widget, "children", ()):
-        found.extend(all_widgets(child))
-    return found
+        for below in all_widgets(child):
+            found.setdefault(id(below), below)
+    return list(found.values())
 
 
 def control(explorer: Explorer, kind: type, description: str) -> widgets.Widget:
@@ -241,6 +244,19 @@ def test_tables_print_the_shape_label_the_axes_and_mark_cells_beyond_colour():
     assert "output chosen" in legend and "source value it read" in legend
 
 
+def test_axis_names_sit_in_their_own_header_row_so_numbers_line_up_with_cells():
+    table = _html.tensor(np.array(X), "x")
+    rows = re.findall(r"<tr>(.*?)</tr>", table)
+    assert rows[0] == '<th class="l">dim 0 ↓</th><th colspan="3">dim 1 →</th>'
+    assert rows[1] == "<th></th><th>0</th><th>1</th><th>2</th>"
+    assert rows[2].startswith('<th class="l">0</th><td>10</td>')
+    vector = re.findall(r"<tr>(.*?)</tr>", _html.tensor(np.array([7, 8]), "v"))
+    assert vector == ['<th colspan="2">dim 0 →</th>', "<th>0</th><th>1</th>",
+                      "<td>7</td><td>8</td>"]  # fmt: skip
+    # cells and column numbers are centred alike; row labels hug the grid
+    assert "text-align:center" in _html.CELL and "th.l{text-align:right}" in _html.STYLE
+
+
 def test_heat_shades_cells_by_size_and_keeps_their_numbers():
     table = _html.tensor(
         np.array([[0, 2], [4, 0]]), "g", heat=np.array([[0, 0.5], [1, 0]])
@@ -293,6 +309,39 @@ def test_gather_2d_overview_shows_the_seed_output_and_the_whole_trace():
     view = words(shown(gl.widgets.gather_2d()))
     assert "out[1, 0] ← index[1, 0] = 1 → x[1, 1] = 21" in view
     assert "torch.gather(x, 1, index)" in view
+
+
+def shown_controls(explorer: Explorer) -> list[str]:
+    """The descriptions of the choices a reader sees (a Stack shows one child)."""
+
+    def visible(widget: widgets.Widget) -> list[widgets.Widget]:
+        if isinstance(widget, widgets.Stack):
+            chosen = widget.selected_index
+            return [] if chosen is None else visible(widget.children[chosen])
+        below = getattr(widget, "children", ())
+        return [widget] + [w for child in below for w in visible(child)]
+
+    return [
+        w.description
+        for w in visible(explorer)
+        if isinstance(w, (widgets.ToggleButtons, widgets.Dropdown))
+    ]
+
+
+def test_gather_2d_replaces_the_output_choice_by_a_note_where_the_call_raises():
+    explorer = gl.widgets.gather_2d()
+    assert shown_controls(explorer) == ["dim", "show"]
+    choose(explorer, "dim", "dim 0")
+    assert shown_controls(explorer) == ["dim"]
+    view = words(shown(explorer))
+    assert view.startswith("show: no output: the call raises")
+    assert "✗ No output: the call raises because it breaks a rule" in view
+    choose(explorer, "dim", "dim -1")
+    assert shown_controls(explorer) == ["dim", "show"]
+    edit(explorer, "index", "[[1, 0], [0, 1]]")  # valid in every dim
+    choose(explorer, "dim", "dim 0")
+    assert shown_controls(explorer) == ["dim", "show"]
+    assert "no output" not in words(shown(explorer))
 
 
 def test_gather_2d_dim_0_shows_the_diagnosis_for_the_shared_index():
@@ -399,6 +448,25 @@ def test_batched_selection_marks_each_members_vectors_in_the_source(
             assert f"features[{member}, {times[k]}, {f}] = {value}" in words(view)
 
 
+def test_batched_selection_marks_only_what_each_step_would_read():
+    explorer = gl.widgets.batched_selection()
+    view = shown(explorer)
+    assert not {at for role, at in marks(view) if role == "source"}
+    assert "Nothing is read yet: positions has 2 dims and features 3" in words(view)
+    choose(explorer, "step", "unsqueeze(-1)")
+    view = shown(explorer)
+    sources = {at for role, at in marks(view) if role == "source"}
+    assert sources == {"features[0, 2, 0]", "features[0, 0, 0]"}  # feature 0 only
+    assert "would read only feature 0 of each chosen step" in words(view)
+    assert "what this index alone would read" in words(view)
+    choose(explorer, "member", "batch 1")
+    sources = {at for role, at in marks(shown(explorer)) if role == "source"}
+    assert sources == {"features[1, 1, 0]"}
+    choose(explorer, "step", "expand")
+    sources = {at for role, at in marks(shown(explorer)) if role == "source"}
+    assert sources == {"features[1, 1, 0]", "features[1, 1, 1]"}
+
+
 def test_batched_selection_recomputes_from_new_positions_and_rejects_bad_ones():
     explorer = gl.widgets.batched_selection()
     edit(explorer, "positions", "[[0, 1, 2], [2, 2, 2]]")
@@ -480,7 +548,16 @@ def test_error_lab_reports_rule_torch_error_tensorflow_gpu_and_a_working_fix(cas
         return
     assert raised[:60] in view
     assert problems[0].message in view
-    assert "stated from the book's facts page, not run here" in view
+    assert "from the PyTorch / TensorFlow documentation and maintainers' issue" in view
+    assert "facts page" not in view
+    if problems[0].rule == "index-out-of-range":
+        assert lab.suggest_fix(np.array(X), case.dim, case.index) is None
+        assert (
+            ".clamp(" not in view and "No automatic fix: clamping or wrapping" in view
+        )
+        assert "Correct the arithmetic that produced 3" in view
+        assert f"gl.check_gather(x, {case.dim}, index) before the gather" in view
+        return
     steps, dim, fixed = lab.suggest_fix(np.array(X), case.dim, case.index)
     assert gl.diagnose(x, dim, torch.as_tensor(fixed)) == []
     assert f"torch.gather(x, {dim}, torch.tensor({fixed.tolist()}))" in view
@@ -499,6 +576,62 @@ def test_error_lab_states_gpu_behaviour_for_out_of_range_values():
     assert "index = index.long()" in view and "[[10, 11], [21, 22]]" not in view
     result = lab.compute(np.array(X), 1, lab.CASES[0].index)
     assert result.fixed_output.tolist() == [[10, 11], [21, 22]]
+
+
+def test_error_lab_links_its_gpu_sources_only_where_the_gpu_differs():
+    explorer = gl.widgets.error_lab()
+    choose(explorer, "call", "negative index value")
+    view = shown(explorer)
+    for url in (
+        "https://github.com/pytorch/pytorch/issues/2300",
+        "https://github.com/pytorch/pytorch/issues/38944",
+        "https://www.tensorflow.org/api_docs/python/tf/gather",
+    ):
+        assert f'<a href="{url}"' in view
+    choose(explorer, "call", "int16 index")
+    assert "<a href" not in shown(explorer)
+    assert "record no GPU-specific behaviour" in words(shown(explorer))
+
+
+def test_error_lab_dim_out_of_range_mirrors_the_call_in_tensorflow_and_says_why():
+    explorer = gl.widgets.error_lab()
+    choose(explorer, "call", "dim out of range")
+    view = words(shown(explorer))
+    assert "tf.gather(x, index, axis=2, batch_dims=1)" in view
+    assert "Shape must be at least rank 3 but is rank 2" in view
+    assert "axis 2 is out of range: x has rank 2, so axis must be in -2..1" in view
+    assert "# x has 2 dims: dim must be 0..1 (or -2..-1 from the end)" in view
+    assert "dim = -1 # the last axis" in view
+
+
+def test_error_lab_notes_that_tensorflow_reads_a_short_index_per_row():
+    explorer = gl.widgets.error_lab()
+    choose(explorer, "call", "missing index axis")
+    view = words(shown(explorer))
+    assert "tf.gather(x, index, axis=1, batch_dims=1) ✓ runs" in view
+    assert "as one position per row of x" in view
+    assert "torch.gather refuses it" in view
+    choose(explorer, "call", "negative index value")
+    assert "one position per row" not in words(shown(explorer))
+
+
+def test_error_lab_copies_a_chosen_call_into_the_boxes_of_your_own_call():
+    explorer = gl.widgets.error_lab()
+    assert "Your own call" in words(shown(explorer))  # labelled in the static page
+    index_box = control(explorer, widgets.Text, "index")
+    dim_box = control(explorer, widgets.Dropdown, "dim")
+    choose(explorer, "call", "dim out of range")
+    assert (index_box.value, dim_box.value) == ("[[0, 1], [1, 2]]", 2)
+    assert "torch.gather(x, 2, index)" in words(shown(explorer))  # the case stays
+    choose(explorer, "call", "index beyond the last column")
+    assert (index_box.value, dim_box.value) == ("[[0, 3], [1, 2]]", 1)
+    assert control(explorer, widgets.Dropdown, "call").index == 3
+    choose(explorer, "call", lab.OWN_CALL)
+    own = words(shown(explorer))
+    assert "index = torch.tensor([[0, 3], [1, 2]])" in own
+    assert "index[0, 1] = 3, but dim 1 of input has size 3" in own
+    edit(explorer, "index", "[[0, 2], [1, 2]]")
+    assert "index = torch.tensor([[0, 2], [1, 2]])" in words(shown(explorer))
 
 
 def test_error_lab_shows_the_readers_own_call_and_leaves_the_others_alone():
@@ -580,6 +713,18 @@ def test_editing_weights_rerenders_only_the_readers_preset():
     edit(explorer, "weights", "[[1, 2], [3, 4]]")
     assert "weights has shape (2, 2)" in status(explorer)
     assert "its gradient is 2 + 2 + 2 = 6" in words(shown(explorer))
+
+
+def test_weight_presets_name_the_chapters_weights_until_the_reader_types_theirs():
+    explorer = gl.widgets.gradient_accumulation()
+    presets = control(explorer, widgets.ToggleButtons, "weights")
+    labels = [label for label, _ in presets.options]
+    assert labels == ["chapter weights", "all ones", "only out[0, 0]"]
+    edit(explorer, "weights", "[[1, 1, 1], [2, 2, 2]]")
+    assert [label for label, _ in presets.options][0] == "your weights"
+    own = gl.widgets.gradient_accumulation(weights=[[1, 1, 1], [1, 1, 1]])
+    presets = control(own, widgets.ToggleButtons, "weights")
+    assert presets.options[0][0] == "your weights"
 
 
 def test_a_new_index_shape_resets_the_weights_to_ones():

@@ -17,8 +17,10 @@ import numpy as np
 from gatherlab.exercises.call import Call
 from gatherlab.exercises.kinds import (
     HIDDEN_CASES,
+    INVALID_CASES,
     Exercise,
     Fix,
+    ForbiddenOpError,
     Implement,
     Predict,
     PredictRaises,
@@ -43,11 +45,17 @@ def implement(
     generate: Callable[[np.random.Generator], Mapping[str, Any]],
     call: Call,
     hidden: int = HIDDEN_CASES,
+    generate_invalid: Callable[[np.random.Generator], Mapping[str, Any]] | None = None,
+    invalid: int = INVALID_CASES,
+    forbid: tuple[str, ...] = (),
 ) -> Implement:
     """Register a write-a-function exercise, checked on ``example`` and hidden cases.
 
     ``call`` (the gather-family call behind the output) explains wrong coordinates and
     names the index and dim arguments the generic wrong answers change.
+    ``generate_invalid(rng)`` makes cases the function must raise on (``invalid`` of
+    them); ``forbid=("torch.gather",)`` refuses those functions while the learner's
+    function is checked (the solution must not use them).
     """
     exercise = Implement(
         id,
@@ -57,6 +65,9 @@ def implement(
         generate=generate,
         call=call,
         hidden=hidden,
+        generate_invalid=generate_invalid,
+        invalid=invalid,
+        forbid=forbid,
     )
     return _register(exercise)
 
@@ -94,9 +105,17 @@ def fix(
     broken: Call,
     solution: Callable[[Any, Any], Any],
     part: str = "index",
+    answer_name: str = "",
 ) -> Fix:
-    """Register a fix-the-call exercise: the answer is the corrected index (or dim)."""
-    return _register(Fix(id, title, broken=broken, solution=solution, part=part))
+    """Register a fix-the-call exercise: the answer is the corrected index (or dim).
+
+    The solution shows ``solution``'s body, ending ``fixed_index = ...``
+    (``answer_name``), so write it with the names the notebook defines.
+    """
+    exercise = Fix(
+        id, title, broken=broken, solution=solution, part=part, answer_name=answer_name
+    )
+    return _register(exercise)
 
 
 def _unknown(exercise_id: Any) -> Result:
@@ -139,6 +158,7 @@ __all__ = [
     "Call",
     "Exercise",
     "Fix",
+    "ForbiddenOpError",
     "Implement",
     "Predict",
     "PredictRaises",

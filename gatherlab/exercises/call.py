@@ -14,6 +14,7 @@ import numpy as np
 
 from gatherlab._arrays import coord, to_numpy
 from gatherlab.diagnose import Problem, diagnose
+from gatherlab.exercises.compare import shape_text
 from gatherlab.trace import Step, Trace, format_value, trace
 
 Part = Any  # a value, an argument name (str) or a function of the arguments
@@ -93,16 +94,38 @@ class Call:
             return f"torch.take_along_dim({names}, {self.dim})"
         return f"torch.{self.op}({self.input_name}, {self.dim}, {self.index_name})"
 
+    def source_text(self, step: Step) -> str:
+        """``x[1, 2] = 22``: the input entry an output position reads."""
+        flat = f" (flat position {step.flat})" if step.flat is not None else ""
+        value = format_value(step.value)
+        return f"{self.input_name}[{coord(step.source)}]{flat} = {value}"
+
     def reads(self, step: Step) -> str:
         """``x[1, 2] = 22 because columns[1, 0] = 2``: what an output position reads."""
         wraps = f", which wraps to {step.used}" if step.used != step.position else ""
-        flat = f" (flat position {step.flat})" if step.flat is not None else ""
-        source = f"{self.input_name}[{coord(step.source)}]{flat}"
         index = f"{self.index_name}[{coord(step.index_at)}]"
-        return (
-            f"{source} = {format_value(step.value)} "
-            f"because {index} = {step.position}{wraps}"
-        )
+        return f"{self.source_text(step)} because {index} = {step.position}{wraps}"
+
+    def shape_reason(self) -> str:
+        """Why the output has its shape, in words; empty when no short reason fits."""
+        index_shape = tuple(to_numpy(self.index).shape)
+        if self.op == "index_select":
+            count = int(np.prod(index_shape, dtype=np.int64))
+            rank = to_numpy(self.input).ndim
+            noun = {0: "row", 1: "column"}.get(self.dim % rank, "slice")
+            noun = noun if rank == 2 else "slice"
+            return (
+                f"along dim {self.dim} each of the {count} entries of "
+                f"{self.index_name} picks a whole {noun} of {self.input_name}: "
+                f"{count} {noun}s"
+            )
+        try:
+            out_shape = tuple(self.run().shape)
+        except Exception:  # a call that raises has no output shape to explain
+            return ""
+        if out_shape != index_shape:
+            return ""
+        return f"{self.text()} returns the shape of its index, {shape_text(out_shape)}"
 
 
 def step_at(call: Call, where: tuple[int, ...]) -> Step | None:

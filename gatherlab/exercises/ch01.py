@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from torch import Tensor
 
 from gatherlab.exercises import Call, cases, fix, implement, predict, predict_raises
 
 x = torch.tensor([[10, 11, 12], [20, 21, 22]])
 
 
-def pick_new_columns() -> Tensor:
+def pick_new_columns() -> torch.Tensor:
     """Row 0 reads columns 1, 1, 0 and row 1 reads columns 2, 0, 2."""
     return torch.gather(x, 1, torch.tensor([[1, 1, 0], [2, 0, 2]]))
 
@@ -24,11 +23,9 @@ predict(
 )
 
 
-rows = torch.tensor([[1, 1, 0], [0, 0, 1]])
-
-
-def select_rows() -> Tensor:
-    """Each entry of rows names a row; the column stays the entry's own."""
+def select_rows() -> torch.Tensor:
+    """Each entry of rows names a row; the column stays its own."""
+    rows = torch.tensor([[1, 1, 0], [0, 0, 1]])
     return torch.gather(x, 0, rows)
 
 
@@ -36,16 +33,21 @@ predict(
     "01.predict_rows",
     "Predict a gather along dim 0",
     code=select_rows,
-    explain=Call("gather", x, 0, rows, index_name="rows"),
+    explain=Call(
+        "gather", x, 0, torch.tensor([[1, 1, 0], [0, 0, 1]]), index_name="rows"
+    ),
 )
 
 
-def pick_columns(x: Tensor, columns: Tensor) -> Tensor:
+def pick_columns(
+    x: torch.Tensor,
+    columns: torch.Tensor,
+) -> torch.Tensor:
     """Row r of the result holds x[r, columns[r, k]] for every k."""
     return torch.gather(x, 1, columns)
 
 
-def _pick_columns_case(rng: np.random.Generator) -> dict[str, Tensor]:
+def _pick_columns_case(rng: np.random.Generator) -> dict[str, torch.Tensor]:
     rows, width = cases.shape(rng, 2)
     picks = int(rng.integers(1, 6))  # may exceed the width: positions repeat
     return {
@@ -64,7 +66,7 @@ implement(
 )
 
 
-def every_row_reads(x: Tensor, wanted: Tensor) -> Tensor:
+def every_row_reads(x: torch.Tensor, wanted: torch.Tensor) -> torch.Tensor:
     """One index row holding the shared columns, repeated for every row."""
     return wanted.unsqueeze(0).expand(x.shape[0], -1)
 
@@ -103,7 +105,7 @@ predict_raises(
 predictions = torch.tensor([[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.6, 0.2, 0.2]])
 
 
-def label_index(predictions: Tensor, labels: Tensor) -> Tensor:
+def label_index(predictions: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     """As many dims as predictions: one column, holding each row's label."""
     return labels.unsqueeze(1)
 
@@ -123,7 +125,11 @@ fix(
 )
 
 
-def gather_2d(input: Tensor, dim: int, index: Tensor) -> Tensor:
+def gather_2d(
+    input: torch.Tensor,
+    dim: int,
+    index: torch.Tensor,
+) -> torch.Tensor:
     """torch.gather's two 2-D formulas, one output entry at a time."""
     dim = dim % 2  # dim=-1 names dim 1
     out = torch.empty(index.shape, dtype=input.dtype)
@@ -132,9 +138,9 @@ def gather_2d(input: Tensor, dim: int, index: Tensor) -> Tensor:
         for j in range(columns):
             position = int(index[i, j])
             if dim == 0:
-                out[i, j] = input[position, j]  # the index picks the row
+                out[i, j] = input[position, j]  # index picks the row
             else:
-                out[i, j] = input[i, position]  # the index picks the column
+                out[i, j] = input[i, position]  # index picks the column
     return out
 
 
@@ -160,4 +166,5 @@ implement(
     example={"input": x, "dim": 0, "index": torch.tensor([[1, 0, 1], [0, 1, 0]])},
     generate=_gather_2d_case,
     call=Call("gather", "input", "dim", "index"),
+    forbid=("torch.gather", "torch.Tensor.gather"),
 )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from torch import Tensor
 
 from gatherlab.exercises import Call, cases, fix, implement, predict
 
@@ -12,7 +11,7 @@ features = torch.arange(12).reshape(2, 3, 2)  # (batch, time, feature)
 positions = torch.tensor([[2, 0], [1, 1]])  # (batch, picks)
 
 
-def three_picks() -> Tensor:
+def three_picks() -> torch.Tensor:
     """Each sequence asks for three time steps."""
     three = torch.tensor([[0, 2, 2], [2, 1, 0]])
     index = three.unsqueeze(-1).expand(-1, -1, 2)
@@ -33,7 +32,10 @@ predict(
 )
 
 
-def select_steps(features: Tensor, positions: Tensor) -> Tensor:
+def select_steps(
+    features: torch.Tensor,
+    positions: torch.Tensor,
+) -> torch.Tensor:
     """out[b, j] is the whole vector features[b, positions[b, j]]."""
     index = positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
     return torch.gather(features, 1, index)
@@ -59,9 +61,13 @@ implement(
 )
 
 
-def last_valid_step(features: Tensor, lengths: Tensor) -> Tensor:
-    """Sequence b's vector at time lengths[b] - 1: shape (batch, feature)."""
-    index = (lengths - 1).view(-1, 1, 1).expand(-1, 1, features.shape[-1])
+def last_valid_step(
+    features: torch.Tensor,
+    lengths: torch.Tensor,
+) -> torch.Tensor:
+    """Sequence b's vector at time lengths[b] - 1: (batch, feature)."""
+    last = (lengths - 1).view(-1, 1, 1)
+    index = last.expand(-1, 1, features.shape[-1])
     return torch.gather(features, 1, index).squeeze(1)
 
 
@@ -87,10 +93,10 @@ implement(
     call=Call("gather", "features", 1, "lengths"),
 )
 
-wrong_axis = positions.unsqueeze(1).expand(2, 2, 2)
+wrong_index = positions.unsqueeze(1).expand(2, 2, 2)
 
 
-def unsqueeze_last(features: Tensor, index: Tensor) -> Tensor:
+def unsqueeze_last(features: torch.Tensor, wrong_index: torch.Tensor) -> torch.Tensor:
     """The new axis goes last: every feature of pick j reads positions[b, j]."""
     return positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
 
@@ -98,25 +104,41 @@ def unsqueeze_last(features: Tensor, index: Tensor) -> Tensor:
 fix(
     "02.fix_wrong_axis",
     "Fix an index that runs but reads the wrong features",
-    broken=Call("gather", features, 1, wrong_axis, input_name="features"),
+    broken=Call(
+        "gather",
+        features,
+        1,
+        wrong_index,
+        input_name="features",
+        index_name="wrong_index",
+    ),
     solution=unsqueeze_last,
 )
 
 beam = 3
 states = torch.arange(24).reshape(6, 4)  # (batch * beam, hidden): row b * beam + k
-parents = torch.tensor([[0, 0, 2], [1, 2, 1]])  # old beam k within batch member b
-without_offsets = parents.reshape(-1, 1).expand(-1, 4)
+# Old beam k within batch member b; not the worked example's parents, whose
+# reordering a learner could otherwise copy.
+beam_parents = torch.tensor([[2, 2, 1], [0, 1, 1]])
+flat_index = beam_parents.reshape(-1, 1).expand(-1, 4)
 
 
-def add_batch_offsets(states: Tensor, index: Tensor) -> Tensor:
-    """Row r is batch member b = r // beam, whose beams start at b * beam."""
-    member = torch.arange(index.shape[0]) // beam
-    return index + (member * beam)[:, None]
+def add_batch_offsets(states: torch.Tensor, flat_index: torch.Tensor) -> torch.Tensor:
+    """Row r is in batch member r // beam: add that member's first row."""
+    member = torch.arange(flat_index.shape[0]) // beam
+    return flat_index + (member * beam)[:, None]
 
 
 fix(
     "02.fix_beam_rows",
     "Fix a beam reordering that reads the first batch member's beams for everyone",
-    broken=Call("gather", states, 0, without_offsets, input_name="states"),
+    broken=Call(
+        "gather",
+        states,
+        0,
+        flat_index,
+        input_name="states",
+        index_name="flat_index",
+    ),
     solution=add_batch_offsets,
 )

@@ -12,7 +12,7 @@ grid = 10 * torch.arange(1, 5)[:, None] + torch.arange(5)
 
 
 def select_shared_rows() -> torch.Tensor:
-    """What does index_select along dim 0 return for one shared list of rows?"""
+    """index_select along dim 0 with one shared list of rows."""
     return torch.index_select(x, 0, torch.tensor([1, 1, 0]))
 
 
@@ -27,12 +27,13 @@ predict(
 def select_with_gather(
     x: torch.Tensor, dim: int, positions: torch.Tensor
 ) -> torch.Tensor:
-    """index_select from gather: lay the positions along dim, expand over the rest."""
+    """index_select via gather: positions on dim, expanded elsewhere."""
     along_dim = [1] * x.dim()
     along_dim[dim] = positions.numel()
     sizes = list(x.shape)
     sizes[dim] = positions.numel()
-    return torch.gather(x, dim, positions.reshape(along_dim).expand(sizes))
+    index = positions.reshape(along_dim).expand(sizes)
+    return torch.gather(x, dim, index)
 
 
 def _shared_positions_case(rng: np.random.Generator) -> dict:
@@ -53,6 +54,7 @@ implement(
     example={"x": x, "dim": 1, "positions": torch.tensor([2, 0])},
     generate=_shared_positions_case,
     call=Call("index_select", "x", "dim", "positions"),
+    forbid=("torch.index_select", "torch.Tensor.index_select"),
 )
 
 
@@ -83,7 +85,7 @@ fix(
 
 
 def take_flat_positions() -> torch.Tensor:
-    """What does take return for 2-D flat positions, one of them negative?"""
+    """take with 2-D flat positions, one of them negative."""
     return torch.take(grid, torch.tensor([[13, 0], [-1, 7]]))
 
 
@@ -103,7 +105,7 @@ predict(
 
 
 def flat_positions(grid: torch.Tensor, pairs: torch.Tensor) -> torch.Tensor:
-    """take counts row by row: position = row * number of columns + column."""
+    """take counts row by row: row * number of columns + column."""
     return pairs[:, 0] * grid.shape[1] + pairs[:, 1]
 
 
@@ -116,7 +118,7 @@ fix(
         None,
         torch.tensor([[1, 1], [3, 4]]),
         input_name="grid",
-        index_name="positions",
+        index_name="pairs",
     ),
     solution=flat_positions,
 )

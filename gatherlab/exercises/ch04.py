@@ -13,9 +13,12 @@ x = torch.tensor([[10, 11, 12], [20, 21, 22]])
 def gather_python_style(
     input: torch.Tensor, dim: int, index: torch.Tensor
 ) -> torch.Tensor:
-    """Positions -size..-1 count from the end, as in Python: add size, then gather."""
+    """Positions -size..-1 count from the end: add size, then gather."""
     size = input.size(dim)
-    return torch.gather(input, dim, torch.where(index < 0, index + size, index))
+    if ((index < -size) | (index >= size)).any():
+        raise IndexError(f"positions must lie in -{size}..{size - 1}")
+    from_start = torch.where(index < 0, index + size, index)
+    return torch.gather(input, dim, from_start)
 
 
 def _python_style_case(rng: np.random.Generator) -> dict:
@@ -36,18 +39,25 @@ def _python_style_case(rng: np.random.Generator) -> dict:
     }
 
 
+def _out_of_range_case(rng: np.random.Generator) -> dict:
+    """A valid case with one position outside -size..size-1: gather must raise."""
+    case = _python_style_case(rng)
+    size = case["input"].size(case["dim"])
+    beyond = int(rng.integers(0, 3))
+    wrong = size + beyond if rng.random() < 0.5 else -size - 1 - beyond
+    index = case["index"].clone()
+    index.view(-1)[int(rng.integers(0, index.numel()))] = wrong
+    return {**case, "index": index}
+
+
 implement(
     "04.gather_python_style",
     "Gather with Python-style negative positions",
     solution=gather_python_style,
     example={"input": x, "dim": 1, "index": torch.tensor([[0, -1], [-3, 2]])},
     generate=_python_style_case,
-    call=Call(
-        "gather",
-        "input",
-        "dim",
-        "index",
-    ),
+    call=Call("gather", "input", "dim", "index"),
+    generate_invalid=_out_of_range_case,
 )
 
 
@@ -86,8 +96,8 @@ targets = torch.tensor([3, 0, 2])
 
 
 def one_label_per_row(logits: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
-    """The targets must run down the rows: shape (batch, 1), one position per row."""
-    return index.reshape(-1, 1)
+    """The targets run down the rows: shape (batch, 1), one per row."""
+    return targets.unsqueeze(1)
 
 
 fix(
@@ -105,17 +115,21 @@ fix(
 )
 
 
-wrapping_positions = torch.tensor([[4, -2], [3, 1]])
-
-
 def take_along_dim_wraps() -> torch.Tensor:
-    """With a dim, take_along_dim reads every position modulo the axis size (2.13)."""
-    return torch.take_along_dim(x, wrapping_positions, dim=1)
+    """With a dim, torch 2.13 reads each position modulo the size."""
+    positions = torch.tensor([[4, -2], [3, 1]])
+    return torch.take_along_dim(x, positions, dim=1)
 
 
 predict(
     "04.predict_wrap",
     "Predict take_along_dim with out-of-range positions",
     code=take_along_dim_wraps,
-    explain=Call("take_along_dim", x, 1, wrapping_positions, index_name="positions"),
+    explain=Call(
+        "take_along_dim",
+        x,
+        1,
+        torch.tensor([[4, -2], [3, 1]]),
+        index_name="positions",
+    ),
 )

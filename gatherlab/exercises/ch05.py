@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from torch import Tensor
 
 from gatherlab.exercises import Call, cases, fix, implement, predict
 
@@ -12,9 +11,13 @@ values = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 repeats = torch.tensor([[0, 0, 2], [2, 1, 2]])
 
 
-def gradient_of_a_sum() -> Tensor:
-    """The gradient of gather(x, 1, repeats).sum() with respect to x."""
-    x = values.clone().requires_grad_()
+def gradient_of_a_sum() -> torch.Tensor:
+    """Every weight is 1: each entry of x.grad counts its readers."""
+    x = torch.tensor(
+        [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+        requires_grad=True,
+    )
+    repeats = torch.tensor([[0, 0, 2], [2, 1, 2]])
     torch.gather(x, 1, repeats).sum().backward()
     return x.grad
 
@@ -32,9 +35,14 @@ rows = torch.tensor([[1, 0, 1], [1, 1, 0]])
 upstream = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 
 
-def weighted_gradient_along_dim_0() -> Tensor:
-    """The gradient when each gathered value is multiplied by its upstream weight."""
-    x = values.clone().requires_grad_()
+def weighted_gradient_along_dim_0() -> torch.Tensor:
+    """A fresh x (x.grad is None); each read is weighted by upstream."""
+    x = torch.tensor(
+        [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+        requires_grad=True,
+    )
+    rows = torch.tensor([[1, 0, 1], [1, 1, 0]])
+    upstream = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     (torch.gather(x, 0, rows) * upstream).sum().backward()
     return x.grad
 
@@ -49,12 +57,15 @@ predict(
 )
 
 
-def label_scores(log_probs: Tensor, labels: Tensor) -> Tensor:
-    """Each sample's log-probability for its own label, one column: NLL loss's core."""
+def label_scores(
+    log_probs: torch.Tensor,
+    labels: torch.Tensor,
+) -> torch.Tensor:
+    """Each sample's log-probability for its label: NLL loss's core."""
     return torch.gather(log_probs, 1, labels.unsqueeze(1))
 
 
-def _label_scores_case(rng: np.random.Generator) -> dict[str, Tensor]:
+def _label_scores_case(rng: np.random.Generator) -> dict[str, torch.Tensor]:
     samples, classes = cases.shape(rng, 2)
     return {
         "log_probs": cases.values(rng, (samples, classes), torch.float64),
@@ -84,8 +95,10 @@ implement(
 scores = torch.tensor([[0.2, 0.8, 0.1], [0.9, 0.3, 0.4]])
 
 
-def integer_positions(scores: Tensor, soft_positions: Tensor) -> Tensor:
-    """Positions are whole numbers: round the soft position, then make it int64."""
+def integer_positions(
+    scores: torch.Tensor, soft_positions: torch.Tensor
+) -> torch.Tensor:
+    """Positions are whole numbers: round, then make them int64."""
     return soft_positions.round().long()
 
 

@@ -34,6 +34,7 @@ class Difference:
     where: tuple[int, ...] | None = None
     got: Any = None  # the answer's value at ``where``
     expected: Any = None  # the expected value at ``where``
+    shape: bool = False  # True when the shapes differ
 
 
 def kind_of(value: Any) -> str:
@@ -52,34 +53,67 @@ def shape_text(shape: tuple[int, ...]) -> str:
     return str(tuple(int(s) for s in shape))
 
 
-def shape_advice(expected: tuple[int, ...], got: tuple[int, ...]) -> str:
-    """Name the dim that differs and, where one exists, the call that fixes it."""
+def shape_advice(
+    expected: tuple[int, ...], got: tuple[int, ...], hints: str = "code"
+) -> str:
+    """Name the dim that differs and, where one exists, the step that fixes it.
+
+    ``hints="code"`` names the call that fixes the shape itself (an index); ``"index"``
+    says to reshape the index before gather (a function's result takes the index's
+    shape, so expanding the result would only copy one value); ``"none"`` describes the
+    difference only (a prediction, where method calls make no sense).
+    """
     expected, got = tuple(expected), tuple(got)
     if len(got) + 1 == len(expected):
         for d in range(len(expected)):
             if expected[:d] + expected[d + 1 :] == got:
-                fix = f".unsqueeze({d})"
-                if expected[d] != 1:
-                    sizes = ", ".join(
-                        str(s) if i == d else "-1" for i, s in enumerate(expected)
-                    )
-                    fix += f".expand({sizes})"
-                return f"dim {d} (size {expected[d]}) is missing: add it with {fix}"
+                return f"dim {d} (size {expected[d]}) is missing" + _missing_fix(
+                    expected, d, hints
+                )
     if len(got) == len(expected) + 1:
         for d in range(len(got)):
             if got[d] == 1 and got[:d] + got[d + 1 :] == expected:
-                return f"dim {d} (size 1) is extra: remove it with .squeeze({d})"
+                fix = f": remove it with .squeeze({d})" if hints != "none" else ""
+                return f"dim {d} (size 1) is extra{fix}"
     if len(got) != len(expected):
         return f"it has {_dims(len(got))} but should have {_dims(len(expected))}"
     if len(got) >= 2 and got == expected[:-2] + expected[-1:] + expected[-2:-1]:
+        if hints == "none":
+            return "the last two dims are swapped"
         return "the last two dims are swapped (a transposed result?)"
     wrong = [d for d in range(len(got)) if got[d] != expected[d]]
     d = wrong[0]
     advice = f"dim {d} has size {got[d]} but should have size {expected[d]}"
     if got[d] == 1 and len(wrong) == 1:
-        sizes = ", ".join(str(s) if i == d else "-1" for i, s in enumerate(expected))
-        advice += f": expand it with .expand({sizes})"
+        if hints == "code":
+            advice += f": expand it with .expand({_sizes(expected, d)})"
+        elif hints == "index":
+            advice += (
+                ": gather's output takes the index's shape, so expand the index over "
+                "this axis before gather (expanding the result would only copy one "
+                "value)"
+            )
     return advice
+
+
+def _sizes(expected: tuple[int, ...], d: int) -> str:
+    """``-1, -1, 4``: the arguments of an expand that sets dim ``d`` only."""
+    return ", ".join(str(s) if i == d else "-1" for i, s in enumerate(expected))
+
+
+def _missing_fix(expected: tuple[int, ...], d: int, hints: str) -> str:
+    """How to add the missing dim ``d``: a call, a step before gather, or nothing."""
+    if hints == "none":
+        return ""
+    if hints == "index" and expected[d] != 1:
+        return (
+            f": give the index this axis (unsqueeze, then expand it to size "
+            f"{expected[d]}) before gather, rather than expanding the result"
+        )
+    fix = f".unsqueeze({d})"
+    if expected[d] != 1:
+        fix += f".expand({_sizes(expected, d)})"
+    return f": add it with {fix}"
 
 
 def _dims(count: int) -> str:
@@ -112,7 +146,9 @@ def _readable(got: Any, what: str) -> tuple[np.ndarray | None, Difference | None
     try:
         values = to_numpy(got)
     except Exception:  # e.g. a ragged list; the reason matters more than the trace
-        return None, Difference(f"{what} cannot be read as an array of numbers")
+        ragged = _ragged(got)
+        reason = f": {ragged} (every row needs the same length)" if ragged else ""
+        return None, Difference(f"{what} cannot be read as an array of numbers{reason}")
     if values.dtype.kind not in "biuf":
         return None, Difference(
             f"{what} is {kind_of(got)} that does not read as numbers: write numbers in "
@@ -121,13 +157,47 @@ def _readable(got: Any, what: str) -> tuple[np.ndarray | None, Difference | None
     return values, None
 
 
+def _entries(value: Any) -> str:
+    if not isinstance(value, (list, tuple)):
+        return "is a number"
+    return "has 1 entry" if len(value) == 1 else f"has {len(value)} entries"
+
+
+def _place(path: tuple[int, ...]) -> str:
+    """``row 1`` at the top level, ``entry [0][1]`` deeper down."""
+    if len(path) == 1:
+        return f"row {path[0]}"
+    return "entry " + "".join(f"[{i}]" for i in path)
+
+
+def _ragged(value: Any, path: tuple[int, ...] = ()) -> str | None:
+    """Where nested lists stop being rectangular: ``row 1 has 2 entries but...``."""
+    if not isinstance(value, (list, tuple)) or not value:
+        return None
+    first = _entries(value[0])
+    for i, item in enumerate(value):
+        if _entries(item) != first:
+            here, there = _place((*path, i)), _place((*path, 0))
+            return f"{here} {_entries(item)} but {there} {first}"
+    for i, item in enumerate(value):
+        found = _ragged(item, (*path, i))
+        if found:
+            return found
+    return None
+
+
 def differences(
-    expected: Any, got: Any, what: str = "your answer", strict: bool = True
-):
+    expected: Any,
+    got: Any,
+    what: str = "your answer",
+    strict: bool = True,
+    hints: str = "code",
+) -> Difference | None:
     """The first thing that differs between ``got`` and ``expected``, or None if equal.
 
     ``strict`` answers must match framework, dtype and device too (functions the learner
-    writes); loose answers (predictions) are compared by shape and value only.
+    writes); loose answers (predictions) are compared by shape and value only. ``hints``
+    chooses the shape advice (see ``shape_advice``).
     """
     if strict:
         problem = _type_difference(expected, got, what)
@@ -156,7 +226,8 @@ def differences(
         return Difference(
             f"{what} has shape {shape_text(got_values.shape)}, but it should have "
             f"shape {shape_text(want_values.shape)}: "
-            f"{shape_advice(want_values.shape, got_values.shape)}"
+            f"{shape_advice(want_values.shape, got_values.shape, hints)}",
+            shape=True,
         )
     if want_values.dtype.kind == "f" or got_values.dtype.kind == "f":
         wrong = ~np.isclose(

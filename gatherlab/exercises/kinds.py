@@ -7,18 +7,22 @@ tests cover every registered exercise without per-exercise code.
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import copy
+import importlib
 import inspect
+import re
 import textwrap
 import zlib
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
 
-from gatherlab._arrays import framework_of, like, to_numpy
+from gatherlab._arrays import coord, framework_of, like, to_numpy
 from gatherlab.exercises.call import Call, contributions, step_at
 from gatherlab.exercises.compare import (
     Difference,
@@ -35,8 +39,12 @@ from gatherlab.exercises.result import (
     not_attempted,
     passed,
 )
+from gatherlab.trace import Step
 
 HIDDEN_CASES = 50
+INVALID_CASES = 10  # hidden cases that must raise, when an exercise has them
+WIDTH = 72  # the book's exercise boxes show about this many columns
+LABEL_SEPARATORS = re.compile(r"[\s,;'\"\[\]()]+")
 SMALL = 24  # inputs with at most this many entries are printed in full in feedback
 STUB_HINT = (
     "replace `raise NotImplementedError` with your code, then run the cell again"
@@ -171,6 +179,89 @@ def _as_shown(value: Any) -> str:
     return repr(value)
 
 
+class ForbiddenOpError(RuntimeError):
+    """Raised in place of an op an exercise asks the learner not to use."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"this exercise asks you not to use {name}")
+        self.name = name
+
+
+_ABSENT = object()  # an attribute a class inherits rather than defines
+
+
+def _owner(name: str) -> tuple[Any, str]:
+    """``("torch.Tensor.gather")`` -> (the ``torch.Tensor`` class, ``"gather"``)."""
+    path, attribute = name.rsplit(".", 1)
+    module, *rest = path.split(".")
+    owner = importlib.import_module(module)
+    for part in rest:
+        owner = getattr(owner, part)
+    if not hasattr(owner, attribute):
+        raise ValueError(f"cannot forbid {name}: there is no such function")
+    return owner, attribute
+
+
+@contextlib.contextmanager
+def forbidding(names: Iterable[str]) -> Iterator[None]:
+    """Replace each named function by one raising ``ForbiddenOpError``; restore after.
+
+    The originals come back however the block ends, so a learner's failing function
+    never leaves ``torch.gather`` broken in their notebook.
+    """
+    saved = []
+    try:
+        for name in names:
+            owner, attribute = _owner(name)
+            saved.append((owner, attribute, vars(owner).get(attribute, _ABSENT)))
+
+            def refuse(*args: Any, _name: str = name, **kwargs: Any) -> Any:
+                raise ForbiddenOpError(_name)
+
+            setattr(owner, attribute, refuse)
+        yield
+    finally:
+        for owner, attribute, original in reversed(saved):
+            if original is _ABSENT:
+                delattr(owner, attribute)
+            else:
+                setattr(owner, attribute, original)
+
+
+def _wrapped(line: str, indent: str = "") -> str:
+    """One line folded to ``WIDTH`` columns, continuation lines starting ``indent``."""
+    return textwrap.fill(
+        line,
+        WIDTH,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def _comment(text: str) -> str:
+    """A docstring as ``# `` comment lines of at most ``WIDTH`` columns."""
+    return _wrapped("# " + " ".join(text.split()), "# ")
+
+
+def _as_assignment(function: Callable[..., Any], name: str) -> str:
+    """A function's body as notebook code: the docstring as a comment, the statements
+    as they are, and the final ``return value`` as ``name = value``."""
+    source = textwrap.dedent(inspect.getsource(function))
+    lines = source.splitlines()
+    definition = ast.parse(source).body[0]
+    body = definition.body
+    if not isinstance(body[-1], ast.Return) or body[-1].value is None:
+        raise ValueError(f"{function.__name__} must end with `return <value>`")
+    docstring = ast.get_docstring(definition)
+    start = body[0].end_lineno if docstring else body[0].lineno - 1
+    code = textwrap.dedent("\n".join(lines[start:])).splitlines()
+    last = body[-1].lineno - 1 - start
+    code[last] = f"{name} = " + code[last].removeprefix("return ")
+    header = [_comment(docstring)] if docstring else []
+    return "\n".join([*header, *code]).strip()
+
+
 @dataclass(eq=False)
 class Exercise:
     """What every kind has: a stable id ``"NN.name"``, a title, a kind, a solution."""
@@ -228,6 +319,9 @@ class Implement(Exercise):
     ``example`` maps argument names to values, in the order the function takes them;
     ``generate(rng)`` returns one hidden case in the same form; ``call`` is the
     gather-family call behind the expected output, used to explain a wrong coordinate.
+    ``generate_invalid(rng)`` returns a case the solution must raise on (``invalid`` of
+    them are checked); ``forbid`` names functions (``"torch.gather"``) that the
+    learner's function may not call while it is checked.
     """
 
     solution: Callable[..., Any] = None
@@ -235,7 +329,16 @@ class Implement(Exercise):
     generate: Callable[[np.random.Generator], Mapping[str, Any]] = None
     call: Call | None = None
     hidden: int = HIDDEN_CASES
+    generate_invalid: Callable[[np.random.Generator], Mapping[str, Any]] | None = None
+    invalid: int = INVALID_CASES
+    forbid: tuple[str, ...] = ()
     kind: ClassVar[str] = "implement"
+
+    def __post_init__(self) -> None:
+        for name in self.forbid:
+            _owner(name)  # a misspelt name fails when the exercise registers
+        if self.generate_invalid is None:
+            self.invalid = 0
 
     @cached_property
     def cases(self) -> list[tuple[dict[str, Any], Any]]:
@@ -247,6 +350,23 @@ class Implement(Exercise):
         return [
             (args, self.solution(*(fresh(v) for v in args.values()))) for args in inputs
         ]
+
+    @cached_property
+    def invalid_cases(self) -> list[tuple[dict[str, Any], str]]:
+        """Hidden cases the solution raises on, each with the error it raises."""
+        if self.generate_invalid is None:
+            return []
+        rng = np.random.default_rng(zlib.crc32(f"{self.id} invalid".encode()))
+        found = []
+        for _ in range(self.invalid):
+            args = dict(self.generate_invalid(rng))
+            try:
+                self.solution(*(fresh(v) for v in args.values()))
+            except Exception as error:
+                found.append((args, error_text(error)))
+            else:
+                raise ValueError(f"{self.id}: an invalid case does not make it raise")
+        return found
 
     @property
     def reference_answer(self) -> Callable[..., Any]:
@@ -269,21 +389,69 @@ class Implement(Exercise):
                 f"check wants your function itself, but it got {kind_of(answer)}: pass "
                 "the function's name, without calling it.",
             )
+        for name in self.forbid:
+            if answer is getattr(*_owner(name)):
+                return failed(
+                    self.id,
+                    f"Your answer is {name} itself, and this exercise asks you not to "
+                    f"use {name}: write your own function.",
+                )
         for number, (args, expected) in enumerate(self.cases):
             result = self._check_case(answer, number, args, expected)
             if result is not None:
                 return result
+        for number, (args, error) in enumerate(self.invalid_cases, 1):
+            result = self._check_invalid(answer, number, args, error)
+            if result is not None:
+                return result
+        raises = f", and raises on {self.invalid} invalid ones" if self.invalid else ""
         return passed(
             self.id,
             f"Your function matches the visible example and {self.hidden} hidden "
-            "cases.",
+            f"cases{raises}.",
+        )
+
+    def _run(self, answer: Callable, given: dict[str, Any]) -> Any:
+        """The learner's function on one case, with the forbidden functions refused."""
+        with forbidding(self.forbid):
+            return answer(*given.values())
+
+    def _check_invalid(
+        self, answer: Callable, number: int, args: dict, error: str
+    ) -> Result | None:
+        """None when the learner's function raises on an invalid case, as it must."""
+        where = f"On invalid hidden case {number} of {self.invalid}"
+        try:
+            self._run(answer, {name: fresh(value) for name, value in args.items()})
+        except ForbiddenOpError as refused:
+            return self._refused(where, refused)
+        except NotImplementedError:
+            return failed(
+                self.id, f"{where}, your function raised NotImplementedError."
+            )
+        except (Exception, SystemExit):
+            return None
+        return failed(
+            self.id,
+            f"{where}, your function returned a result, but this case is invalid and "
+            f"must raise, as the reference does ({error}).",
+            describe(args),
+        )
+
+    def _refused(self, where: str, refused: ForbiddenOpError) -> Result:
+        return failed(
+            self.id,
+            f"{where}, your function called {refused.name}, and this exercise asks "
+            f"you not to use {refused.name}.",
         )
 
     def _check_case(self, answer: Callable, number: int, args: dict, expected: Any):
         where = self._where(number)
         given = {name: fresh(value) for name, value in args.items()}
         try:
-            got = answer(*given.values())
+            got = self._run(answer, given)
+        except ForbiddenOpError as refused:
+            return self._refused(where, refused)
         except NotImplementedError:
             if number == 0:
                 return not_attempted(self.id, f"Write the function: {STUB_HINT}.")
@@ -304,7 +472,7 @@ class Implement(Exercise):
                 "the inputs as they are (use out-of-place ops, or work on a .clone()).",
                 describe(args),
             )
-        difference = differences(expected, got, "your result")
+        difference = differences(expected, got, "your result", hints="index")
         if difference is None:
             return None
         if difference.where is None:
@@ -373,7 +541,27 @@ class Implement(Exercise):
             answers["wrong dim"] = _with_argument(solution, dim_at, lambda d: d + 1)
         elif self.call is not None and isinstance(self.call.dim, int):
             answers["wrong dim"] = self._with_other_dim
+        if self.call is not None and f"torch.{self.call.op}" in self.forbid:
+            answers["the forbidden op"] = self._with_the_call
+        if self.invalid:
+            answers["never raises"] = _never_raising(solution, expected)
         return answers
+
+    def _with_the_call(self, *args: Any) -> Any:
+        """The call behind the output, run as it is (the op an exercise may forbid)."""
+        return self.call.bind(dict(zip(self.example, args, strict=True))).run()
+
+
+def _never_raising(solution: Callable, fallback: Any) -> Callable[..., Any]:
+    """The solution, but returning ``fallback`` where it should raise (a silent bug)."""
+
+    def quiet(*args: Any) -> Any:
+        try:
+            return solution(*args)
+        except Exception:
+            return fresh(fallback)
+
+    return quiet
 
 
 def _other_dtype(value: Any) -> str:
@@ -415,16 +603,31 @@ class Predict(Exercise):
         return self.solution
 
     def solution_source(self) -> str:
-        return f"{_source(self.code)}\n\n# It returns:\n{_as_shown(self.solution)}"
+        value = _wrapped(_as_shown(self.solution), " ")
+        return f"{_source(self.code)}\n\n# It returns:\n{value}"
+
+    def _shape_reason(self) -> str:
+        """`` (x.grad has the shape of x, (2, 3))``: why the answer has its shape."""
+        if self.explain is None:
+            return ""
+        if self.gradient:
+            name = self.explain.input_name
+            shape = shape_text(to_numpy(self.explain.input).shape)
+            return f" ({name}.grad has the shape of {name}, {shape})"
+        reason = self.explain.shape_reason()
+        return f" ({reason})" if reason else ""
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:
             return not_attempted(self.id, f"Predict first: {UNANSWERED_HINT}.")
-        difference = differences(self.solution, answer, "your answer", strict=False)
+        difference = differences(
+            self.solution, answer, "your answer", strict=False, hints="none"
+        )
         if difference is None:
             return passed(self.id, "That is exactly what the code returns.")
         if difference.where is None:
-            return failed(self.id, f"{_capitalised(difference.message)}.")
+            reason = self._shape_reason() if difference.shape else ""
+            return failed(self.id, f"{_capitalised(difference.message)}{reason}.")
         if self.gradient and self.explain is not None:
             return failed(self.id, self._gradient_message(difference))
         message = wrong_value_message(difference, self.explain, "you wrote")
@@ -480,9 +683,12 @@ class PredictRaises(Exercise):
         return list(self.solution)
 
     def solution_source(self) -> str:
-        outcome = {label: "raises" for label in self.solution}
         lines = [
-            f"# {label}: {call.text()}  -> {outcome.get(label, 'runs')}"
+            _wrapped(
+                f"# {label} {'raises' if label in self.solution else 'runs'}: "
+                f"{call.text()}",
+                "#     ",
+            )
             for label, call in self.calls.items()
         ]
         return "\n".join([*lines, repr(list(self.solution))])
@@ -499,7 +705,7 @@ class PredictRaises(Exercise):
     def _check(self, answer: Any) -> Result:
         if answer is ...:
             return not_attempted(self.id, f"Predict first: {UNANSWERED_HINT}.")
-        labels = _labels(answer)
+        labels = self._labels(answer)
         if labels is None:
             return failed(
                 self.id,
@@ -537,8 +743,37 @@ class PredictRaises(Exercise):
         return {
             name: answer
             for name, answer in answers.items()
-            if _labels(answer) != set(self.solution)
+            if self._labels(answer) != set(self.solution)
         }
+
+    def _labels(self, answer: Any) -> set[str] | None:
+        """The labels an answer names, any case: ``["b", "d"]``, ``"BD"``, ``"b, d"``.
+
+        None when the answer is not text; a word that is no label is kept as written, so
+        the message can quote it.
+        """
+        if isinstance(answer, str):
+            words = [answer]
+        elif isinstance(answer, Iterable) and not isinstance(answer, Mapping):
+            words = list(answer)
+            if not all(isinstance(word, str) for word in words):
+                return None
+        else:
+            return None
+        known = {label.upper(): label for label in self.calls}
+        labels = set()
+        for word in words:
+            for part in LABEL_SEPARATORS.split(word.strip()):
+                upper = part.upper()
+                if not part or upper == "NONE":
+                    continue
+                if upper in known:
+                    labels.add(known[upper])
+                elif all(letter in known for letter in upper):
+                    labels.update(known[letter] for letter in upper)  # "BD"
+                else:
+                    labels.add(part)
+        return labels
 
 
 def _listed(labels: Iterable[str]) -> str:
@@ -567,30 +802,27 @@ def _run_error(call: Call) -> str:
     return "it runs"
 
 
-def _labels(answer: Any) -> set[str] | None:
-    """A label or a collection of labels as a set; None when the answer is neither."""
-    if isinstance(answer, str):
-        return {answer.strip()}
-    if isinstance(answer, Iterable) and not isinstance(answer, Mapping):
-        labels = list(answer)
-        if all(isinstance(label, str) for label in labels):
-            return {label.strip() for label in labels}
-    return None
-
-
 @dataclass(eq=False)
 class Fix(Exercise):
     """A call is broken; the learner supplies the corrected ``index`` (or ``dim``).
 
     ``solution(input, index)`` computes the corrected part from the broken call's input
-    and index, so its source shows how to fix it. The check runs the learner's call and
-    says, with ``gl.diagnose`` and ``gl.trace``, what is still wrong.
+    and index. Its body is written with the names the notebook defines (its parameters
+    named as the notebook names them, or module values that mirror the notebook's): the
+    solution shows that body, ending with the line the learner writes,
+    ``fixed_index = ...`` (``answer_name``). The check runs the learner's call and says,
+    with ``gl.diagnose`` and ``gl.trace``, what is still wrong.
     """
 
     broken: Call = None
     solution: Callable[[Any, Any], Any] = None
     part: str = "index"
+    answer_name: str = ""
     kind: ClassVar[str] = "fix"
+
+    def __post_init__(self) -> None:
+        if not self.answer_name:
+            self.answer_name = f"fixed_{self.part}"
 
     @cached_property
     def reference_answer(self) -> Any:
@@ -602,7 +834,37 @@ class Fix(Exercise):
         return self.broken.with_part(self.part, self.reference_answer).run()
 
     def solution_source(self) -> str:
-        return _source(self.solution)
+        if self.solution.__name__ == "<lambda>":
+            return _source(self.solution)
+        return _as_assignment(self.solution, self.answer_name)
+
+    def _misread(self, where: tuple[int, ...], right: Step, yours: Step) -> str:
+        """``out[3, 0] should read s[4, 0] = 16 and reads s[1, 0] = 4: the right index
+        holds 4 there, yours holds 1.``"""
+        read = self.broken.source_text
+        text = f"{at('out', where)} should read {read(right)} and reads {read(yours)}"
+        if self.part != "index" or right.position == yours.position:
+            return f"{text} with your {self.part}."
+        there = "there" if right.index_at == where else f"at [{coord(right.index_at)}]"
+        return (
+            f"{text}: the right index holds {right.position} {there}, yours holds "
+            f"{yours.position}{self._flat_hint(right, yours)}."
+        )
+
+    def _flat_hint(self, right: Step, yours: Step) -> str:
+        """For take on a matrix: how a (row, column) pair becomes a flat position."""
+        shape = to_numpy(self.broken.input).shape
+        if self.broken.op != "take" or len(shape) != 2 or right.position < 0:
+            return ""
+        (rows, columns), (row, column) = shape, right.source
+        sum_ = f"{row} * {columns} + {column} = {right.position}"
+        if yours.position == row * rows + column and rows != columns:
+            return (
+                f" (take counts row by row: row {row}, column {column} is {sum_}; "
+                f"multiply the row by the number of columns, {columns}, not of rows, "
+                f"{rows})"
+            )
+        return f" (take counts row by row: row {row}, column {column} is {sum_})"
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:
@@ -626,18 +888,24 @@ class Fix(Exercise):
             )
         difference = differences(self.expected, got, "the result")
         if difference is None:
-            return passed(self.id, f"{fixed.text()} now returns the intended result.")
+            named = (
+                replace(fixed, index_name=self.answer_name)
+                if self.part == "index"
+                else fixed
+            )
+            return passed(
+                self.id,
+                f"Your {self.part} works: {named.text()} returns the intended result.",
+            )
         if difference.where is None:
             return failed(self.id, f"The call runs now; {difference.message}.")
         intended = self.broken.with_part(self.part, self.reference_answer)
-        step = step_at(fixed, difference.where)
-        if step is None:
+        right = step_at(intended, difference.where)
+        yours = step_at(fixed, difference.where)
+        if right is None or yours is None:
             message = wrong_value_message(difference, intended, "your call gives")
         else:
-            message = (
-                f"{should_read(difference, intended)}, but with your {self.part} it "
-                f"reads {fixed.reads(step)}."
-            )
+            message = self._misread(difference.where, right, yours)
         return failed(self.id, f"The call runs now, but {message}")
 
     def wrong_answers(self) -> dict[str, Any]:

@@ -6,11 +6,20 @@ Both the text and the HTML forms are deterministic, because nbval compares them 
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 
 PASSED, FAILED, NOT_ATTEMPTED = "passed", "not yet", "not attempted yet"
 MARKS = {PASSED: "✔", FAILED: "✘", NOT_ATTEMPTED: "✏"}
 COLOURS = {PASSED: "#2e7d32", FAILED: "#c62828", NOT_ATTEMPTED: "#757575"}
+# Long lines wrap inside the book's narrow column instead of running off the page.
+WRAP = "white-space:pre-wrap;overflow-wrap:anywhere"
+BACKTICKS = re.compile(r"`([^`]+)`")
+
+
+def as_html(text: str) -> str:
+    """Escaped text with ```code``` spans rendered as ``<code>`` elements."""
+    return BACKTICKS.sub(r"<code>\1</code>", html.escape(text))
 
 
 @dataclass(frozen=True)
@@ -37,13 +46,15 @@ class Result:
     def _repr_html_(self) -> str:
         lines = html.escape("\n".join(self.details))
         details = (
-            f'<pre style="margin:0.3em 0 0 0">{lines}</pre>' if self.details else ""
+            f'<pre style="margin:0.3em 0 0 0;{WRAP}">{lines}</pre>'
+            if self.details
+            else ""
         )
         return (
             f'<div class="gl-check gl-check-{self.status.replace(" ", "-")}" '
             f'style="border-left:4px solid {COLOURS[self.status]};padding:0.3em 0.7em">'
             f"{MARKS[self.status]} <strong>{html.escape(self.exercise_id)}: "
-            f"{self.status}.</strong> {html.escape(self.message)}{details}</div>"
+            f"{self.status}.</strong> {as_html(self.message)}{details}</div>"
         )
 
 
@@ -78,6 +89,7 @@ class SolutionView:
     def _repr_html_(self) -> str:
         return (
             '<div class="gl-solution">'
-            f"<pre><code>{html.escape(self.source)}</code></pre>"
+            f'<pre><code><span style="{WRAP}">{html.escape(self.source)}</span>'
+            "</code></pre>"
             f"{self.result._repr_html_()}</div>"
         )

@@ -82,18 +82,56 @@ def code_lines(selection: Selection, step: int) -> list[str]:
     return [f"{code.ljust(width)}  # shape {shape}" for code, shape in steps]
 
 
-def render(selection: Selection, step: int, member: int) -> str:
-    """One view: the recipe so far, features with the member's chosen vectors marked,
-    and the tensor this step produced with the member's entries marked."""
-    batch, picks = selection.positions.shape
-    size = selection.features.shape[-1]
-    chosen = {
+def read_marks(selection: Selection, step: int, member: int) -> dict:
+    """The features a member's index reads at ``step``, marked as sources.
+
+    positions alone cannot index features (gather needs all 3 dims): nothing is read.
+    The (batch, picks, 1) index after unsqueeze would read only feature 0; expand and
+    gather read the whole feature vectors.
+    """
+    if step == 0:
+        return {}
+    picks = selection.positions.shape[1]
+    features_read = (0,) if step == 1 else range(selection.features.shape[-1])
+    return {
         (member, int(selection.positions[member, k]), f): "source"
         for k in range(picks)
-        for f in range(size)
+        for f in features_read
     }
+
+
+def step_note(selection: Selection, step: int, member: int) -> str:
+    """What the member asks for and what the index built so far would read."""
+    asks = (
+        f"Batch member {member} asks for time positions "
+        f"{selection.positions[member].tolist()}."
+    )
+    batch, picks = selection.positions.shape
+    size = selection.features.shape[-1]
+    if step == 0:
+        return (
+            f"{asks} Nothing is read yet: positions has 2 dims and features 3, so "
+            "torch.gather would refuse it as an index."
+        )
+    if step == 1:
+        return (
+            f"{asks} Used as it is, this ({batch}, {picks}, 1) index would read only "
+            f"feature 0 of each chosen step; expand copies it over all {size} "
+            "features."
+        )
+    return f"{asks} The expanded index reads the whole feature vectors."
+
+
+def render(selection: Selection, step: int, member: int) -> str:
+    """One view: the recipe so far, features with what the member's index reads
+    marked, and the tensor this step produced with the member's entries marked."""
+    picks = selection.positions.shape[1]
+    size = selection.features.shape[-1]
     features = _html.tensor(
-        selection.features, "features", chosen, note="(batch, time, feature)"
+        selection.features,
+        "features",
+        read_marks(selection, step, member),
+        note="(batch, time, feature)",
     )
     member_rows = {(member, k): "index" for k in range(picks)}
     member_cells = {(member, k, f): "index" for k in range(picks) for f in range(size)}
@@ -109,19 +147,20 @@ def render(selection: Selection, step: int, member: int) -> str:
     ][step]
     lines = _html.code_block(code_lines(selection, step))
     if step < 3:
-        words = (
-            f"Batch member {member} asks for time positions "
-            f"{selection.positions[member].tolist()}."
-        )
+        meanings = {
+            "index": f"batch member {member}'s positions",
+            "source": (
+                "what this index alone would read"
+                if step == 1
+                else "what gather will read with it"
+            ),
+        }
+        roles = ("index",) if step == 0 else ("index", "source")
         return (
             lines
             + _html.row(features, produced)
-            + _html.note(words)
-            + _html.legend(
-                "index",
-                "source",
-                meanings={"index": f"batch member {member}'s positions"},
-            )
+            + _html.note(step_note(selection, step, member))
+            + _html.legend(*roles, meanings=meanings)
         )
     steps = [s for s in selection.trace if s.out[0] == member]
     return (

@@ -4,9 +4,10 @@ raises, what TensorFlow does on the CPU, what a GPU does, and a suggested fix.
 Structure (for the static book): a Dropdown of broken calls is linked to a Stack of
 precomputed views, so choosing a call needs no kernel. The last choice, "your own
 call", shows the call typed in the boxes below; typing needs a kernel (its observers
-re-render only that one view). Every PyTorch and TensorFlow call here is really run on
-the CPU; the GPU lines are stated from the book's facts page (shared/FACTS.md), never
-run.
+re-render only that one view); with a kernel, choosing a prepared call copies its index
+and dim into those boxes, so the reader edits from it. Every PyTorch and TensorFlow call
+here is really run on the CPU; the GPU lines come from the libraries' documentation and
+maintainers' issue comments (linked), never run.
 """
 
 from __future__ import annotations
@@ -34,12 +35,25 @@ GPU_VALUE = (
     "restart. TensorFlow: the docs of tf.gather and tf.gather_nd say a 0 is stored in "
     "the output, silently."
 )
-GPU_OTHER = (
-    "The facts page records a GPU difference only for position values out of range; "
-    "this rule is about dtype, dims or shapes, and no GPU-specific behaviour is "
-    "recorded for it."
+GPU_SOURCES = (
+    ("pytorch#2300", "https://github.com/pytorch/pytorch/issues/2300"),
+    ("pytorch#38944", "https://github.com/pytorch/pytorch/issues/38944"),
+    ("tf.gather API page", "https://www.tensorflow.org/api_docs/python/tf/gather"),
 )
-GPU_TITLE = "On a GPU (stated from the book's facts page, not run here)"
+GPU_OTHER = (
+    "The documentation and issues cited for out-of-range positions describe a GPU "
+    "difference only for those; this rule is about dtype, dims or shapes, and they "
+    "record no GPU-specific behaviour for it."
+)
+GPU_TITLE = (
+    "On a GPU (from the PyTorch / TensorFlow documentation and maintainers' issue "
+    "comments, not run here)"
+)
+OWN_CALL_NOTE = (
+    "These boxes set the list's last choice, your own call: torch.gather(x, dim, "
+    "index) with the index and dim typed here (editing needs a running notebook). "
+    "There, choosing a prepared call above copies its index and dim into them."
+)
 
 
 @dataclass(frozen=True)
@@ -92,7 +106,13 @@ class LabResult:
 def _fix_once(problem: Problem, x: np.ndarray, dim: int, index: np.ndarray):
     """Repair the first broken rule: ``(what was done, dim, index)``, or None."""
     rule = problem.rule
-    if rule in ("dim-range", "dim-type"):
+    if rule == "dim-range":
+        why = (
+            f"# x has {x.ndim} dims: dim must be 0..{x.ndim - 1} "
+            f"(or -{x.ndim}..-1 from the end)"
+        )
+        return f"{why}\ndim = -1  # the last axis", -1, index
+    if rule == "dim-type":
         return "dim = -1  # the last axis", -1, index
     if rule == "index-dtype":
         return "index = index.long()", dim, index.astype(np.int64)
@@ -118,9 +138,7 @@ def _fix_once(problem: Problem, x: np.ndarray, dim: int, index: np.ndarray):
     if rule == "negative-index":
         fixed = np.where(index < 0, index % size, index)
         return f"index = torch.where(index < 0, index % {size}, index)", dim, fixed
-    if rule == "index-out-of-range" and size:
-        return f"index = index.clamp(0, {size - 1})", dim, np.clip(index, 0, size - 1)
-    return None
+    return None  # a position past the end: only the code that computed it can say
 
 
 def suggest_fix(x: np.ndarray, dim: int, index: np.ndarray):
@@ -141,18 +159,36 @@ def suggest_fix(x: np.ndarray, dim: int, index: np.ndarray):
 
 
 def _tensorflow_call(x: np.ndarray, dim: int, index: np.ndarray) -> tuple[str, Any]:
-    """TensorFlow's counterpart of the call: batch_dims when dim is the last axis."""
+    """TensorFlow's counterpart of the call: axis = the last axis with every axis
+    before it a batch axis; a dim out of range keeps its axis, as torch.gather does."""
     tf = tensorflow_or_none()
     if tf is None:
         return "", None
     last = dim in (x.ndim - 1, -1)
     if not last and -x.ndim <= dim < x.ndim:
         return "", None
-    axis = x.ndim - 1 if last else dim
-    code = f"tf.gather(x, index, axis={axis}, batch_dims={axis})"
+    axis, batch_dims = (x.ndim - 1 if last else dim), x.ndim - 1
+    code = f"tf.gather(x, index, axis={axis}, batch_dims={batch_dims})"
     return code, lambda: tf.gather(
-        tf.constant(x), tf.constant(index), axis=axis, batch_dims=axis
+        tf.constant(x), tf.constant(index), axis=axis, batch_dims=batch_dims
     )
+
+
+def tensorflow_note(x: np.ndarray, dim: int, index: np.ndarray, ran: bool) -> str:
+    """Where TensorFlow's answer needs reading: an axis out of range, or a shorter
+    index that TensorFlow accepts and torch.gather refuses."""
+    if not -x.ndim <= dim < x.ndim:
+        return (
+            f"TensorFlow's way of saying axis {dim} is out of range: x has rank "
+            f"{x.ndim}, so axis must be in -{x.ndim}..{x.ndim - 1}."
+        )
+    if ran and index.ndim < x.ndim:
+        return (
+            f"TensorFlow reads this {index.ndim}-D index with batch_dims={x.ndim - 1} "
+            "as one position per row of x (row 0 takes index[0], row 1 index[1], "
+            "...); torch.gather refuses it: its index needs as many dims as x."
+        )
+    return ""
 
 
 def compute(x: np.ndarray, dim: int, index: np.ndarray) -> LabResult:
@@ -196,6 +232,18 @@ def _outcome(output: np.ndarray | None, error: str) -> str:
     return _html.ok("runs") + _html.tensor(output, "out")
 
 
+def past_the_end(dim: int, index: np.ndarray, problem: Problem) -> str:
+    """Why no automatic fix is offered for a position past the end, and what to do."""
+    value = "" if problem.where is None else f" {index[problem.where]}"
+    return (
+        f"No automatic fix: clamping or wrapping the position{value} would turn a loud "
+        f"bug into a silent one. Correct the arithmetic that produced{value} (an "
+        "off-by-one, a size taken from another tensor), and call "
+        f"gl.check_gather(x, {dim}, index) before the gather to stop at the first "
+        "bad position."
+    )
+
+
 def render(
     x: np.ndarray, dim: int, index: np.ndarray, index_code: str, result: LabResult
 ) -> str:
@@ -219,9 +267,12 @@ def render(
         _html.heading("TensorFlow on the CPU (run here)"),
     ]
     if result.tf_code:
+        ran = result.tf_output is not None
+        tf_note = tensorflow_note(x, dim, index, ran)
         parts += [
             _html.code(result.tf_code),
             _outcome(result.tf_output, result.tf_error),
+            _html.note(tf_note) if tf_note else "",
         ]
     else:
         parts.append(
@@ -232,11 +283,14 @@ def render(
         parts += [
             _html.heading(GPU_TITLE),
             _html.note(GPU_VALUE if value_rule else GPU_OTHER),
+            _html.sources(GPU_SOURCES) if value_rule else "",
         ]
         parts.append(_html.heading("A suggested fix"))
         if result.problems[0].hint:
             parts.append(_html.note(f"hint: {result.problems[0].hint}"))
-        if result.fixed_index is None:
+        if result.problems[0].rule == "index-out-of-range":
+            parts.append(_html.note(past_the_end(dim, index, result.problems[0])))
+        elif result.fixed_index is None:
             parts.append(_html.note("No automatic fix for this call."))
         else:
             fixed = format_tensor(result.fixed_index)
@@ -256,9 +310,9 @@ def render_case(x: np.ndarray, case: Case) -> str:
     )
 
 
-def render_own(x: np.ndarray, dim: int, index: np.ndarray) -> str:
-    """The view of the reader's own call."""
-    code = f"torch.tensor({format_tensor(index)})"
+def render_own(x: np.ndarray, dim: int, index: np.ndarray, code: str = "") -> str:
+    """The view of the reader's own call (``code``: how its index is written)."""
+    code = code or f"torch.tensor({format_tensor(index)})"
     return render(x, dim, index, code, compute(x, dim, index))
 
 
@@ -268,7 +322,7 @@ def error_lab(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
     own = {
         "index": checked_array([[2, 0], [1, 1]] if index is None else index, "index")
     }
-    own["dim"] = dim
+    own["dim"], own["code"] = dim, ""
     case_choice = _base.choice(
         [c.label for c in CASES] + [OWN_CALL], "call", dropdown=True
     )
@@ -279,31 +333,55 @@ def error_lab(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
     dim_choice = widgets.Dropdown(options=DIMS, value=dim, description="dim")
     dim_choice.layout.width = "10em"
 
-    def show_own() -> None:
-        own_view = render_own(x, own["dim"], own["index"])
-        _base.show_views(views, [*prepared, own_view], len(CASES))
-        case_choice.index = len(CASES)
+    copying = {"case": False}  # True while a chosen case is copied into the boxes
+
+    def show_own(select: bool = True) -> None:
+        own_view = render_own(x, own["dim"], own["index"], own["code"])
+        chosen = len(CASES) if select else case_choice.index
+        _base.show_views(views, [*prepared, own_view], chosen)
+        case_choice.index = chosen
 
     def on_index(change: dict) -> None:
+        if copying["case"]:
+            return
         candidate = _base.read_edit(change["new"], status, own["index"])
         if candidate is None:
             return
         status.value = ""
-        own["index"] = candidate
+        own["index"], own["code"] = candidate, ""
         show_own()
 
     def on_dim(change: dict) -> None:
+        if copying["case"]:
+            return
         own["dim"] = change["new"]
         show_own()
 
+    def on_case(change: dict) -> None:
+        """Copy a prepared call into the boxes (kernel only), so edits start from it."""
+        if change["new"] is None or change["new"] >= len(CASES):
+            return
+        case = CASES[change["new"]]
+        own.update(index=case.index, dim=case.dim, code=case.index_code)
+        copying["case"] = True
+        try:
+            index_box.value = format_tensor(case.index)
+            dim_choice.value = case.dim
+        finally:
+            copying["case"] = False
+        status.value = ""
+        show_own(select=False)
+
     index_box.observe(on_index, names="value")
     dim_choice.observe(on_dim, names="value")
+    case_choice.observe(on_case, names="index")
     return _base.Explorer(
         "error_lab",
         4,
         [
             case_choice,
             views,
+            widgets.HTML(_html.heading("Your own call") + _html.note(OWN_CALL_NOTE)),
             widgets.HBox([index_box, dim_choice]),
             status,
             _base.edit_note(),

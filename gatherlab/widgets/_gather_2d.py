@@ -4,8 +4,10 @@ the index entry it used and the source value it read.
 Structure (for the static book): a dim choice is linked to an outer Stack with one
 child per dim; an output-cell choice is linked to every axis's inner Stack of
 precomputed views (an overview, then one view per output cell). Both choices therefore
-work with no kernel. dim -1 reuses the last axis's Stack (it names that axis), so those
-views are saved once. The index box needs a kernel; it re-renders the views.
+work with no kernel. dim -1 reuses the last axis's child (it names that axis), so those
+views are saved once. Each axis's child shows the output-cell choice above its views,
+or, where the call raises, a note saying there is no output to pick instead of buttons
+that would change nothing. The index box needs a kernel; it re-renders the views.
 
 Design decision: every dim shares the reader's one index, as in the chapter's lesson
 that the same index can change meaning *and validity* with dim. The default index
@@ -33,6 +35,10 @@ from gatherlab.widgets._parse import (
 
 DEFAULT_X = [[10, 11, 12], [20, 21, 22]]
 DEFAULT_INDEX = [[2, 0], [1, 1]]
+NO_OUTPUT = (
+    "show: no output: the call raises (the rule it breaks is below), so there is no "
+    "output cell to pick in this dim."
+)
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,8 @@ def render_cell(
         fault = {p.where: "fault" for p in view.problems if p.where is not None}
         tables = _html.row(_html.tensor(x, "x"), _html.tensor(index, "index", fault))
         marks = _html.legend("fault") if fault else ""
-        return call + _html.problems(view.problems) + tables + marks
+        title = "No output: the call raises because it breaks a rule"
+        return call + _html.problems(view.problems, title) + tables + marks
     if out is None:
         tables = _html.row(
             _html.tensor(x, "x"),
@@ -130,8 +137,10 @@ def gather_2d(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
     cell_choice = _base.choice(cell_labels(state["index"]), "show")
     axes = axes_for(x)
     inner = [_base.stack([]) for _ in axes]
-    # dim -1 shows the last axis's Stack itself: the same views are saved only once.
-    outer = widgets.Stack(children=[inner[d % len(axes)] for d in dims])
+    no_output = widgets.HTML(_html.note(NO_OUTPUT))
+    per_axis = [widgets.VBox() for _ in axes]
+    # dim -1 shows the last axis's child itself: the same views are saved only once.
+    outer = widgets.Stack(children=[per_axis[d % len(axes)] for d in dims])
     status = widgets.HTML("")
     index_box = _base.edit_box("index", format_tensor(state["index"]))
 
@@ -139,6 +148,10 @@ def gather_2d(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
         views = [render_dim(x, index_values, call) for call in calls]
         linked = list(zip(inner, views, strict=True))
         _base.show_choices(cell_choice, cell_labels(index_values), linked)
+        for box, views_stack, call in zip(per_axis, inner, calls, strict=True):
+            above = no_output if call.problems else cell_choice
+            if box.children != (above, views_stack):
+                box.children = (above, views_stack)
 
     def on_index(change: dict) -> None:
         candidate = _base.read_edit(change["new"], status, state["index"])
@@ -165,7 +178,6 @@ def gather_2d(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
         1,
         [
             dim_choice,
-            cell_choice,
             outer,
             widgets.HBox([index_box]),
             status,

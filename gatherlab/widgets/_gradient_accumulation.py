@@ -117,16 +117,18 @@ def compute(
     )
 
 
-def presets(index: np.ndarray, weights: np.ndarray) -> list[tuple[str, np.ndarray]]:
-    """The weight choices: the reader's weights, all ones, and one output alone."""
+def presets(
+    index: np.ndarray, weights: np.ndarray, first: str = "chapter weights"
+) -> list[tuple[str, np.ndarray]]:
+    """The weight choices: ``weights`` (named ``first``), all ones, one output alone."""
     one_hot = np.zeros(index.shape)
     if one_hot.size:
         one_hot[(0,) * index.ndim] = 1.0
-    first = _html.at_text((0,) * index.ndim, "out")
+    first_output = _html.at_text((0,) * index.ndim, "out")
     return [
-        ("your weights", weights),
+        (first, weights),
         ("all ones", np.ones(index.shape)),
-        (f"only {first}", one_hot),
+        (f"only {first_output}", one_hot),
     ]
 
 
@@ -237,6 +239,7 @@ def gradient_accumulation(
     x: Any = None, index: Any = None, weights: Any = None, dim: int = 1
 ) -> _base.Explorer:
     """The chapter 5 explorer (defaults: the seed's x, index and weights; dim 1)."""
+    first = "chapter weights" if weights is None else "your weights"
     x = checked_array(DEFAULT_X if x is None else x, "x").astype(np.float64)
     index = checked_array(DEFAULT_INDEX if index is None else index, "index")
     weights = checked_array(DEFAULT_WEIGHTS if weights is None else weights, "weights")
@@ -249,10 +252,11 @@ def gradient_accumulation(
         "index": index,
         "trace": trace(x, dim, index),
         "weights": weights.astype(float),
+        "first": first,  # what the first preset is called
     }
 
     preset_choice = _base.choice(
-        [name for name, _ in presets(index, weights)], "weights"
+        [name for name, _ in presets(index, weights, state["first"])], "weights"
     )
     cell_choice = _base.choice(cell_labels(x), "source")
     inner = [_base.stack([]) for _ in range(3)]
@@ -273,7 +277,7 @@ def gradient_accumulation(
         checks[k].value = _html.styled(render_autograd(gradient))
 
     def show_all() -> None:
-        labels = presets(state["index"], state["weights"])
+        labels = presets(state["index"], state["weights"], state["first"])
         for k, (_, preset_weights) in enumerate(labels):
             show_preset(k, preset_weights)
         _base.show_choices(preset_choice, [name for name, _ in labels], [])
@@ -289,7 +293,7 @@ def gradient_accumulation(
         status.value = ""
         state["index"], state["trace"] = candidate, trace(x, dim, candidate)
         if check_weights(state["weights"], candidate):
-            state["weights"] = np.ones(candidate.shape)
+            state["weights"], state["first"] = np.ones(candidate.shape), "reset weights"
             weights_box.value = format_tensor(state["weights"])
             status.value = _html.note(
                 "The weights were reset to ones to fit the new index."
@@ -308,8 +312,10 @@ def gradient_accumulation(
             status.value = _html.error(mismatch)
             return
         status.value = ""
-        state["weights"] = candidate
+        state["weights"], state["first"] = candidate, "your weights"
         show_preset(0, candidate)
+        labels = presets(state["index"], candidate, state["first"])
+        _base.show_choices(preset_choice, [name for name, _ in labels], [])
 
     show_all()
     links = [_base.link(preset_choice, outer)] + [

@@ -27,15 +27,19 @@ MARKS: dict[str, tuple[str, str, str, str]] = {
     "fault": ("#D55E00", "#fff", "3px dotted #000", "entry that breaks the rule"),
 }
 HEAT_RGB = (0, 158, 115)  # Okabe–Ito bluish green, apart from the marks' hues
-CELL = "border:1px solid #999;padding:2px 8px;text-align:right;min-width:1.6em"
-HEAD = "padding:1px 5px;color:#555;font-weight:normal;font-size:85%"
+CELL = "border:1px solid #999;padding:2px 8px;text-align:center;min-width:1.6em"
+HEAD = "padding:1px 5px;color:#555;font-weight:normal;font-size:85%;line-height:1.3"
 # Each view carries this once, so cells need no style of their own (a third of the
 # size); only highlighted cells keep inline styles, which work even without it.
+# Headers are centred like the cells below them; row labels and the corner naming the
+# first axis (class l) hug the grid on their right.
 STYLE = (
-    "<style>.gl-t{border-collapse:collapse;font-family:monospace}"
-    f".gl-t td{{{CELL}}}.gl-t th,.gl-h{{{HEAD}}}</style>"
+    "<style>.gl-t{border-collapse:collapse;font-family:monospace;margin:0}"
+    f".gl-t td{{{CELL}}}.gl-t th,.gl-h{{{HEAD}}}.gl-t th{{text-align:center}}"
+    ".gl-t th.l{text-align:right}</style>"
 )
 ERROR = "#D55E00"
+QUIET = "color:#555;font-size:90%;margin:2px 0"  # notes and source lines
 MAX_SHOWN = 144  # larger outputs (tf.gather can multiply sizes) show their shape only
 
 
@@ -69,14 +73,20 @@ def _grid(
     heat: np.ndarray | None,
     first_dim: int,
 ) -> str:
-    """One 1-D or 2-D block as a table whose header row and column name the axes."""
+    """One 1-D or 2-D block as a table whose header rows and column name the axes.
+
+    The axis names take a row of their own above the column numbers, so the row
+    labels' column stays narrow and the numbers sit over their cells.
+    """
     block = values.reshape(1, -1) if values.ndim == 1 else values
     rows, cols = block.shape
+    across = f'<th colspan="{cols}">dim {first_dim + values.ndim - 1} →</th>'
+    numbers = "".join(f"<th>{c}</th>" for c in range(cols))
     if values.ndim == 1:
-        corner = f"dim {first_dim} →"
+        head = f"<tr>{across}</tr><tr>{numbers}</tr>"
     else:
-        corner = f"dim {first_dim} ↓ dim {first_dim + 1} →"
-    head = f"<th>{corner}</th>" + "".join(f"<th>{c}</th>" for c in range(cols))
+        corner = f'<th class="l">dim {first_dim} ↓</th>'
+        head = f"<tr>{corner}{across}</tr><tr><th></th>{numbers}</tr>"
     body = []
     for r in range(rows):
         cells = []
@@ -85,9 +95,9 @@ def _grid(
             text = labels.get(at, format_value(values[at[len(prefix) :]]))
             shade = None if heat is None else heat[at]
             cells.append(_cell(text, marks.get(at), shade, at_text(at, name)))
-        label = "" if values.ndim == 1 else str(r)
-        body.append(f"<tr><th>{label}</th>{''.join(cells)}</tr>")
-    return f'<table class="gl-t"><tr>{head}</tr>{"".join(body)}</table>'
+        label = "" if values.ndim == 1 else f'<th class="l">{r}</th>'
+        body.append(f"<tr>{label}{''.join(cells)}</tr>")
+    return f'<table class="gl-t">{head}{"".join(body)}</table>'
 
 
 def tensor(
@@ -164,7 +174,7 @@ def heading(text: str) -> str:
 
 def note(text: str) -> str:
     """A quiet one-line remark."""
-    return f'<div style="color:#555;font-size:90%;margin:2px 0">{escape(text)}</div>'
+    return f'<div style="{QUIET}">{escape(text)}</div>'
 
 
 def problems(
@@ -186,6 +196,15 @@ def problems(
         f'<b style="color:#A63D00">✗ {escape(title)}</b>'
         f'<ul style="margin:2px 0;padding-left:1.2em">{items}</ul></div>'
     )
+
+
+def sources(links: Iterable[tuple[str, str]], lead: str = "Sources") -> str:
+    """A quiet line of links, ``(text, url)`` each, for claims not run here."""
+    items = ", ".join(
+        f'<a href="{escape(url)}" target="_blank" rel="noopener">{escape(text)}</a>'
+        for text, url in links
+    )
+    return f'<div style="{QUIET}">{escape(lead)}: {items}</div>'
 
 
 def error(text: str, title: str = "Not applied") -> str:
