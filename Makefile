@@ -27,8 +27,9 @@ test: lint
 	$(VENV)/bin/pytest -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
 		tests $(NOTEBOOKS)
 
+# Jupyter refuses to run as root unless told; containers often run as root.
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks
+	$(VENV)/bin/jupyter lab notebooks $(LAB_ARGS) $(if $(filter 0,$(shell id -u)),--allow-root)
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)
