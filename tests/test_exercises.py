@@ -80,15 +80,19 @@ def test_the_solution_passes(exercise_id):
 def test_show_solution_shows_the_source_and_the_pass(exercise_id):
     view = gl.exercises.show_solution(exercise_id)
     assert view.result.passed
-    ends_with_the_answer = isinstance(EXERCISES[exercise_id], Fix) and (
-        view.source.splitlines()[-1].startswith("fixed_index = ")
-    )
-    assert (
-        "def " in view.source
-        or "raise" in view.source
-        or "runs" in view.source
-        or ends_with_the_answer
-    )
+    exercise = EXERCISES[exercise_id]
+    answer_line = {
+        Fix: "fixed_index = ",
+        Predict: "prediction = ",
+        PredictRaises: "raising = ",
+    }.get(type(exercise))
+    if answer_line:  # ends with the line the learner writes in the notebook
+        last = [line for line in view.source.splitlines() if line[:1] not in " ]"]
+        assert last[-1].startswith(answer_line), view.source
+    else:
+        assert "def " in view.source
+    if isinstance(exercise, PredictRaises):
+        assert "raises" in view.source and "runs" in view.source
     assert str(view).endswith(str(view.result))
     assert "<pre><code>" in view._repr_html_()
 
@@ -366,7 +370,7 @@ def test_a_wrong_prediction_shows_the_trace_of_the_first_wrong_coordinate():
         "out[1, 1] should read x[1, 1] = 21 because rows[1, 1] = 1, but you wrote 11 "
         "(that is x[0, 1])."
     )
-    assert result.details == ("out[1, 1] ← index[1, 1] = 1 → x[1, 1] = 21",)
+    assert result.details == ("out[1, 1] ← rows[1, 1] = 1 → x[1, 1] = 21",)
 
 
 def test_a_wrong_gradient_names_the_outputs_that_read_the_position():
@@ -568,16 +572,19 @@ def test_a_shown_solution_runs_when_pasted(exercise_id):
     elif isinstance(exercise, Fix):
         answer = namespace["fixed_index"]
     elif isinstance(exercise, Predict):
-        answer = namespace[exercise.code.__name__]()
+        answer = namespace["prediction"]
     else:
-        answer = eval(source.splitlines()[-1])
+        answer = namespace["raising"]
     assert exercise.check(answer).passed, source
 
 
 @pytest.mark.parametrize("exercise_id", IDS)
 def test_a_shown_solution_fits_the_exercise_box(exercise_id):
-    source = EXERCISES[exercise_id].solution_source()
+    exercise = EXERCISES[exercise_id]
+    source = exercise.solution_source()
     assert max(map(len, source.splitlines())) <= 72, source
+    if isinstance(exercise, (Predict, PredictRaises)):  # wrapped at 68 columns
+        assert max(map(len, source.splitlines())) <= 68, source
     assert "Tensor" not in source.replace("torch.Tensor", "")
 
 
@@ -761,8 +768,8 @@ def test_a_prediction_read_as_columns_is_told_how_index_select_counts():
     result = EXERCISES["03.predict_shared_rows"].check([[11, 11, 10], [21, 21, 20]])
     assert result.message == (
         "Your answer has shape (2, 3), but it should have shape (3, 3): dim 0 has size "
-        "2 but should have size 3 (along dim 0 each of the 3 entries of rows picks a "
-        "whole row of x: 3 rows)."
+        "2 but should have size 3 (along dim 0 each of the 3 entries of the index "
+        "picks a whole row of x: 3 rows)."
     )
     gradient = EXERCISES["05.predict_gradient"].check([[2, 0, 1]])
     assert gradient.message.endswith("(x.grad has the shape of x, (2, 3)).")
@@ -791,3 +798,170 @@ def test_html_renders_code_spans_and_wraps_long_lines():
     assert as_html("x < `y<z` and `w`") == (
         "x &lt; <code>y&lt;z</code> and <code>w</code>"
     )
+
+
+# ---------------------------------------------------------------- second review
+
+
+def test_a_fix_suggests_an_expand_only_when_it_gives_the_intended_result():
+    wanted = torch.tensor([2, 0])
+    wrong_side = EXERCISES["01.fix_shared_columns"].check(wanted.unsqueeze(1))
+    assert ".expand(-1, 2)" not in wrong_side.message
+    assert wrong_side.message.endswith(
+        "each row must hold the positions [2, 0], so put the new axis first "
+        "(.unsqueeze(0)), then expand it (.expand(2, -1))."
+    )
+    assert (
+        EXERCISES["01.fix_shared_columns"]
+        .check(wanted.unsqueeze(0).expand(2, -1))
+        .passed
+    )
+    # One shared column read by every row: here expanding the index is right.
+    shared = Fix(
+        "99.shared",
+        "shared",
+        broken=Call("gather", X, 1, torch.tensor([[2], [2]])),
+        solution=lambda x, index: index.expand(-1, 3),
+    )
+    assert shared.check(torch.tensor([[2], [2]])).message.endswith(
+        "expand it with .expand(-1, 3)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [
+        ("01.fix_missing_axis", torch.tensor([2, 1, 0]).unsqueeze(0)),
+        ("04.fix_label_axis", torch.tensor([3, 0, 2]).unsqueeze(0)),
+        (
+            "05.label_scores",
+            lambda log_probs, labels: torch.gather(log_probs, 1, labels.unsqueeze(0)),
+        ),
+    ],
+)
+def test_an_index_unsqueezed_on_the_wrong_side_is_named(exercise_id, answer):
+    result = EXERCISES[exercise_id].check(answer)
+    count = 2 if exercise_id.startswith("05") else 3
+    assert f"your index is one row of {count} positions (unsqueeze(0))" in (
+        result.message
+    )
+    assert f"needs shape ({count}, 1): unsqueeze(1)." in result.message
+    assert "transposed" not in result.message
+
+
+def test_a_prediction_solution_ends_with_the_line_the_learner_writes():
+    source = EXERCISES["01.predict_columns"].solution_source()
+    assert source.splitlines() == [
+        "# Row 0 reads columns 1, 1, 0 and row 1 reads columns 2, 0, 2.",
+        "# torch.gather(x, 1, torch.tensor([[1, 1, 0], [2, 0, 2]]))",
+        "prediction = [[11, 11, 10], [22, 20, 22]]",
+    ]
+    raising = EXERCISES["01.which_calls_raise"].solution_source()
+    assert raising.splitlines()[-1] == "raising = ['B', 'D']"
+    long_value = Predict(
+        "99.long", "long", code=lambda: torch.arange(40).reshape(2, 20)
+    )
+    lines = long_value.solution_source().splitlines()
+    assert lines[0] == "prediction = [" and lines[-1] == "]"
+    assert lines[1].startswith("    [0, 1, 2,") and lines[2].startswith("     ")
+    assert max(map(len, lines)) <= 68
+    namespace: dict = {}
+    exec(long_value.solution_source(), namespace)
+    assert long_value.check(namespace["prediction"]).passed
+
+
+def test_which_calls_raise_wraps_each_reason_with_a_hanging_indent():
+    view = gl.exercises.show_solution("01.which_calls_raise")
+    details = "\n".join(view.result.details).splitlines()
+    assert "C runs: torch.gather(x, 0, [[1], [0], [1], [0]]) returns shape" in details
+    assert "    (4, 1)" in details  # the tuple stays whole, on an indented line
+    assert max(map(len, details)) <= 68
+    assert all(line[0] in "ABCDE " for line in details)
+
+
+def test_feedback_names_the_index_as_the_task_and_the_trace_do():
+    rows = EXERCISES["01.predict_rows"].check([[20, 21, 12], [10, 11, 21]])
+    assert "because rows[1, 2] = 1" in rows.message
+    assert rows.details == ("out[1, 2] ← rows[1, 2] = 1 → x[1, 2] = 22",)
+    flat = EXERCISES["03.predict_flat_positions"].check([[43, 10], [44, 23]])
+    assert "because index[0, 0] = 13" in flat.message
+    assert flat.details[0].startswith("out[0, 0] ← index[0, 0] = 13")
+    wrap = EXERCISES["04.predict_wrap"].check([[11, 12], [20, 21]])
+    assert "because index[0, 1] = -2" in wrap.message
+    assert "positions" not in wrap.message + "".join(wrap.details)
+
+
+def test_last_valid_step_explains_padding_and_counting_from_zero():
+    exercise = EXERCISES["02.last_valid_step"]
+    padding = exercise.check(lambda features, lengths: features[:, -1])
+    assert padding.message == (
+        "On the visible example, out[1, 0] should be 8, but your function returned 0 "
+        "(that is features[1, 3, 0], padding; the last real step of sequence 1 is at "
+        "lengths[1] - 1 = 1)."
+    )
+
+    def without_minus_one(features, lengths):
+        index = lengths.view(-1, 1, 1).expand(-1, 1, features.shape[-1])
+        return torch.gather(features, 1, index).squeeze(1)
+
+    beyond = exercise.check(without_minus_one)
+    assert beyond.message.endswith(
+        "Positions count from 0: the last real step is lengths - 1."
+    )
+
+
+def test_select_with_gather_must_call_gather():
+    exercise = EXERCISES["03.select_with_gather"]
+
+    def advanced_indexing(x, dim, positions):
+        where = [slice(None)] * x.dim()
+        where[dim] = positions
+        return x[tuple(where)]
+
+    def take_along(x, dim, positions):
+        along = [1] * x.dim()
+        along[dim] = -1
+        return torch.take_along_dim(x, positions.reshape(along), dim)
+
+    def gather_method(x, dim, positions):
+        along = [1] * x.dim()
+        along[dim] = -1
+        sizes = list(x.shape)
+        sizes[dim] = positions.numel()
+        return x.gather(dim, positions.reshape(along).expand(sizes))
+
+    indexing = exercise.check(advanced_indexing)
+    assert not indexing.passed
+    assert indexing.message.endswith("this exercise asks you to use gather.")
+    assert "not to use torch.take_along_dim" in exercise.check(take_along).message
+    assert exercise.check(gather_method).passed
+    assert torch.gather is not None and "gather" not in vars(torch.Tensor)
+
+
+def test_predicting_an_error_for_code_that_runs_says_why_it_runs():
+    for answer in ("raises", "IndexError", "error!"):
+        result = EXERCISES["04.predict_wrap"].check(answer)
+        assert result.message.startswith(
+            "It does not raise: in torch 2.13 take_along_dim wraps every position "
+            "modulo the size."
+        )
+    plain = EXERCISES["01.predict_columns"].check("it raises")
+    assert plain.message.startswith(
+        "It does not raise: the code returns a value of shape (2, 3)."
+    )
+    assert "does not read as numbers" in (
+        EXERCISES["04.predict_wrap"].check("no idea").message
+    )
+
+
+def test_label_scores_names_a_negated_result_as_the_loss():
+    result = EXERCISES["05.label_scores"].check(
+        lambda log_probs, labels: -torch.gather(log_probs, 1, labels.unsqueeze(1))
+    )
+    assert result.message.endswith(
+        "your function returned 0.4 (return the log-probability itself, not the loss)."
+    )
+    other = EXERCISES["05.label_scores"].check(
+        lambda log_probs, labels: torch.gather(log_probs, 1, labels.unsqueeze(1)) + 1
+    )
+    assert "not the loss" not in other.message

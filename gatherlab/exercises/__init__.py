@@ -48,6 +48,8 @@ def implement(
     generate_invalid: Callable[[np.random.Generator], Mapping[str, Any]] | None = None,
     invalid: int = INVALID_CASES,
     forbid: tuple[str, ...] = (),
+    require: tuple[str, ...] = (),
+    hint: Callable[..., str] | None = None,
 ) -> Implement:
     """Register a write-a-function exercise, checked on ``example`` and hidden cases.
 
@@ -55,7 +57,9 @@ def implement(
     names the index and dim arguments the generic wrong answers change.
     ``generate_invalid(rng)`` makes cases the function must raise on (``invalid`` of
     them); ``forbid=("torch.gather",)`` refuses those functions while the learner's
-    function is checked (the solution must not use them).
+    function is checked (the solution must not use them); ``require=`` names functions
+    of which it must call one. ``hint(args, outcome, expected, where)`` adds the
+    exercise's own explanation of a wrong value or an error (see ``Implement``).
     """
     exercise = Implement(
         id,
@@ -68,6 +72,8 @@ def implement(
         generate_invalid=generate_invalid,
         invalid=invalid,
         forbid=forbid,
+        require=require,
+        hint=hint,
     )
     return _register(exercise)
 
@@ -80,8 +86,12 @@ def predict(
     explain: Call | None = None,
     gradient: bool = False,
     grad_output: Any = None,
+    runs_because: str = "",
 ) -> Predict:
-    """Register a predict-the-value exercise: the answer is what ``code()`` returns."""
+    """Register a predict-the-value exercise: the answer is what ``code()`` returns.
+
+    ``runs_because`` answers a learner who predicts an error: why the code runs.
+    """
     exercise = Predict(
         id,
         title,
@@ -89,6 +99,7 @@ def predict(
         explain=explain,
         gradient=gradient,
         grad_output=grad_output,
+        runs_because=runs_because,
     )
     return _register(exercise)
 

@@ -85,6 +85,10 @@ class Call:
             self.input, self.dim, self.index, self.op, source_name=self.input_name
         )
 
+    def trace_line(self, step: Step) -> str:
+        """``gl.trace``'s line for one step, naming the index as the exercise does."""
+        return self.trace().line(step).replace("← index[", f"← {self.index_name}[", 1)
+
     def text(self) -> str:
         """The call as code: ``torch.gather(x, 1, columns)``."""
         if self.op == "take":
@@ -114,10 +118,10 @@ class Call:
             rank = to_numpy(self.input).ndim
             noun = {0: "row", 1: "column"}.get(self.dim % rank, "slice")
             noun = noun if rank == 2 else "slice"
+            index = "the index" if self.index_name == "index" else self.index_name
             return (
-                f"along dim {self.dim} each of the {count} entries of "
-                f"{self.index_name} picks a whole {noun} of {self.input_name}: "
-                f"{count} {noun}s"
+                f"along dim {self.dim} each of the {count} entries of {index} picks "
+                f"a whole {noun} of {self.input_name}: {count} {noun}s"
             )
         try:
             out_shape = tuple(self.run().shape)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from gatherlab._arrays import to_numpy
 from gatherlab.exercises import Call, cases, fix, implement, predict
 
 features = torch.arange(12).reshape(2, 3, 2)  # (batch, time, feature)
@@ -79,6 +80,37 @@ def _padded_case(rng: np.random.Generator) -> dict[str, torch.Tensor]:
     return {"features": padded, "lengths": lengths}
 
 
+def _padding_hint(
+    args: dict[str, torch.Tensor],
+    outcome: object,
+    expected: torch.Tensor,
+    where: tuple[int, ...] | None,
+) -> str:
+    """Name a padding value read, or a position one past the last real step."""
+    features, lengths = args["features"], args["lengths"]
+    steps = features.shape[1]
+    if where is None:
+        out_of_range = f"out of bounds for dimension 1 with size {steps}"
+        if out_of_range in str(outcome) and int(lengths.max()) == steps:
+            return "positions count from 0: the last real step is lengths - 1"
+        return ""
+    sequence, feature = where
+    length = int(lengths[sequence])
+    value = to_numpy(outcome)[where]
+    padding = [
+        step
+        for step in range(length, steps)
+        if int(features[sequence, step, feature]) == value
+    ]
+    if not padding:
+        return ""
+    return (
+        f"that is features[{sequence}, {padding[-1]}, {feature}], padding; the last "
+        f"real step of sequence {sequence} is at lengths[{sequence}] - 1 = "
+        f"{length - 1}"
+    )
+
+
 implement(
     "02.last_valid_step",
     "Take the last real step of every padded sequence",
@@ -91,6 +123,7 @@ implement(
     },
     generate=_padded_case,
     call=Call("gather", "features", 1, "lengths"),
+    hint=_padding_hint,
 )
 
 wrong_index = positions.unsqueeze(1).expand(2, 2, 2)

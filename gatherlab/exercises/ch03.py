@@ -20,7 +20,7 @@ predict(
     "03.predict_shared_rows",
     "Predict index_select along dim 0",
     code=select_shared_rows,
-    explain=Call("index_select", x, 0, torch.tensor([1, 1, 0]), index_name="rows"),
+    explain=Call("index_select", x, 0, torch.tensor([1, 1, 0])),
 )
 
 
@@ -54,7 +54,13 @@ implement(
     example={"x": x, "dim": 1, "positions": torch.tensor([2, 0])},
     generate=_shared_positions_case,
     call=Call("index_select", "x", "dim", "positions"),
-    forbid=("torch.index_select", "torch.Tensor.index_select"),
+    forbid=(
+        "torch.index_select",
+        "torch.Tensor.index_select",
+        "torch.take_along_dim",
+        "torch.Tensor.take_along_dim",
+    ),
+    require=("torch.gather", "torch.Tensor.gather"),
 )
 
 
@@ -99,7 +105,6 @@ predict(
         None,
         torch.tensor([[13, 0], [-1, 7]]),
         input_name="grid",
-        index_name="positions",
     ),
 )
 

@@ -80,13 +80,19 @@ def shape_advice(
     if len(got) >= 2 and got == expected[:-2] + expected[-1:] + expected[-2:-1]:
         if hints == "none":
             return "the last two dims are swapped"
+        if len(got) == 2 and got[0] == 1:  # the index was unsqueezed on the wrong side
+            count = got[1]
+            return (
+                f"your index is one row of {count} positions (unsqueeze(0)); one "
+                f"position per row needs shape ({count}, 1): unsqueeze(1)"
+            )
         return "the last two dims are swapped (a transposed result?)"
     wrong = [d for d in range(len(got)) if got[d] != expected[d]]
     d = wrong[0]
     advice = f"dim {d} has size {got[d]} but should have size {expected[d]}"
     if got[d] == 1 and len(wrong) == 1:
         if hints == "code":
-            advice += f": expand it with .expand({_sizes(expected, d)})"
+            advice += f": expand it with .expand({expand_sizes(expected, d)})"
         elif hints == "index":
             advice += (
                 ": gather's output takes the index's shape, so expand the index over "
@@ -96,7 +102,7 @@ def shape_advice(
     return advice
 
 
-def _sizes(expected: tuple[int, ...], d: int) -> str:
+def expand_sizes(expected: tuple[int, ...], d: int) -> str:
     """``-1, -1, 4``: the arguments of an expand that sets dim ``d`` only."""
     return ", ".join(str(s) if i == d else "-1" for i, s in enumerate(expected))
 
@@ -112,7 +118,7 @@ def _missing_fix(expected: tuple[int, ...], d: int, hints: str) -> str:
         )
     fix = f".unsqueeze({d})"
     if expected[d] != 1:
-        fix += f".expand({_sizes(expected, d)})"
+        fix += f".expand({expand_sizes(expected, d)})"
     return f": add it with {fix}"
 
 

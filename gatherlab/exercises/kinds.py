@@ -28,6 +28,7 @@ from gatherlab.exercises.compare import (
     Difference,
     at,
     differences,
+    expand_sizes,
     kind_of,
     shape_text,
     value_text,
@@ -43,13 +44,16 @@ from gatherlab.trace import Step
 
 HIDDEN_CASES = 50
 INVALID_CASES = 10  # hidden cases that must raise, when an exercise has them
-WIDTH = 72  # the book's exercise boxes show about this many columns
+WIDTH = 68  # solution and feedback lines: the book's exercise boxes show about 72
 LABEL_SEPARATORS = re.compile(r"[\s,;'\"\[\]()]+")
 SMALL = 24  # inputs with at most this many entries are printed in full in feedback
 STUB_HINT = (
     "replace `raise NotImplementedError` with your code, then run the cell again"
 )
 UNANSWERED_HINT = "replace the `...` with your answer, then run the cell again"
+SAYS_IT_RAISES = re.compile(r"rais|error|exception|fail|throw|crash", re.IGNORECASE)
+# Kept on one line when folding: tuples of numbers and short subscripts, (4, 1), [b, j]
+UNBROKEN = re.compile(r"\((?:-?\d+, )*-?\d+,?\)|\[[^\[\]]{1,12}\]")
 
 
 def error_text(error: BaseException) -> str:
@@ -203,8 +207,10 @@ def _owner(name: str) -> tuple[Any, str]:
 
 
 @contextlib.contextmanager
-def forbidding(names: Iterable[str]) -> Iterator[None]:
-    """Replace each named function by one raising ``ForbiddenOpError``; restore after.
+def _patched(
+    names: Iterable[str], replacement: Callable[[str, Any], Callable[..., Any]]
+) -> Iterator[None]:
+    """Replace each named function by ``replacement(name, original)``; restore after.
 
     The originals come back however the block ends, so a learner's failing function
     never leaves ``torch.gather`` broken in their notebook.
@@ -213,12 +219,9 @@ def forbidding(names: Iterable[str]) -> Iterator[None]:
     try:
         for name in names:
             owner, attribute = _owner(name)
+            original = getattr(owner, attribute)
             saved.append((owner, attribute, vars(owner).get(attribute, _ABSENT)))
-
-            def refuse(*args: Any, _name: str = name, **kwargs: Any) -> Any:
-                raise ForbiddenOpError(_name)
-
-            setattr(owner, attribute, refuse)
+            setattr(owner, attribute, replacement(name, original))
         yield
     finally:
         for owner, attribute, original in reversed(saved):
@@ -228,15 +231,47 @@ def forbidding(names: Iterable[str]) -> Iterator[None]:
                 setattr(owner, attribute, original)
 
 
+def forbidding(names: Iterable[str]) -> contextlib.AbstractContextManager[None]:
+    """Replace each named function by one raising ``ForbiddenOpError``."""
+
+    def refusing(name: str, original: Any) -> Callable[..., Any]:
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise ForbiddenOpError(name)
+
+        return refuse
+
+    return _patched(names, refusing)
+
+
+def counting(
+    names: Iterable[str], calls: list[str]
+) -> contextlib.AbstractContextManager[None]:
+    """Let each named function run as usual, appending its name to ``calls``."""
+
+    def counted(name: str, original: Any) -> Callable[..., Any]:
+        def count(*args: Any, **kwargs: Any) -> Any:
+            calls.append(name)
+            return original(*args, **kwargs)
+
+        return count
+
+    return _patched(names, counted)
+
+
 def _wrapped(line: str, indent: str = "") -> str:
-    """One line folded to ``WIDTH`` columns, continuation lines starting ``indent``."""
-    return textwrap.fill(
-        line,
+    """One line folded to ``WIDTH`` columns, continuation lines starting ``indent``.
+
+    A tuple of numbers such as ``(4, 1)`` or a subscript ``[b, j]`` is never split.
+    """
+    kept = UNBROKEN.sub(lambda match: match[0].replace(" ", "\u00a0"), line)
+    folded = textwrap.fill(
+        kept,
         WIDTH,
         subsequent_indent=indent,
         break_long_words=False,
         break_on_hyphens=False,
     )
+    return folded.replace("\u00a0", " ")
 
 
 def _comment(text: str) -> str:
@@ -244,9 +279,9 @@ def _comment(text: str) -> str:
     return _wrapped("# " + " ".join(text.split()), "# ")
 
 
-def _as_assignment(function: Callable[..., Any], name: str) -> str:
-    """A function's body as notebook code: the docstring as a comment, the statements
-    as they are, and the final ``return value`` as ``name = value``."""
+def _body(function: Callable[..., Any]) -> tuple[list[str], list[str], int]:
+    """A function as notebook lines: its docstring as comments, its statements as they
+    are (dedented), and the line number of the final ``return``."""
     source = textwrap.dedent(inspect.getsource(function))
     lines = source.splitlines()
     definition = ast.parse(source).body[0]
@@ -256,10 +291,28 @@ def _as_assignment(function: Callable[..., Any], name: str) -> str:
     docstring = ast.get_docstring(definition)
     start = body[0].end_lineno if docstring else body[0].lineno - 1
     code = textwrap.dedent("\n".join(lines[start:])).splitlines()
-    last = body[-1].lineno - 1 - start
-    code[last] = f"{name} = " + code[last].removeprefix("return ")
     header = [_comment(docstring)] if docstring else []
+    return header, code, body[-1].lineno - 1 - start
+
+
+def _as_assignment(function: Callable[..., Any], name: str) -> str:
+    """A function's body as notebook code, the final ``return value`` as
+    ``name = value``."""
+    header, code, last = _body(function)
+    code[last] = f"{name} = " + code[last].removeprefix("return ")
     return "\n".join([*header, *code]).strip()
+
+
+def _assigned(name: str, value: str) -> str:
+    """``name = value`` within ``WIDTH`` columns: one line, else one item a line."""
+    line = f"{name} = {value}"
+    if len(line) <= WIDTH:
+        return line
+    items = ast.literal_eval(value)
+    if not isinstance(items, list):
+        return _wrapped(line, " " * (len(name) + 4))
+    rows = [_wrapped(f"    {item!r},", "     ") for item in items]
+    return "\n".join([f"{name} = [", *rows, "]"])
 
 
 @dataclass(eq=False)
@@ -321,7 +374,10 @@ class Implement(Exercise):
     gather-family call behind the expected output, used to explain a wrong coordinate.
     ``generate_invalid(rng)`` returns a case the solution must raise on (``invalid`` of
     them are checked); ``forbid`` names functions (``"torch.gather"``) that the
-    learner's function may not call while it is checked.
+    learner's function may not call while it is checked, ``require`` functions of
+    which it must call at least one. ``hint(args, outcome, expected, where)`` may add
+    an exercise's own explanation to a wrong value (``outcome`` the result, ``where``
+    the first wrong coordinate) or to an error (``outcome`` the error, ``where`` None).
     """
 
     solution: Callable[..., Any] = None
@@ -332,10 +388,12 @@ class Implement(Exercise):
     generate_invalid: Callable[[np.random.Generator], Mapping[str, Any]] | None = None
     invalid: int = INVALID_CASES
     forbid: tuple[str, ...] = ()
+    require: tuple[str, ...] = ()
+    hint: Callable[..., str] | None = None
     kind: ClassVar[str] = "implement"
 
     def __post_init__(self) -> None:
-        for name in self.forbid:
+        for name in (*self.forbid, *self.require):
             _owner(name)  # a misspelt name fails when the exercise registers
         if self.generate_invalid is None:
             self.invalid = 0
@@ -411,10 +469,22 @@ class Implement(Exercise):
             f"cases{raises}.",
         )
 
-    def _run(self, answer: Callable, given: dict[str, Any]) -> Any:
-        """The learner's function on one case, with the forbidden functions refused."""
-        with forbidding(self.forbid):
-            return answer(*given.values())
+    def _run(self, answer: Callable, given: dict[str, Any]) -> tuple[Any, bool]:
+        """The learner's function on one case, with the forbidden functions refused,
+        and whether it called a required function (True when none is required)."""
+        calls: list[str] = []
+        with forbidding(self.forbid), counting(self.require, calls):
+            result = answer(*given.values())
+        return result, bool(calls) or not self.require
+
+    def _hint(self, args: dict, outcome: Any, expected: Any, where: Any) -> str:
+        """The exercise's own explanation of a wrong outcome, or empty."""
+        if self.hint is None:
+            return ""
+        try:
+            return self.hint(args, outcome, expected, where) or ""
+        except Exception:  # a hint that fails only costs the hint, never the check
+            return ""
 
     def _check_invalid(
         self, answer: Callable, number: int, args: dict, error: str
@@ -459,9 +529,20 @@ class Implement(Exercise):
                 self.id, f"{where}, your function raised NotImplementedError."
             )
         except (Exception, SystemExit) as error:
+            hint = self._hint(args, error, expected, None)
+            hint = f" {_capitalised(hint)}." if hint else ""
             return failed(
                 self.id,
-                f"{where}, your function raised {error_text(error)}.",
+                f"{where}, your function raised {error_text(error)}.{hint}",
+                describe(args),
+            )
+        got, used_required = got
+        if not used_required:
+            names = " or ".join(self.require)
+            return failed(
+                self.id,
+                f"{where}, your function returned a result without calling {names}: "
+                f"this exercise asks you to use {self.require[0].rsplit('.', 1)[-1]}.",
                 describe(args),
             )
         changed = _changed_argument(args, given)
@@ -479,6 +560,9 @@ class Implement(Exercise):
             return failed(self.id, f"{where}, {difference.message}.", describe(args))
         call = self.call.bind(args) if self.call is not None else None
         message = wrong_value_message(difference, call, "your function returned")
+        hint = self._hint(args, got, expected, difference.where)
+        if hint:
+            message = f"{message.removesuffix('.')} ({hint})."
         return failed(self.id, f"{where}, {message}", describe(args))
 
     def _argument_position(self, name: str | None) -> int | None:
@@ -585,12 +669,15 @@ class Predict(Exercise):
 
     ``explain`` is the gather-family call behind the value; with ``gradient=True`` the
     value is the gradient of that call's input, for the upstream ``grad_output``.
+    ``runs_because`` says why the code does not raise, for a learner who predicts an
+    error.
     """
 
     code: Callable[[], Any] = None
     explain: Call | None = None
     gradient: bool = False
     grad_output: Any = None
+    runs_because: str = ""
     kind: ClassVar[str] = "predict"
 
     @cached_property
@@ -603,8 +690,13 @@ class Predict(Exercise):
         return self.solution
 
     def solution_source(self) -> str:
-        value = _wrapped(_as_shown(self.solution), " ")
-        return f"{_source(self.code)}\n\n# It returns:\n{value}"
+        """The code as comments, ending with the line the learner writes."""
+        shown = []
+        if self.code.__name__ != "<lambda>":
+            header, code, last = _body(self.code)
+            code[last] = code[last].removeprefix("return ")
+            shown = [*header, *(f"# {line}".rstrip() for line in code)]
+        return "\n".join([*shown, _assigned("prediction", _as_shown(self.solution))])
 
     def _shape_reason(self) -> str:
         """`` (x.grad has the shape of x, (2, 3))``: why the answer has its shape."""
@@ -620,6 +712,14 @@ class Predict(Exercise):
     def _check(self, answer: Any) -> Result:
         if answer is ...:
             return not_attempted(self.id, f"Predict first: {UNANSWERED_HINT}.")
+        if isinstance(answer, str) and SAYS_IT_RAISES.search(answer):
+            shape = shape_text(to_numpy(self.solution).shape)
+            why = self.runs_because or f"the code returns a value of shape {shape}"
+            return failed(
+                self.id,
+                f"It does not raise: {why}. Write the value it returns, as nested "
+                "lists.",
+            )
         difference = differences(
             self.solution, answer, "your answer", strict=False, hints="none"
         )
@@ -632,7 +732,7 @@ class Predict(Exercise):
             return failed(self.id, self._gradient_message(difference))
         message = wrong_value_message(difference, self.explain, "you wrote")
         step = step_at(self.explain, difference.where) if self.explain else None
-        details = (self.explain.trace().line(step),) if step is not None else ()
+        details = (self.explain.trace_line(step),) if step is not None else ()
         return failed(self.id, message, details)
 
     def _gradient_message(self, difference: Difference) -> str:
@@ -691,7 +791,7 @@ class PredictRaises(Exercise):
             )
             for label, call in self.calls.items()
         ]
-        return "\n".join([*lines, repr(list(self.solution))])
+        return "\n".join([*lines, _assigned("raising", repr(list(self.solution)))])
 
     def _reason(self, label: str) -> str:
         call = self.calls[label]
@@ -726,7 +826,9 @@ class PredictRaises(Exercise):
             if label in labels and label not in self.solution
         ]
         if not missed and not extra:
-            reasons = tuple(map(self._reason, self.calls))
+            reasons = tuple(
+                _wrapped(self._reason(label), "    ") for label in self.calls
+            )
             return passed(self.id, f"Right: {_listed(self.solution)} raise.", reasons)
         return failed(self.id, self._reason((missed + extra)[0]) + ".")
 
@@ -898,7 +1000,8 @@ class Fix(Exercise):
                 f"Your {self.part} works: {named.text()} returns the intended result.",
             )
         if difference.where is None:
-            return failed(self.id, f"The call runs now; {difference.message}.")
+            message = self._expand_advice(answer, difference.message)
+            return failed(self.id, f"The call runs now; {message}.")
         intended = self.broken.with_part(self.part, self.reference_answer)
         right = step_at(intended, difference.where)
         yours = step_at(fixed, difference.where)
@@ -907,6 +1010,41 @@ class Fix(Exercise):
         else:
             message = self._misread(difference.where, right, yours)
         return failed(self.id, f"The call runs now, but {message}")
+
+    def _gives_expected(self, index: Any) -> bool:
+        try:
+            got = self.broken.with_part(self.part, index).run()
+        except Exception:
+            return False
+        return differences(self.expected, got, strict=False) is None
+
+    def _expand_advice(self, answer: Any, message: str) -> str:
+        """``message``, unless it suggests an expand that would read wrong values: then
+        where the index's new axis belongs (checked by running the call)."""
+        if ".expand(" not in message or self.part != "index":
+            return message
+        target = tuple(to_numpy(self.reference_answer).shape)
+        index = answer
+        short = [d for d, size in enumerate(index.shape) if size == 1 != target[d]]
+        if len(short) != 1 or self._gives_expected(index.expand(target)):
+            return message
+        d, rank = short[0], len(target)
+        for new in (n for n in range(rank) if n != d):
+            moved = index.squeeze(d).unsqueeze(new)
+            if not self._gives_expected(moved.expand(target)):
+                continue
+            place = {0: "first", rank - 1: "last"}.get(new, f"at dim {new}")
+            along = {0: "row", 1: "column"}.get(new, f"slice along dim {new}")
+            along = along if rank == 2 else f"slice along dim {new}"
+            head = message[: message.index(": expand it with")]
+            return (
+                f"{head}, and expanding this index would repeat each position along "
+                f"dim {d}: each {along} must hold the positions "
+                f"{to_numpy(index.squeeze(d)).tolist()}, so put the new axis {place} "
+                f"(.unsqueeze({new})), then expand it "
+                f"(.expand({expand_sizes(target, new)}))"
+            )
+        return message[: message.index(": expand it with")]
 
     def wrong_answers(self) -> dict[str, Any]:
         right = self.reference_answer
