@@ -135,7 +135,7 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
                     "dim",
                     "dim -1",
                     (
-                        "torch.gather(x, 1, index) (dim -1 names this same axis)",
+                        "torch.gather(x, -1, index)  # dim -1 is dim 1 here",
                         "out[0, 1] ← index[0, 1] = 0",
                     ),
                     {"out": ("10",), "index": ("0",), "source": ("10",)},
@@ -153,7 +153,11 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
                 Click(
                     "step",
                     "unsqueeze(-1)",
-                    ("would read only feature 0 of each chosen step",),
+                    (
+                        "would read only feature 0 of each chosen step",
+                        "expand repeats it over all 2 features (a stride-0 view, no "
+                        "copy)",
+                    ),
                     {"index": ("2", "0"), "source": ("0", "4")},
                 ),
                 Click(
@@ -205,8 +209,27 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
         ExplorerCheck(
             "error_lab",
             0,
-            ("index has dtype float32, but torch.gather takes positions as int64",),
             (
+                "index has dtype float32, but torch.gather takes positions as int64",
+                "Used only by the last choice, your own call. In a running notebook, "
+                "picking a prepared call copies its index and dim here; on this page "
+                "the boxes keep their first value.",
+            ),
+            (
+                Click(
+                    "call",
+                    "missing index axis",
+                    (
+                        "Read as one position per row (as TensorFlow read it above):",
+                        "index = index.unsqueeze(1)",
+                        "torch.gather(x, 1, torch.tensor([[0], [1]]))",
+                        "Read as the same positions (columns) for every row:",
+                        "index = index.unsqueeze(0).expand(2, -1)",
+                        "No GPU difference is documented for this rule; only "
+                        "out-of-range positions behave differently on a GPU.",
+                    ),
+                    {"fault": ()},
+                ),
                 Click(
                     "call",
                     "negative index value",
@@ -214,6 +237,7 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
                         "RuntimeError: index -1 is out of bounds for dimension 1",
                         "InvalidArgumentError: indices[0,1] = -1 is not in [0, 3)",
                         "Sources: pytorch#2300, pytorch#38944, tf.gather API page",
+                        "index = torch.where(index < 0, index + 3, index)",
                     ),
                     {"fault": ("-1",)},
                 ),
@@ -243,7 +267,13 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
         ExplorerCheck(
             "gradient_accumulation",
             0,
-            ("chapter weights", "✓ both autograd gradients equal the sums by hand"),
+            (
+                "chapter weights",
+                "✓ both autograd gradients equal the sums by hand",
+                "The weights box holds your own weights, used only by the first "
+                "preset. In a running notebook, picking a preset copies its weights "
+                "here; on this page the box keeps its first value.",
+            ),
             (
                 # Only index and weight cells are checked by colour: the gradient heat
                 # map's darkest shade is the same blue as the chosen source cell.

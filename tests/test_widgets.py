@@ -257,6 +257,18 @@ def test_axis_names_sit_in_their_own_header_row_so_numbers_line_up_with_cells():
     assert "text-align:center" in _html.CELL and "th.l{text-align:right}" in _html.STYLE
 
 
+def test_even_columns_give_every_cell_the_width_of_the_longest_text():
+    labels = {(0, 0): "1+3+5=9"}
+    heat = np.array([[1, 0], [0.5, 0]])
+    table = _html.tensor(
+        np.array([[9, 0], [4, 0]]), "g", labels=labels, heat=heat, even_columns=True
+    )
+    cells = re.findall(r"<td[^>]*>", table)
+    assert len(cells) == 4 and all("content-box;width:7ch" in cell for cell in cells)
+    uneven = _html.tensor(np.array([[9, 0]]), "g", labels=labels)
+    assert "width:" not in "".join(re.findall(r"<td[^>]*>", uneven))
+
+
 def test_heat_shades_cells_by_size_and_keeps_their_numbers():
     table = _html.tensor(
         np.array([[0, 2], [4, 0]]), "g", heat=np.array([[0, 0.5], [1, 0]])
@@ -309,6 +321,21 @@ def test_gather_2d_overview_shows_the_seed_output_and_the_whole_trace():
     view = words(shown(gl.widgets.gather_2d()))
     assert "out[1, 0] ← index[1, 0] = 1 → x[1, 1] = 21" in view
     assert "torch.gather(x, 1, index)" in view
+
+
+def test_gather_2d_shows_the_call_with_the_dim_the_reader_chose():
+    explorer = gl.widgets.gather_2d()
+    choose(explorer, "show", "out[0, 1]")
+    choose(explorer, "dim", "dim -1")
+    view = shown(explorer)
+    assert "torch.gather(x, -1, index)  # dim -1 is dim 1 here" in view
+    assert "torch.gather(x, 1, index)" not in view and "names this" not in view
+    choose(explorer, "dim", "dim 1")
+    assert words(shown(explorer)).startswith("torch.gather(x, 1, index) x shape")
+    choose(explorer, "dim", "dim 0")
+    assert "torch.gather(x, 0, index) ✗ No output" in words(shown(explorer))
+    one_dim = gl.widgets.gather_2d([5, 6, 7], [2, 0], dim=-1)
+    assert "torch.gather(x, -1, index)  # dim -1 is dim 0 here" in shown(one_dim)
 
 
 def shown_controls(explorer: Explorer) -> list[str]:
@@ -458,6 +485,10 @@ def test_batched_selection_marks_only_what_each_step_would_read():
     sources = {at for role, at in marks(view) if role == "source"}
     assert sources == {"features[0, 2, 0]", "features[0, 0, 0]"}  # feature 0 only
     assert "would read only feature 0 of each chosen step" in words(view)
+    assert "expand repeats it over all 2 features (a stride-0 view, no copy)." in words(
+        view
+    )
+    assert "copies" not in words(view)
     assert "what this index alone would read" in words(view)
     choose(explorer, "member", "batch 1")
     sources = {at for role, at in marks(shown(explorer)) if role == "source"}
@@ -575,7 +606,7 @@ def test_error_lab_states_gpu_behaviour_for_out_of_range_values():
     assert "device-side assert" not in view
     assert "index = index.long()" in view and "[[10, 11], [21, 22]]" not in view
     result = lab.compute(np.array(X), 1, lab.CASES[0].index)
-    assert result.fixed_output.tolist() == [[10, 11], [21, 22]]
+    assert [fix.output.tolist() for fix in result.fixes] == [[[10, 11], [21, 22]]]
 
 
 def test_error_lab_links_its_gpu_sources_only_where_the_gpu_differs():
@@ -590,7 +621,10 @@ def test_error_lab_links_its_gpu_sources_only_where_the_gpu_differs():
         assert f'<a href="{url}"' in view
     choose(explorer, "call", "int16 index")
     assert "<a href" not in shown(explorer)
-    assert "record no GPU-specific behaviour" in words(shown(explorer))
+    assert (
+        "No GPU difference is documented for this rule; only out-of-range positions "
+        "behave differently on a GPU." in words(shown(explorer))
+    )
 
 
 def test_error_lab_dim_out_of_range_mirrors_the_call_in_tensorflow_and_says_why():
@@ -615,9 +649,61 @@ def test_error_lab_notes_that_tensorflow_reads_a_short_index_per_row():
     assert "one position per row" not in words(shown(explorer))
 
 
+def test_error_lab_repairs_a_missing_axis_in_both_readings_and_says_which_is_tfs():
+    explorer = gl.widgets.error_lab()
+    choose(explorer, "call", "missing index axis")
+    view = words(shown(explorer))
+    per_row = (
+        "Read as one position per row (as TensorFlow read it above): "
+        "index = index.unsqueeze(1) torch.gather(x, 1, torch.tensor([[0], [1]])) "
+        "✓ runs out shape (2, 1)"
+    )
+    shared = (
+        "Read as the same positions (columns) for every row: "
+        "index = index.unsqueeze(0).expand(2, -1) "
+        "torch.gather(x, 1, torch.tensor([[0, 1], [0, 1]])) ✓ runs out shape (2, 2)"
+    )
+    assert per_row in view and shared in view
+    assert view.index(per_row) < view.index(shared)
+    result = lab.compute(np.array(X), 1, np.array([0, 1]))
+    outputs = [fix.output.tolist() for fix in result.fixes]
+    assert outputs == [[[10], [21]], [[10, 11], [20, 21]]]
+    assert np.ravel(result.tf_output).tolist() == [10, 21]  # TF: one per row
+    # along dim 0 both readings are the same index: one repair, no readings named
+    (fix,) = lab.compute(np.array(X), 0, np.array([1, 0, 1])).fixes
+    assert (fix.reading, fix.steps) == ("", ("index = index.unsqueeze(0)",))
+    assert fix.output.tolist() == [[20, 11, 22]]
+
+
+def test_error_lab_converts_python_style_negatives_and_never_wraps_below_minus_size():
+    steps, dim, fixed = lab.suggest_fix(np.array(X), 1, np.array([[0, -1], [-3, 2]]))
+    (why, step) = steps[0].splitlines()
+    assert step == "index = torch.where(index < 0, index + 3, index)"
+    assert (
+        why == "# -3..-1 become 0..2; anything below -3 stays negative and still raises"
+    )
+    assert dim == 1 and fixed.tolist() == [[0, 2], [0, 2]]
+    assert lab.suggest_fix(np.array(X), 1, np.array([[0, -4], [1, 2]])) is None
+    explorer = gl.widgets.error_lab()
+    edit(explorer, "index", "[[0, -1], [-4, 2]]")
+    explorer.apply_links()
+    view = words(shown(explorer))
+    assert "No automatic fix: -4 is below -3, so it is not a Python-style" in view
+    assert "torch.where" not in view and "✓ runs" not in view
+    edit(explorer, "index", "[[0, -1], [1, 5]]")  # a negative before a past-the-end
+    assert "Correct the arithmetic that produced 5" in words(shown(explorer))
+
+
 def test_error_lab_copies_a_chosen_call_into_the_boxes_of_your_own_call():
     explorer = gl.widgets.error_lab()
     assert "Your own call" in words(shown(explorer))  # labelled in the static page
+    assert (
+        "Used only by the last choice, your own call. In a running notebook, picking "
+        "a prepared call copies its index and dim here; on this page the boxes keep "
+        "their first value." in words(shown(explorer))
+    )
+    call_choice = control(explorer, widgets.Dropdown, "call")
+    assert call_choice.layout.width == "24em"
     index_box = control(explorer, widgets.Text, "index")
     dim_box = control(explorer, widgets.Dropdown, "dim")
     choose(explorer, "call", "dim out of range")
@@ -725,6 +811,37 @@ def test_weight_presets_name_the_chapters_weights_until_the_reader_types_theirs(
     own = gl.widgets.gradient_accumulation(weights=[[1, 1, 1], [1, 1, 1]])
     presets = control(own, widgets.ToggleButtons, "weights")
     assert presets.options[0][0] == "your weights"
+
+
+def test_the_weights_box_follows_the_chosen_preset_and_says_so():
+    explorer = gl.widgets.gradient_accumulation()
+    assert (
+        "The weights box holds your own weights, used only by the first preset. In a "
+        "running notebook, picking a preset copies its weights here; on this page the "
+        "box keeps its first value." in words(shown(explorer))
+    )
+    box = control(explorer, widgets.Text, "weights")
+    presets = control(explorer, widgets.ToggleButtons, "weights")
+    choose(explorer, "weights", "all ones")
+    assert box.value == "[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]"
+    assert presets.options[0][0] == "chapter weights"  # copying applies nothing
+    choose(explorer, "weights", "only out[0, 0]")
+    assert box.value == "[[1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]"
+    edit(explorer, "weights", "[[1, 0, 0], [0, 0, 7]]")  # typed: shown at once
+    explorer.apply_links()
+    assert presets.index == 0 and presets.options[0][0] == "your weights"
+    choose(explorer, "source", "x[1, 1]")
+    assert "its gradient is 0 + 0 + 7 = 7" in words(shown(explorer))
+    choose(explorer, "weights", "all ones")
+    choose(explorer, "weights", "your weights")
+    assert box.value == "[[1.0, 0.0, 0.0], [0.0, 0.0, 7.0]]"
+
+
+def test_the_gradient_grid_gives_its_columns_one_width():
+    view = shown(gl.widgets.gradient_accumulation())
+    grid = view[view.index("x.grad by hand") :]
+    cells = re.findall(r"<td[^>]*>", grid[: grid.index("</table>")])
+    assert len(cells) == 6 and all("content-box;width:7ch" in cell for cell in cells)
 
 
 def test_a_new_index_shape_resets_the_weights_to_ones():

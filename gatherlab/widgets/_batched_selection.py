@@ -116,8 +116,8 @@ def step_note(selection: Selection, step: int, member: int) -> str:
     if step == 1:
         return (
             f"{asks} Used as it is, this ({batch}, {picks}, 1) index would read only "
-            f"feature 0 of each chosen step; expand copies it over all {size} "
-            "features."
+            f"feature 0 of each chosen step; expand repeats it over all {size} "
+            "features (a stride-0 view, no copy)."
         )
     return f"{asks} The expanded index reads the whole feature vectors."
 

@@ -12,7 +12,7 @@ maintainers' issue comments (linked), never run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import ipywidgets as widgets
@@ -41,19 +41,19 @@ GPU_SOURCES = (
     ("tf.gather API page", "https://www.tensorflow.org/api_docs/python/tf/gather"),
 )
 GPU_OTHER = (
-    "The documentation and issues cited for out-of-range positions describe a GPU "
-    "difference only for those; this rule is about dtype, dims or shapes, and they "
-    "record no GPU-specific behaviour for it."
+    "No GPU difference is documented for this rule; only out-of-range positions "
+    "behave differently on a GPU."
 )
 GPU_TITLE = (
     "On a GPU (from the PyTorch / TensorFlow documentation and maintainers' issue "
     "comments, not run here)"
 )
 OWN_CALL_NOTE = (
-    "These boxes set the list's last choice, your own call: torch.gather(x, dim, "
-    "index) with the index and dim typed here (editing needs a running notebook). "
-    "There, choosing a prepared call above copies its index and dim into them."
+    "Used only by the last choice, your own call. In a running notebook, picking a "
+    "prepared call copies its index and dim here; on this page the boxes keep their "
+    "first value."
 )
+CALL_CHOICE_WIDTH = "24em"  # the longest call's name shows in full
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,18 @@ DIMS = (0, 1, -1, 2, -3)
 
 
 @dataclass(frozen=True)
+class Fix:
+    """One repair: how it reads the index ("" when there is one reading), the code
+    that makes it, and the call it leads to with that call's output."""
+
+    reading: str
+    steps: tuple[str, ...]
+    dim: int
+    index: np.ndarray
+    output: np.ndarray | None
+
+
+@dataclass(frozen=True)
 class LabResult:
     """Everything the lab shows for one call of ``torch.gather(x, dim, index)``."""
 
@@ -97,10 +109,7 @@ class LabResult:
     tf_code: str
     tf_output: np.ndarray | None
     tf_error: str
-    fix_steps: tuple[str, ...] = ()
-    fixed_dim: int | None = None
-    fixed_index: np.ndarray | None = None
-    fixed_output: np.ndarray | None = None
+    fixes: tuple[Fix, ...] = ()
 
 
 def _fix_once(problem: Problem, x: np.ndarray, dim: int, index: np.ndarray):
@@ -126,7 +135,8 @@ def _fix_once(problem: Problem, x: np.ndarray, dim: int, index: np.ndarray):
             for d in range(x.ndim)
         )
         sizes = ", ".join(str(t) if d < missing else "-1" for d, t in enumerate(target))
-        step = "index = index" + ".unsqueeze(0)" * missing + f".expand({sizes})"
+        expand = "" if target == grown.shape else f".expand({sizes})"
+        step = "index = index" + ".unsqueeze(0)" * missing + expand
         return step, dim, np.broadcast_to(grown, target).copy()
     if rule == "index-too-large":
         cuts = tuple(
@@ -136,8 +146,14 @@ def _fix_once(problem: Problem, x: np.ndarray, dim: int, index: np.ndarray):
         text = ", ".join(f":{c.stop}" if c.stop is not None else ":" for c in cuts)
         return f"index = index[{text}]", dim, index[cuts]
     if rule == "negative-index":
-        fixed = np.where(index < 0, index % size, index)
-        return f"index = torch.where(index < 0, index % {size}, index)", dim, fixed
+        if (index < -size).any():
+            return None  # not a Python-style position either: see below_python_range
+        why = (
+            f"# -{size}..-1 become 0..{size - 1}; anything below -{size} stays "
+            "negative and still raises"
+        )
+        step = f"index = torch.where(index < 0, index + {size}, index)"
+        return f"{why}\n{step}", dim, np.where(index < 0, index + size, index)
     return None  # a position past the end: only the code that computed it can say
 
 
@@ -156,6 +172,65 @@ def suggest_fix(x: np.ndarray, dim: int, index: np.ndarray):
         step, dim, index = repaired
         steps.append(step)
     return None
+
+
+def one_per_line(x: np.ndarray, dim: int, index: np.ndarray):
+    """The other reading of an index one dim short: one position per line of x
+    along ``dim`` (``index.unsqueeze(dim)``): ``(steps, dim, index)``, or None."""
+    import torch
+
+    if index.ndim != x.ndim - 1 or not -x.ndim <= dim < x.ndim:
+        return None
+    wrapped = dim % x.ndim
+    grown = np.expand_dims(index, wrapped)
+    if diagnose(torch.as_tensor(x), wrapped, torch.as_tensor(grown)):
+        return None
+    return (f"index = index.unsqueeze({wrapped})",), dim, grown
+
+
+def reading_names(x: np.ndarray, dim: int) -> tuple[str, str]:
+    """Plain names of the two readings of an index one dim short: (one position per
+    line, the same positions repeated)."""
+    if x.ndim == 2 and dim % 2 == 1:
+        return "one position per row", "the same positions (columns) for every row"
+    return (
+        f"one position per line of x along dim {dim % x.ndim}",
+        "the same positions repeated over the missing leading dims",
+    )
+
+
+def repairs(
+    x: np.ndarray, dim: int, index: np.ndarray, tf_output: np.ndarray | None
+) -> tuple[Fix, ...]:
+    """Every repair worth showing: one, or both readings of an index one dim short
+    when they differ (the first marked when it is how TensorFlow read the index)."""
+    import torch
+
+    def fix(reading: str, repair: tuple) -> Fix:
+        steps, fixed_dim, fixed_index = repair
+        output, _ = attempt(
+            lambda: torch.gather(
+                torch.as_tensor(x), fixed_dim, torch.as_tensor(fixed_index)
+            )
+        )
+        return Fix(reading, steps, fixed_dim, fixed_index, output)
+
+    shared = suggest_fix(x, dim, index)
+    per_line = one_per_line(x, dim, index)
+    if per_line is None or shared is None:
+        only = shared or per_line
+        return () if only is None else (fix("", only),)
+    if np.array_equal(per_line[2], shared[2]):  # both readings build the same index
+        return (fix("", per_line),)
+    per_line_name, shared_name = reading_names(x, dim)
+    per_line_fix = fix(per_line_name, per_line)
+    if tf_output is not None and np.array_equal(  # TF's result lacks the new axis
+        np.ravel(per_line_fix.output), np.ravel(tf_output)
+    ):
+        per_line_fix = replace(
+            per_line_fix, reading=f"{per_line_name} (as TensorFlow read it above)"
+        )
+    return per_line_fix, fix(shared_name, shared)
 
 
 def _tensorflow_call(x: np.ndarray, dim: int, index: np.ndarray) -> tuple[str, Any]:
@@ -201,28 +276,9 @@ def compute(x: np.ndarray, dim: int, index: np.ndarray) -> LabResult:
     )
     tf_code, tf_call = _tensorflow_call(x, dim, index)
     tf_output, tf_error = attempt(tf_call) if tf_call else (None, "")
-    fix = suggest_fix(x, dim, index) if problems else None
-    if fix is None:
-        return LabResult(
-            problems, torch_output, torch_error, tf_code, tf_output, tf_error
-        )
-    steps, fixed_dim, fixed_index = fix
-    fixed_output, _ = attempt(
-        lambda: torch.gather(
-            torch.as_tensor(x), fixed_dim, torch.as_tensor(fixed_index)
-        )
-    )
+    fixes = repairs(x, dim, index, tf_output) if problems else ()
     return LabResult(
-        problems,
-        torch_output,
-        torch_error,
-        tf_code,
-        tf_output,
-        tf_error,
-        steps,
-        fixed_dim,
-        fixed_index,
-        fixed_output,
+        problems, torch_output, torch_error, tf_code, tf_output, tf_error, fixes
     )
 
 
@@ -242,6 +298,42 @@ def past_the_end(dim: int, index: np.ndarray, problem: Problem) -> str:
         f"gl.check_gather(x, {dim}, index) before the gather to stop at the first "
         "bad position."
     )
+
+
+def below_python_range(x: np.ndarray, dim: int, index: np.ndarray) -> str:
+    """Why a position below -size gets no automatic fix, and what to do."""
+    size = x.shape[dim % x.ndim]
+    return (
+        f"No automatic fix: {index.min()} is below -{size}, so it is not a "
+        f"Python-style position either (those run from -{size} to -1), and adding "
+        f"{size} would leave it negative. Correct the code that produced it; "
+        f"gl.check_gather(x, {dim}, index) stops at the first bad position."
+    )
+
+
+def render_fixes(fixes: tuple[Fix, ...]) -> str:
+    """The repairs: the code, the call it leads to and what that call returns."""
+    parts = []
+    if len(fixes) == 2:
+        parts.append(
+            _html.note(
+                "Two readings of this index, two repairs: pick the one that "
+                "selects what you meant."
+            )
+        )
+    for fix in fixes:
+        fixed_call = (
+            f"torch.gather(x, {fix.dim}, torch.tensor({format_tensor(fix.index)}))"
+        )
+        if fix.reading:
+            parts.append(_html.heading(f"Read as {fix.reading}:"))
+        parts.append(_html.code_block([*fix.steps, fixed_call]))
+        if len(fixes) == 1:
+            parts.append(
+                _html.note("One possible repair: check it selects what you meant.")
+            )
+        parts.append(_outcome(fix.output, ""))
+    return "".join(parts)
 
 
 def render(
@@ -288,18 +380,15 @@ def render(
         parts.append(_html.heading("A suggested fix"))
         if result.problems[0].hint:
             parts.append(_html.note(f"hint: {result.problems[0].hint}"))
-        if result.problems[0].rule == "index-out-of-range":
-            parts.append(_html.note(past_the_end(dim, index, result.problems[0])))
-        elif result.fixed_index is None:
-            parts.append(_html.note("No automatic fix for this call."))
+        past_end = [p for p in result.problems if p.rule == "index-out-of-range"]
+        if past_end:  # even behind a negative position: no safe automatic fix
+            parts.append(_html.note(past_the_end(dim, index, past_end[0])))
+        elif result.fixes:
+            parts.append(render_fixes(result.fixes))
+        elif result.problems[0].rule == "negative-index":
+            parts.append(_html.note(below_python_range(x, dim, index)))
         else:
-            fixed = format_tensor(result.fixed_index)
-            fixed_call = f"torch.gather(x, {result.fixed_dim}, torch.tensor({fixed}))"
-            parts += [
-                _html.code_block([*result.fix_steps, fixed_call]),
-                _html.note("One possible repair: check it selects what you meant."),
-                _outcome(result.fixed_output, ""),
-            ]
+            parts.append(_html.note("No automatic fix for this call."))
     return "".join(parts)
 
 
@@ -326,6 +415,7 @@ def error_lab(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
     case_choice = _base.choice(
         [c.label for c in CASES] + [OWN_CALL], "call", dropdown=True
     )
+    case_choice.layout.width = CALL_CHOICE_WIDTH
     prepared = [render_case(x, case) for case in CASES]  # never re-rendered
     views = _base.stack([*prepared, render_own(x, dim, own["index"])])
     status = widgets.HTML("")

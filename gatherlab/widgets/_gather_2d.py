@@ -4,10 +4,11 @@ the index entry it used and the source value it read.
 Structure (for the static book): a dim choice is linked to an outer Stack with one
 child per dim; an output-cell choice is linked to every axis's inner Stack of
 precomputed views (an overview, then one view per output cell). Both choices therefore
-work with no kernel. dim -1 reuses the last axis's child (it names that axis), so those
-views are saved once. Each axis's child shows the output-cell choice above its views,
-or, where the call raises, a note saying there is no output to pick instead of buttons
-that would change nothing. The index box needs a kernel; it re-renders the views.
+work with no kernel. Each dim's child shows the output-cell choice (or, where the
+call raises, a note saying there is no output to pick instead of buttons that would
+change nothing), the call as the reader chose it, then its axis's views. dim -1 shares
+the last axis's views (it names that axis), so those are saved once; only its call
+line differs. The index box needs a kernel; it re-renders the views.
 
 Design decision: every dim shares the reader's one index, as in the chapter's lesson
 that the same index can change meaning *and validity* with dim. The default index
@@ -76,18 +77,25 @@ def cell_labels(index: np.ndarray) -> list[str]:
     return ["all"] + [_html.at_text(c, "out") for c in np.ndindex(index.shape)]
 
 
+def call_line(x: np.ndarray, dim: int) -> str:
+    """The call as the reader chose it; a negative dim says which axis it names."""
+    call = f"torch.gather(x, {dim}, index)"
+    if dim < 0:
+        return f"{call}  # dim {dim} is dim {dim % max(x.ndim, 1)} here"
+    return call
+
+
 def render_cell(
     x: np.ndarray, index: np.ndarray, view: DimView, out: tuple[int, ...] | None
 ) -> str:
-    """One view: the call, the three tensors, and the trace (all of it, or one line)."""
-    last = " (dim -1 names this same axis)" if view.dim == max(x.ndim, 1) - 1 else ""
-    call = _html.code(f"torch.gather(x, {view.dim}, index){last}")
+    """One view: the three tensors and the trace (all of it, or one line); the call
+    line sits above the views, one per dim choice."""
     if view.problems:
         fault = {p.where: "fault" for p in view.problems if p.where is not None}
         tables = _html.row(_html.tensor(x, "x"), _html.tensor(index, "index", fault))
         marks = _html.legend("fault") if fault else ""
         title = "No output: the call raises because it breaks a rule"
-        return call + _html.problems(view.problems, title) + tables + marks
+        return _html.problems(view.problems, title) + tables + marks
     if out is None:
         tables = _html.row(
             _html.tensor(x, "x"),
@@ -95,12 +103,8 @@ def render_cell(
             _html.tensor(view.output, "out"),
         )
         if not len(view.trace):
-            return (
-                call
-                + tables
-                + _html.note("An empty index selects nothing: out is empty.")
-            )
-        return call + tables + _html.code_block(str(view.trace).splitlines())
+            return tables + _html.note("An empty index selects nothing: out is empty.")
+        return tables + _html.code_block(str(view.trace).splitlines())
     step = view.trace[out]
     tables = _html.row(
         _html.tensor(x, "x", {step.source: "source"}),
@@ -108,8 +112,7 @@ def render_cell(
         _html.tensor(view.output, "out", {out: "out"}),
     )
     return (
-        call
-        + tables
+        tables
         + _html.code(view.trace.line(step))
         + _html.legend("out", "index", "source")
     )
@@ -138,9 +141,9 @@ def gather_2d(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
     axes = axes_for(x)
     inner = [_base.stack([]) for _ in axes]
     no_output = widgets.HTML(_html.note(NO_OUTPUT))
-    per_axis = [widgets.VBox() for _ in axes]
-    # dim -1 shows the last axis's child itself: the same views are saved only once.
-    outer = widgets.Stack(children=[per_axis[d % len(axes)] for d in dims])
+    calls_shown = [widgets.HTML(_html.code_block([call_line(x, d)])) for d in dims]
+    per_dim = [widgets.VBox() for _ in dims]
+    outer = widgets.Stack(children=per_dim)
     status = widgets.HTML("")
     index_box = _base.edit_box("index", format_tensor(state["index"]))
 
@@ -148,10 +151,12 @@ def gather_2d(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
         views = [render_dim(x, index_values, call) for call in calls]
         linked = list(zip(inner, views, strict=True))
         _base.show_choices(cell_choice, cell_labels(index_values), linked)
-        for box, views_stack, call in zip(per_axis, inner, calls, strict=True):
-            above = no_output if call.problems else cell_choice
-            if box.children != (above, views_stack):
-                box.children = (above, views_stack)
+        for box, call_shown, d in zip(per_dim, calls_shown, dims, strict=True):
+            axis = d % len(axes)  # dim -1 shows the last axis's views
+            above = no_output if calls[axis].problems else cell_choice
+            children = (above, call_shown, inner[axis])
+            if box.children != children:
+                box.children = children
 
     def on_index(change: dict) -> None:
         candidate = _base.read_edit(change["new"], status, state["index"])

@@ -8,7 +8,9 @@ Structure (for the static book): a weight-preset choice is linked to an outer St
 child per preset, with that preset's autograd check); a source-cell choice is linked to
 every preset's inner Stack of precomputed views, so both choices need no kernel. The
 index and weights boxes need a kernel; editing the weights re-renders only the first
-preset, editing the index re-renders everything.
+preset (the reader's own weights) and shows it, editing the index re-renders
+everything. With a kernel, choosing a preset copies its weights into the weights box,
+so the box always holds the weights on show and edits start from them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ DEFAULT_X = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
 DEFAULT_INDEX = [[2, 2, 0], [1, 1, 1]]
 DEFAULT_WEIGHTS = [[1.0, 2.0, 4.0], [1.0, 3.0, 5.0]]
 Coord = tuple[int, ...]
+WEIGHTS_NOTE = (
+    "The weights box holds your own weights, used only by the first preset. In a "
+    "running notebook, picking a preset copies its weights here; on this page the box "
+    "keeps its first value."
+)
 
 
 @dataclass(frozen=True)
@@ -194,6 +201,7 @@ def render_preset(
                 labels,
                 heat,
                 note="(sums of weights)",
+                even_columns=True,
             ),
         ]
         if chosen is None:
@@ -270,6 +278,20 @@ def gradient_accumulation(
         "weights", format_tensor(state["weights"]), width="22em"
     )
 
+    copying = {"preset": False}  # True while a chosen preset is copied into the box
+
+    def copy_to_box(preset_weights: np.ndarray) -> None:
+        """Show the chosen preset's weights in the box without applying them."""
+        copying["preset"] = True
+        try:
+            weights_box.value = format_tensor(preset_weights)
+        finally:
+            copying["preset"] = False
+
+    def chosen_weights() -> np.ndarray:
+        labels = presets(state["index"], state["weights"], state["first"])
+        return labels[preset_choice.index][1]
+
     def show_preset(k: int, preset_weights: np.ndarray) -> None:
         gradient = compute(x, dim, state["index"], preset_weights, state["trace"])
         views = render_preset(x, dim, state["index"], gradient)
@@ -294,13 +316,15 @@ def gradient_accumulation(
         state["index"], state["trace"] = candidate, trace(x, dim, candidate)
         if check_weights(state["weights"], candidate):
             state["weights"], state["first"] = np.ones(candidate.shape), "reset weights"
-            weights_box.value = format_tensor(state["weights"])
             status.value = _html.note(
                 "The weights were reset to ones to fit the new index."
             )
         show_all()
+        copy_to_box(chosen_weights())
 
     def on_weights(change: dict) -> None:
+        if copying["preset"]:
+            return
         candidate = _base.read_edit(change["new"], status, state["weights"])
         if candidate is None:
             return
@@ -316,6 +340,12 @@ def gradient_accumulation(
         show_preset(0, candidate)
         labels = presets(state["index"], candidate, state["first"])
         _base.show_choices(preset_choice, [name for name, _ in labels], [])
+        preset_choice.index = 0  # show the weights just typed
+
+    def on_preset(change: dict) -> None:
+        """Copy the chosen preset's weights into the box (kernel only)."""
+        if change["new"] is not None:
+            copy_to_box(chosen_weights())
 
     show_all()
     links = [_base.link(preset_choice, outer)] + [
@@ -323,6 +353,7 @@ def gradient_accumulation(
     ]
     index_box.observe(on_index, names="value")
     weights_box.observe(on_weights, names="value")
+    preset_choice.observe(on_preset, names="index")
     return _base.Explorer(
         "gradient_accumulation",
         5,
@@ -330,6 +361,7 @@ def gradient_accumulation(
             preset_choice,
             cell_choice,
             outer,
+            widgets.HTML(_html.note(WEIGHTS_NOTE)),
             widgets.HBox([index_box, weights_box]),
             status,
             _base.edit_note(),

@@ -48,19 +48,25 @@ def escape(text: object) -> str:
     return html.escape(str(text))
 
 
-def _cell(text: str, role: str | None, heat: float | None, where: str = "") -> str:
+def _cell(
+    text: str, role: str | None, heat: float | None, where: str = "", width: str = ""
+) -> str:
     """One cell; a marked one names its role and coordinate in data attributes, which
-    tests and browser checks read."""
+    tests and browser checks read. ``width`` is a minimum width shared by the table
+    (a table cell's width acts as one; content-box keeps the padding outside it)."""
+    least = f";box-sizing:content-box;width:{width}" if width else ""
     if role is not None:
         background, colour, border, _ = MARKS[role]
-        style = f"background:{background};color:{colour};border:{border}"
+        style = f"background:{background};color:{colour};border:{border}{least}"
         mark = f'data-mark="{role}" data-at="{escape(where)}"'
         return f'<td {mark} style="{style};font-weight:bold">{escape(text)}</td>'
     if heat is not None and heat > 0:
         r, g, b = (round(255 - (255 - c) * heat) for c in HEAT_RGB)
         colour = "#fff" if heat > 0.55 else "#000"
-        style = f"background:rgb({r},{g},{b});color:{colour};font-weight:bold"
+        style = f"background:rgb({r},{g},{b});color:{colour};font-weight:bold{least}"
         return f'<td style="{style}">{escape(text)}</td>'
+    if least:
+        return f'<td style="{least[1:]}">{escape(text)}</td>'
     return f"<td>{escape(text)}</td>"
 
 
@@ -72,6 +78,7 @@ def _grid(
     labels: Mapping[Coord, str],
     heat: np.ndarray | None,
     first_dim: int,
+    width: str,
 ) -> str:
     """One 1-D or 2-D block as a table whose header rows and column name the axes.
 
@@ -94,7 +101,7 @@ def _grid(
             at = prefix + ((c,) if values.ndim == 1 else (r, c))
             text = labels.get(at, format_value(values[at[len(prefix) :]]))
             shade = None if heat is None else heat[at]
-            cells.append(_cell(text, marks.get(at), shade, at_text(at, name)))
+            cells.append(_cell(text, marks.get(at), shade, at_text(at, name), width))
         label = "" if values.ndim == 1 else f'<th class="l">{r}</th>'
         body.append(f"<tr>{label}{''.join(cells)}</tr>")
     return f'<table class="gl-t">{head}{"".join(body)}</table>'
@@ -107,14 +114,23 @@ def tensor(
     labels: Mapping[Coord, str] | None = None,
     heat: np.ndarray | None = None,
     note: str = "",
+    even_columns: bool = False,
 ) -> str:
     """A titled table: name and shape above, axes labelled, marked cells highlighted.
 
     ``marks`` maps a coordinate to a role of :data:`MARKS`; ``labels`` replaces a cell's
-    text; ``heat`` (values in 0..1, the tensor's shape) shades unmarked cells.
+    text; ``heat`` (values in 0..1, the tensor's shape) shades unmarked cells;
+    ``even_columns`` gives every column the width of the longest text, so labels of
+    different lengths (``0``, ``1+3+5=9``) do not make the columns uneven.
     """
     values = np.asarray(values)
     marks, labels = marks or {}, labels or {}
+    width = ""
+    if even_columns and 0 < values.size <= MAX_SHOWN:
+        texts = (
+            labels.get(c, format_value(values[c])) for c in np.ndindex(values.shape)
+        )
+        width = f"{max(len(text) for text in texts)}ch"
     title = (
         f'<div style="font-family:monospace;margin-bottom:2px"><b>{escape(name)}</b>'
         f' <span style="color:#555">shape {escape(tuple(values.shape))}'
@@ -129,12 +145,12 @@ def tensor(
         cell = _cell(text, marks.get(()), None, f"{name}[()]")
         body = f'<table class="gl-t"><tr>{cell}</tr></table>'
     elif values.ndim <= 2:
-        body = _grid(name, values, (), marks, labels, heat, 0)
+        body = _grid(name, values, (), marks, labels, heat, 0, width)
     else:  # one 2-D block per coordinate of the leading dims
         lead = values.ndim - 2
         body = "".join(
             f'<div class="gl-h">{escape(name)}[{coord(at)}]</div>'
-            + _grid(name, values[at], at, marks, labels, heat, lead)
+            + _grid(name, values[at], at, marks, labels, heat, lead, width)
             for at in np.ndindex(values.shape[:lead])
         )
     return f'<div style="display:inline-block;vertical-align:top">{title}{body}</div>'
