@@ -49,6 +49,12 @@ def like(template: Any, values: np.ndarray) -> Any:
     return values
 
 
+def dtype_name(value: Any) -> str:
+    """``int64`` for torch, NumPy and TensorFlow values alike."""
+    dtype = getattr(value, "dtype", None)
+    return getattr(dtype, "name", None) or str(dtype).replace("torch.", "")
+
+
 def wrap_dim(dim: int, ndim: int) -> int:
     """Wrap a negative ``dim`` as Python does; a 0-d tensor has one dim, as in torch."""
     rank = max(ndim, 1)

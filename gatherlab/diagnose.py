@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from gatherlab._arrays import coord, framework_of, to_numpy
+from gatherlab._arrays import coord, dtype_name, framework_of, to_numpy
 from gatherlab.reference import broadcast_for_take_along_dim
 
 OPS = ("gather", "take_along_dim", "take", "index_select")
@@ -57,10 +57,6 @@ class RuleError(ValueError):
 def entry(name: str, at: tuple[int, ...]) -> str:
     """``index[1, 2]`` for an entry of a tensor, plain ``index`` for a 0-d one."""
     return f"{name}[{coord(at)}]" if at else name
-
-
-def _dtype_name(value: Any) -> str:
-    return str(value.dtype).replace("torch.", "")
 
 
 def _is_dim(dim: Any) -> bool:
@@ -139,7 +135,7 @@ def _dim_problem(dim: Any, ndim: int, scalar_has_dim: bool = True) -> Problem | 
 def _dtype_problem(
     op: str, index: Any, allowed: tuple[str, ...] | None = None
 ) -> Problem | None:
-    name, allowed = _dtype_name(index), allowed or INDEX_DTYPES[op]
+    name, allowed = dtype_name(index), allowed or INDEX_DTYPES[op]
     if name in allowed:
         return None
     return Problem(

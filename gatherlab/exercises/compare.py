@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from gatherlab._arrays import coord, framework_of, to_numpy
+from gatherlab._arrays import coord, dtype_name, framework_of, to_numpy
 from gatherlab.trace import format_value
 
 FRAMEWORK_NAMES = {
@@ -126,12 +126,6 @@ def _dims(count: int) -> str:
     return "1 dim" if count == 1 else f"{count} dims"
 
 
-def _dtype_name(value: Any) -> str:
-    """``int64`` for torch, NumPy and TensorFlow values alike."""
-    dtype = getattr(value, "dtype", None)
-    return getattr(dtype, "name", None) or str(dtype).replace("torch.", "")
-
-
 def _type_difference(expected: Any, got: Any, what: str) -> Difference | None:
     want = framework_of(expected)
     have = framework_of(got)
@@ -209,10 +203,10 @@ def differences(
         problem = _type_difference(expected, got, what)
         if problem:
             return problem
-        if _dtype_name(got) != _dtype_name(expected):
+        if dtype_name(got) != dtype_name(expected):
             return Difference(
-                f"{what} has dtype {_dtype_name(got)}, but it should have "
-                f"{_dtype_name(expected)} (selection keeps the input's dtype)"
+                f"{what} has dtype {dtype_name(got)}, but it should have "
+                f"{dtype_name(expected)} (selection keeps the input's dtype)"
             )
         got_device, want_device = (
             getattr(got, "device", None),
