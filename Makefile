@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 
-.PHONY: book test lab notebooks lint clean vendor-js
+.PHONY: book test lab notebooks lint clean vendor-js gpu-outputs gpu-wheels
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -33,6 +33,16 @@ lab: $(STAMP)
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)
+
+# On a machine with CUDA: run every chapter's gpu cells, store their outputs in place
+# (nothing else changes), then compare them once more. A bare GPU machine without this
+# environment uses `make gpu-wheels` here and tools/gpu_device_run.sh there.
+gpu-outputs: $(STAMP)
+	$(PY) tools/gpu_outputs.py $(NOTEBOOKS)
+	$(PY) tools/gpu_outputs.py --check $(NOTEBOOKS)
+
+gpu-wheels: | $(PY)
+	$(PY) tools/gpu_outputs.py --download-wheels .whl
 
 # Refresh the committed browser scripts in book/static from package-lock.json (needs npm;
 # `make book` does not). Bump a version in package.json, then `npm install

@@ -6,6 +6,7 @@ random generator, fixes print options, and registers the ``%%gpu`` cell magic.
 
 from __future__ import annotations
 
+import ast
 import random
 
 import numpy as np
@@ -24,6 +25,33 @@ def cuda_available() -> bool:
     return torch.cuda.is_available()
 
 
+def gpu_label() -> str:
+    """The line a GPU cell prints first: the device and torch that made its output."""
+    import torch
+
+    if torch.version.hip:  # ROCm builds answer to torch.cuda as well
+        backend = f"ROCm {torch.version.hip}"
+    else:
+        backend = f"CUDA {torch.version.cuda}"
+    name = torch.cuda.get_device_name()
+    return f"GPU run: {name}, {backend}, torch {torch.__version__}"
+
+
+def run_in_shell(shell, cell: str) -> None:
+    """Run a cell's code in the notebook's namespace, as the cell itself would.
+
+    A trailing expression is displayed; an exception propagates to the caller, so the
+    notebook shows it once, as the error of the ``%%gpu`` cell itself.
+    """
+    tree = ast.parse(shell.transform_cell(cell))
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    exec(compile(tree, "<gpu cell>", "exec"), shell.user_ns)
+    if last is not None:
+        shell.displayhook(eval(compile(last, "<gpu cell>", "eval"), shell.user_ns))
+
+
 def gpu(line: str, cell: str) -> None:
     """``%%gpu``: run the cell where CUDA is available; elsewhere print one line."""
     if not cuda_available():
@@ -31,9 +59,8 @@ def gpu(line: str, cell: str) -> None:
         return
     from IPython import get_ipython
 
-    result = get_ipython().run_cell(cell)
-    if result.error_in_exec is not None:
-        raise result.error_in_exec
+    print(gpu_label())
+    run_in_shell(get_ipython(), cell)
 
 
 def versions() -> str:

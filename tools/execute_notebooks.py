@@ -1,7 +1,10 @@
 """Re-execute chapter notebooks top to bottom in place (``make notebooks``).
 
-Outputs and widget state are stored. Cells tagged ``gpu`` run only where PyTorch sees
-CUDA; elsewhere they are left exactly as stored, so a CPU run never erases GPU outputs.
+Outputs and widget state are stored. Every code cell runs, so execution counts are the
+cells' positions among the code cells on any machine. Where PyTorch sees no CUDA, a cell
+tagged ``gpu`` only prints its skip line, and its stored outputs and execution count are
+put back afterwards: a CPU run never erases outputs that a GPU run stored
+(``make gpu-outputs``).
 """
 
 from __future__ import annotations
@@ -16,9 +19,16 @@ from nbclient import NotebookClient
 
 from gatherlab.notebook import cuda_available
 
+GPU_TAG = "gpu"
+
+
+def _gpu_cells(notebook) -> list:
+    return [c for c in notebook.cells if GPU_TAG in c.metadata.get("tags", [])]
+
 
 def execute(path: Path, has_cuda: bool) -> None:
     notebook = nbformat.read(path, as_version=4)
+    stored = [(c.outputs, c.execution_count) for c in _gpu_cells(notebook)]
     client = NotebookClient(
         notebook,
         timeout=600,
@@ -29,10 +39,11 @@ def execute(path: Path, has_cuda: bool) -> None:
         # One output box per stream, however the kernel happened to flush (nbval
         # merges streams the same way before comparing).
         coalesce_streams=True,
-        # nbclient leaves a skipped cell untouched: outputs and execution count stay.
-        skip_cells_with_tag="no-such-tag" if has_cuda else "gpu",
     )
     client.execute()
+    if not has_cuda:
+        for cell, (outputs, count) in zip(_gpu_cells(notebook), stored, strict=True):
+            cell.outputs, cell.execution_count = outputs, count
     nbformat.write(notebook, path)
 
 
