@@ -33,6 +33,8 @@ def test_xla_clamps_bad_positions_on_the_cpu_where_eager_raises():
 
     with tf.device("/CPU:0"):
         assert gather(X, bad_rows).numpy().tolist() == [[10, 12], [21, 20]]
+        as_int64 = tf.cast(bad_rows, tf.int64)  # -1 lands at the other end
+        assert gather(X, as_int64).numpy().tolist() == [[10, 12], [21, 22]]
         assert gather_nd(X, bad_coordinates).numpy().tolist() == [12, 22, 20]
 
 
