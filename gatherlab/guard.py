@@ -142,3 +142,26 @@ def check_gather(
         problems = _value_problems(input, dim, index, op)
     if problems:
         raise RuleError(problems)
+
+
+def assert_index_fits(source: Any, dim: int, index: Any) -> None:
+    """Assert what gather leaves unchecked: full sizes off ``dim``, valid positions.
+
+    The two asserts to write next to a gather call. Sizes come from ``source``, so an
+    index made for a smaller batch fails; an empty index has no position to check.
+    Written as ``raise AssertionError`` so that ``python -O`` cannot remove them.
+    """
+    if index.dim() != source.dim():
+        raise AssertionError(f"index has {index.dim()} dims, input {source.dim()}")
+    dim = wrap_dim(dim, source.dim())
+    for axis in range(source.dim()):
+        have, want = index.size(axis), source.size(axis)
+        if axis != dim and have != want:
+            raise AssertionError(f"dim {axis}: index size {have}, input size {want}")
+    if index.numel() == 0:
+        return
+    low, high = (int(value) for value in index.aminmax())
+    if low < 0 or high >= source.size(dim):
+        raise AssertionError(
+            f"positions {low}..{high}, valid 0..{source.size(dim) - 1}"
+        )
