@@ -3,6 +3,8 @@ generic wrong answers of its kind with a message, and never raises."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
@@ -287,7 +289,9 @@ def test_a_raising_function_is_reported_by_type_and_first_line():
     result = SELECT.check(broken)
     assert result.message == (
         "On the visible example, your function raised RuntimeError: index 2 is out of "
-        "bounds for dimension 0 with size 2."
+        "bounds for dimension 0 with size 2. Your gather read along dim 0, but the "
+        "positions pick a column, along dim 1: gather along the task's dim, dim=1, "
+        "not 0."
     )
 
 
@@ -454,7 +458,7 @@ def test_a_fix_that_runs_but_reads_wrong_values_shows_both_traces():
     result = exercise.check(torch.tensor([[2], [2]]))
     # Reworded (review A2.6): one name no longer stands for two different indexes.
     assert result.message == (
-        "The call runs now, but out[1, 0] should read x[1, 1] = 21 and reads "
+        "The call runs now: out[1, 0] should read x[1, 1] = 21, but your call reads "
         "x[1, 2] = 22: the right index holds 1 there, yours holds 2."
     )
     assert exercise.check(torch.tensor([2, 1])).message == (
@@ -481,14 +485,18 @@ def test_an_unknown_id_fails_with_a_suggestion():
 def test_the_registry_rejects_bad_and_duplicate_ids():
     registry = Registry("gatherlab.exercises")
     registry._loaded = True  # an empty registry that does not import the chapters
-    registry.add(Implement("01.one", "one"), "gatherlab.exercises.ch01")
-    registry.add(Implement("01.one", "one again"), "gatherlab.exercises.ch01")  # reload
+
+    def made(exercise_id: str, title: str) -> Implement:
+        return replace(SELECT, id=exercise_id, title=title)
+
+    registry.add(made("01.one", "one"), "gatherlab.exercises.ch01")
+    registry.add(made("01.one", "one again"), "gatherlab.exercises.ch01")  # reload
     with pytest.raises(ValueError, match="registered twice"):
-        registry.add(Implement("01.one", "one"), "a_notebook")
+        registry.add(made("01.one", "one"), "a_notebook")
     with pytest.raises(ValueError, match="ids there start with 02"):
-        registry.add(Implement("01.two", "two"), "gatherlab.exercises.ch02")
+        registry.add(made("01.two", "two"), "gatherlab.exercises.ch02")
     with pytest.raises(ValueError, match="is not like"):
-        registry.add(Implement("pick", "pick"), "gatherlab.exercises.ch01")
+        registry.add(made("pick", "pick"), "gatherlab.exercises.ch01")
     assert list(registry) == ["01.one"]
     assert registry["01.one"].title == "one again"
 
@@ -643,7 +651,7 @@ def test_a_forbidden_op_fails_with_a_clear_message_and_is_restored():
 
 
 def test_a_forbidden_op_is_restored_when_the_function_raises_or_exits():
-    from gatherlab.exercises.kinds import ForbiddenOpError, forbidding
+    from gatherlab.exercises.patching import ForbiddenOpError, forbidding
 
     original = torch.gather
     with pytest.raises(KeyError), forbidding(["torch.gather"]):
@@ -652,7 +660,7 @@ def test_a_forbidden_op_is_restored_when_the_function_raises_or_exits():
         raise KeyError("a learner's bug")
     assert torch.gather is original
     with pytest.raises(ValueError, match="cannot forbid"):
-        Implement("99.bad", "bad", forbid=("torch.no_such_op",))
+        replace(SELECT, id="99.bad", forbid=("torch.no_such_op",))
 
 
 def test_which_calls_raise_accepts_labels_in_any_case_and_as_text():
@@ -707,8 +715,8 @@ def test_a_fix_names_the_learners_index_as_yours():
     )
     beams = EXERCISES["02.fix_beam_rows"]
     assert beams.check(beams.broken.index + 0).message == (
-        "The call runs now, but out[3, 0] should read states[3, 0] = 12 and reads "
-        "states[0, 0] = 0: the right index holds 3 there, yours holds 0."
+        "The call runs now: out[3, 0] should read states[3, 0] = 12, but your call "
+        "reads states[0, 0] = 0: the right index holds 3 there, yours holds 0."
     )
     soft = EXERCISES["05.fix_float_positions"]
     message = soft.check(torch.tensor([[0], [0]])).message
@@ -932,7 +940,7 @@ def test_select_with_gather_must_call_gather():
 
     indexing = exercise.check(advanced_indexing)
     assert not indexing.passed
-    assert indexing.message.endswith("this exercise asks you to use gather.")
+    assert indexing.message.endswith("this exercise asks you to build it with gather.")
     assert "not to use torch.take_along_dim" in exercise.check(take_along).message
     assert exercise.check(gather_method).passed
     assert torch.gather is not None and "gather" not in vars(torch.Tensor)

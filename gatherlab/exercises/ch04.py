@@ -6,6 +6,7 @@ import numpy as np
 import torch
 
 from gatherlab.exercises import Call, cases, fix, implement, predict, predict_raises
+from gatherlab.exercises.call import Op
 
 x = torch.tensor([[10, 11, 12], [20, 21, 22]])
 
@@ -61,7 +62,7 @@ implement(
 )
 
 
-def _labelled(op: str, dim: int | None, index: torch.Tensor, text: str) -> Call:
+def _labelled(op: Op, dim: int | None, index: torch.Tensor, text: str) -> Call:
     return Call(op, x, dim, index, index_name=text)
 
 

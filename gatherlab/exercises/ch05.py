@@ -12,7 +12,7 @@ values = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 repeats = torch.tensor([[0, 0, 2], [2, 1, 2]])
 
 
-def gradient_of_a_sum() -> torch.Tensor:
+def gradient_of_a_sum() -> torch.Tensor | None:
     """Every weight is 1: each entry of x.grad counts its readers."""
     x = torch.tensor(
         [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
@@ -36,7 +36,7 @@ rows = torch.tensor([[1, 0, 1], [1, 1, 0]])
 upstream = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 
 
-def weighted_gradient_along_dim_0() -> torch.Tensor:
+def weighted_gradient_along_dim_0() -> torch.Tensor | None:
     """A fresh x (x.grad is None); each read is weighted by upstream."""
     x = torch.tensor(
         [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
