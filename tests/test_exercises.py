@@ -719,7 +719,7 @@ def test_a_fix_names_the_learners_index_as_yours():
         "reads states[0, 0] = 0: the right index holds 3 there, yours holds 0."
     )
     soft = EXERCISES["05.fix_float_positions"]
-    message = soft.check(torch.tensor([[0], [0]])).message
+    message = soft.check(torch.tensor([[0], [1]])).message
     assert "the right index holds 1 there, yours holds 0" in message
     assert "soft_positions" not in message
 
@@ -881,8 +881,8 @@ def test_a_prediction_solution_ends_with_the_line_the_learner_writes():
 def test_which_calls_raise_wraps_each_reason_with_a_hanging_indent():
     view = gl.exercises.show_solution("01.which_calls_raise")
     details = "\n".join(view.result.details).splitlines()
-    assert "C runs: torch.gather(x, 0, [[1], [0], [1], [0]]) returns shape" in details
-    assert "    (4, 1)" in details  # the tuple stays whole, on an indented line
+    assert "C runs: torch.gather(x, 0, torch.tensor([[1], [0], [1], [0]]))" in details
+    assert "    returns shape (4, 1)" in details  # the tuple stays whole, indented
     assert max(map(len, details)) <= 68
     assert all(line[0] in "ABCDE " for line in details)
 

@@ -162,6 +162,33 @@ def add_batch_offsets(states: torch.Tensor, flat_index: torch.Tensor) -> torch.T
     return flat_index + (member * beam)[:, None]
 
 
+def _layout_hint(
+    answer: torch.Tensor,
+    got: torch.Tensor,
+    expected: torch.Tensor,
+    where: tuple[int, ...],
+) -> str:
+    """Name a row layout other than states' batch-major ``b * beam + k``."""
+    batch = beam_parents.shape[0]
+    member = torch.arange(batch)[:, None]
+    layouts = {
+        "the beam-major layout k * batch + b (beam 0 of every member first)": (
+            beam_parents * batch + member
+        ),
+        f"offsets b * batch = b * {batch}, the number of members": (
+            beam_parents + member * batch
+        ),
+    }
+    rows = to_numpy(answer)[:, 0] if answer.dim() == 2 else None
+    for layout, index in layouts.items():
+        if rows is not None and (rows == to_numpy(index).reshape(-1)).all():
+            return (
+                f"your index uses {layout}, while states is batch-major: row "
+                f"b * beam + k, so member b's beams start at row b * beam = b * {beam}"
+            )
+    return ""
+
+
 fix(
     "02.fix_beam_rows",
     "Fix a beam reordering that reads the first batch member's beams for everyone",
@@ -174,4 +201,5 @@ fix(
         index_name="flat_index",
     ),
     solution=add_batch_offsets,
+    hint=_layout_hint,
 )

@@ -71,9 +71,17 @@ predict_raises(
     "Which of these calls raise?",
     calls={
         "A": _labelled(
-            "gather", -1, torch.tensor([[2, 0], [1, 1]]), "[[2, 0], [1, 1]]"
+            "gather",
+            -1,
+            torch.tensor([[2, 0], [1, 1]]),
+            "torch.tensor([[2, 0], [1, 1]])",
         ),
-        "B": _labelled("gather", 0, torch.tensor([[1], [0], [1]]), "[[1], [0], [1]]"),
+        "B": _labelled(
+            "gather",
+            0,
+            torch.tensor([[1], [0], [1]]),
+            "torch.tensor([[1], [0], [1]])",
+        ),
         "C": _labelled("gather", 1, torch.empty((3, 0)), "torch.empty((3, 0))"),
         "D": _labelled(
             "take_along_dim",
@@ -87,7 +95,9 @@ predict_raises(
             torch.tensor([[2], [0]], dtype=torch.int32),
             "torch.tensor([[2], [0]], dtype=torch.int32)",
         ),
-        "F": _labelled("gather", 1, torch.tensor([[0], [-3]]), "[[0], [-3]]"),
+        "F": _labelled(
+            "gather", 1, torch.tensor([[0], [-3]]), "torch.tensor([[0], [-3]])"
+        ),
     },
 )
 

@@ -123,7 +123,7 @@ fix(
         "gather",
         scores,
         1,
-        torch.tensor([[1.0], [0.0]]),
+        (torch.tensor([[0.4], [0.3]]) - 0.3) / 0.1,
         input_name="scores",
         index_name="soft_positions",
     ),

@@ -233,7 +233,7 @@ class Implement(Exercise):
         except (Exception, SystemExit) as error:
             hint = self._hint(args, error, expected, None)
             why = capitalised(
-                hint or strategies.explain_error(error, self._bound(args))
+                hint or strategies.explain_error(error, self._bound(args), expected)
             )
             return failed(
                 self.id,

@@ -33,9 +33,9 @@ def _noun(call: Call) -> str:
     return f"entry along dim {dim}"
 
 
-def _missing_axis(call: Call) -> str:
-    """How to give the positions the missing axis, for the call's expected index."""
-    shape = shape_text(tuple(to_numpy(call.index).shape))
+def _missing_axis(call: Call, expected: Any) -> str:
+    """How to give the positions the missing axis, for the expected result."""
+    shape = shape_text(tuple(to_numpy(expected).shape))
     rank = to_numpy(call.input).ndim
     return (
         f"gather needs an index with as many dims as its input ({rank}) and never adds "
@@ -45,14 +45,15 @@ def _missing_axis(call: Call) -> str:
     )
 
 
-def explain_error(error: BaseException, call: Call | None) -> str:
-    """Why a learner's function raised (for the task's ``call``), or ""."""
+def explain_error(error: BaseException, call: Call | None, expected: Any) -> str:
+    """Why a learner's function raised (for the task's ``call`` and its ``expected``
+    result), or ""."""
     text = str(error)
     if call is None:
         return ""
     dim = int(call.axis or 0) % max(to_numpy(call.input).ndim, 1)
     if "same number of dimensions" in text:
-        return _missing_axis(call)
+        return _missing_axis(call, expected)
     bounds = OUT_OF_BOUNDS.search(text)
     if bounds:
         position, axis = int(bounds[1]), int(bounds[2])
@@ -74,7 +75,7 @@ def explain_error(error: BaseException, call: Call | None) -> str:
         return (
             f"your index is larger than the input along dim {larger[1]}: expand it "
             f"there to the input's size on that dim (the result's shape is "
-            f"{shape_text(tuple(to_numpy(call.index).shape))}), not to another dim's"
+            f"{shape_text(tuple(to_numpy(expected).shape))}), not to another dim's"
         )
     if "Expected dtype" in text and "for index" in text:
         return (
@@ -213,12 +214,23 @@ def float_positions(answer: Any, fix: Fix) -> str:
     values = to_numpy(answer)
     if answer.is_floating_point():
         return _float_index(values, fix)
+    source = to_numpy(broken.input)
+    if source.dtype.kind == "f" and values.shape == source.shape:
+        if (values == np.trunc(source)).all():
+            return (
+                f"your index is {broken.input_name} itself converted with `.long()`: "
+                f"its values became whole numbers such as {int(values.flat[0])}, but "
+                "an index holds positions (where to read), not the values; build the "
+                f"positions from {broken.index_name}"
+            )
     original = to_numpy(broken.index)
     if original.dtype.kind != "f" or values.shape != original.shape:
         return ""
     truncated, rounded = np.trunc(original), np.round(original)
-    wrong = np.argwhere((values == truncated) & (truncated != rounded))
-    if not len(wrong) or not np.array_equal(rounded, reference):
+    wrong = np.argwhere(truncated != rounded)
+    if not (values == truncated).all() or not len(wrong):
+        return ""
+    if not np.array_equal(rounded, reference):
         return ""
     at = tuple(int(c) for c in wrong[0])
     return (
