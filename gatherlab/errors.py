@@ -10,16 +10,20 @@ suite runs with it on, see ``conftest.py``).
 from __future__ import annotations
 
 import os
+import re
 
 DEBUG_ENV = "GATHERLAB_DEBUG"
 MAX_LINE = 160
+TF_NODE = re.compile(r"^\{\{[^}]*\}\}\s*")  # {{function_node __wrapped__GatherNd_...}}
+TF_OP = re.compile(r"(\s*\[Op:[^\]]*\]|,? node name:).*$")
 BUG_NOTE = "a bug in gatherlab, not a mistake in your answer"
 
 
 def one_line_error(exc: BaseException) -> str:
-    """``RuntimeError: first line of the message``, short and free of tracebacks."""
+    """``RuntimeError: first line of the message``, short and free of tracebacks and of
+    TensorFlow's node and op names."""
     lines = str(exc).strip().splitlines()
-    first = lines[0].strip() if lines else ""
+    first = TF_OP.sub("", TF_NODE.sub("", lines[0])).strip() if lines else ""
     if len(first) > MAX_LINE:
         first = first[: MAX_LINE - 3] + "..."
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__

@@ -31,7 +31,6 @@ REQUIRED_WRONG = {
         "off-by-one index",
         "extra dim",
         "raises",
-        "modifies its input",
     },
     Predict: {"off by one", "extra dim"},
     PredictRaises: {"none", "None"},
@@ -106,6 +105,8 @@ def test_each_kind_builds_its_required_wrong_answers(exercise_id):
     required = set(REQUIRED_WRONG[type(exercise)])
     if isinstance(exercise, Implement) and exercise.call.dim is not None:
         required.add("wrong dim")  # take has no dim to get wrong
+    if isinstance(exercise, Implement) and exercise.convert is None:
+        required.add("modifies its input")  # converted arguments are copies
     if isinstance(exercise, Fix) and exercise.part == "index":
         required |= {"transposed index", "off-by-one index", "extra dim"}
     assert required <= names, required - names
@@ -200,6 +201,7 @@ def test_hidden_cases_are_many_varied_and_seeded(exercise_id):
         solution=exercise.solution,
         example=exercise.example,
         generate=exercise.generate,
+        convert=exercise.convert,
     )
     for (args, _), (same, _) in zip(exercise.cases, again.cases, strict=True):
         for name, value in args.items():
@@ -290,8 +292,8 @@ def test_a_raising_function_is_reported_by_type_and_first_line():
     assert result.message == (
         "On the visible example, your function raised RuntimeError: index 2 is out of "
         "bounds for dimension 0 with size 2. Your gather read along dim 0, but the "
-        "positions pick a column, along dim 1: gather along the task's dim, dim=1, "
-        "not 0."
+        "positions count along dim 1 (a column each): gather along the task's dim, "
+        "dim=1, not 0."
     )
 
 

@@ -56,6 +56,7 @@ def implement(
     forbid: tuple[str, ...] = (),
     require: tuple[str, ...] = (),
     hint: Hint | None = None,
+    convert: Callable[[Any], Any] | None = None,
 ) -> Exercise:
     """Register a write-a-function exercise, checked on ``example`` and hidden cases.
 
@@ -66,7 +67,8 @@ def implement(
     function is checked (the solution must not use them); ``require=`` names functions
     of which it must call one and use its result. ``hint(args, outcome, expected,
     where)`` adds the exercise's own explanation of a wrong value or an error (see
-    ``Implement``).
+    ``Implement``). ``convert=cases.tensorflow`` hands the functions TensorFlow
+    tensors (the cases stay torch tensors, so ``call`` can explain them).
     """
     exercise = Implement(
         id,
@@ -81,6 +83,7 @@ def implement(
         forbid=forbid,
         require=require,
         hint=hint,
+        convert=convert,
     )
     return _register(exercise)
 

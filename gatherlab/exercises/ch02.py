@@ -203,3 +203,77 @@ fix(
     solution=add_batch_offsets,
     hint=_layout_hint,
 )
+
+
+def tf_select_steps(features, positions):
+    """batch_dims=1: sequence b reads only its own positions[b]."""
+    import tensorflow as tf
+
+    return tf.gather(features, positions, axis=1, batch_dims=1)
+
+
+def _every_step_index(features: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+    return positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
+
+
+implement(
+    "02.tf_select_steps",
+    "Select whole feature vectors with tf.gather",
+    solution=tf_select_steps,
+    example={"features": features, "positions": positions},
+    generate=_sequences_case,
+    call=Call(
+        "gather",
+        "features",
+        1,
+        _every_step_index,
+        index_name="positions (expanded)",
+    ),
+    convert=cases.tensorflow,
+)
+
+
+def tf_select_pairs(features, positions):
+    """Stack (batch, position) pairs on the last axis for gather_nd."""
+    import tensorflow as tf
+
+    shape = tf.shape(positions, out_type=positions.dtype)
+    rows = tf.broadcast_to(tf.range(shape[0])[:, None], shape)
+    pairs = tf.stack([rows, positions], axis=-1)
+    return tf.gather_nd(features, pairs)
+
+
+def _pairs_hint(
+    args: dict[str, torch.Tensor],
+    outcome: object,
+    expected: torch.Tensor,
+    where: tuple[int, ...] | None,
+) -> str:
+    """Coordinates that are not (batch, position) pairs on the index's last axis."""
+    if where is not None or "does not index into param shape" not in str(outcome):
+        return ""
+    batch, picks = args["positions"].shape
+    return (
+        "your coordinates are no (batch, position) pairs: tf.gather_nd reads the "
+        "last axis of its index as one coordinate, so stack the batch numbers and "
+        f"the positions with axis=-1, into shape ({batch}, {picks}, 2)"
+    )
+
+
+implement(
+    "02.tf_gather_nd_pairs",
+    "Select whole feature vectors with tf.gather_nd and (batch, position) pairs",
+    solution=tf_select_pairs,
+    example={"features": features, "positions": positions},
+    generate=_sequences_case,
+    call=Call(
+        "gather",
+        "features",
+        1,
+        _every_step_index,
+        index_name="positions (expanded)",
+    ),
+    convert=cases.tensorflow,
+    require=("tensorflow.gather_nd",),
+    hint=_pairs_hint,
+)

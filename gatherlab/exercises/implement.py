@@ -63,6 +63,8 @@ class Implement(Exercise):
     result. ``hint(args, outcome, expected, where)`` may add an exercise's own
     explanation to a wrong value (``outcome`` the result, ``where`` the first wrong
     coordinate) or to an error (``outcome`` the error, ``where`` None).
+    ``convert`` turns each argument into what the functions receive (e.g.
+    ``tf.constant``): cases stay torch tensors, so ``call`` explains them.
     """
 
     solution: Callable[..., Any]
@@ -75,11 +77,13 @@ class Implement(Exercise):
     forbid: tuple[str, ...] = ()
     require: tuple[str, ...] = ()
     hint: Hint | None = None
+    convert: Callable[[Any], Any] | None = None
     kind: ClassVar[str] = "implement"
 
     def __post_init__(self) -> None:
         for name in (*self.forbid, *self.require):
-            owner(name)  # a misspelt name fails when the exercise registers
+            if not name.startswith("tensorflow."):  # TensorFlow loads on first check
+                owner(name)  # a misspelt name fails when the exercise registers
         if self.generate_invalid is None:
             self.invalid = 0
 
@@ -90,9 +94,12 @@ class Implement(Exercise):
         inputs = [dict(self.example)] + [
             dict(self.generate(rng)) for _ in range(self.hidden)
         ]
-        return [
-            (args, self.solution(*(fresh(v) for v in args.values()))) for args in inputs
-        ]
+        return [(args, self.solution(*self._given(args).values())) for args in inputs]
+
+    def _given(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Fresh copies of one case's arguments, as the functions receive them."""
+        convert = self.convert or (lambda value: value)
+        return {name: convert(fresh(value)) for name, value in args.items()}
 
     @cached_property
     def invalid_cases(self) -> list[tuple[dict[str, Any], str]]:
@@ -104,7 +111,7 @@ class Implement(Exercise):
         for _ in range(self.invalid):
             args = dict(self.generate_invalid(rng))
             try:
-                self.solution(*(fresh(v) for v in args.values()))
+                self.solution(*self._given(args).values())
             except Exception as error:
                 found.append((args, one_line_error(error)))
             else:
@@ -132,6 +139,14 @@ class Implement(Exercise):
                 f"check wants your function itself, but it got {kind_of(answer)}: pass "
                 "the function's name, without calling it.",
             )
+        try:
+            cases = self.cases
+        except ImportError as missing:
+            return failed(
+                self.id,
+                f"This exercise needs {missing.name}, which is not installed here "
+                f"(pip install {missing.name}).",
+            )
         for name in self.forbid:
             if answer is function(name):
                 return failed(
@@ -139,7 +154,7 @@ class Implement(Exercise):
                     f"Your answer is {name} itself, and this exercise asks you not to "
                     f"use {name}: write your own function.",
                 )
-        for number, (args, expected) in enumerate(self.cases):
+        for number, (args, expected) in enumerate(cases):
             result = self._check_case(answer, number, args, expected)
             if result is not None:
                 return result
@@ -187,7 +202,7 @@ class Implement(Exercise):
         """None when the learner's function raises on an invalid case, as it must."""
         where = f"On invalid hidden case {number} of {self.invalid}"
         try:
-            self._run(answer, {name: fresh(value) for name, value in args.items()})
+            self._run(answer, self._given(args))
         except ForbiddenOpError as refused:
             return self._refused(where, refused)
         except NotImplementedError:
@@ -219,7 +234,7 @@ class Implement(Exercise):
         expected: Any,
     ) -> Result | None:
         where = self._where(number)
-        given = {name: fresh(value) for name, value in args.items()}
+        given = self._given(args)
         try:
             got, used_required = self._run(answer, given)
         except ForbiddenOpError as refused:
@@ -241,7 +256,7 @@ class Implement(Exercise):
                 + (f" {why}." if why else ""),
                 describe(args),
             )
-        if not used_required:
+        if not used_required and framework_of(got) is not None:
             names = " or ".join(self.require)
             return failed(
                 self.id,
@@ -289,13 +304,24 @@ class Implement(Exercise):
                 return position
         return None
 
+    def _bound_to(self, args: tuple[Any, ...]) -> Call:
+        """The call, bound to arguments as the functions receive them."""
+        assert self.call is not None
+        torch_args = {
+            name: like_torch(value)
+            for name, value in zip(self.example, args, strict=True)
+        }
+        return self.call.bind(torch_args)
+
+    def _as_given(self, value: Any) -> Any:
+        return self.convert(value) if self.convert else value
+
     def _with_other_dim(self, *args: Any) -> Any:
         """The traced call along another dim than the intended one (a slip)."""
-        assert self.call is not None
-        bound = self.call.bind(dict(zip(self.example, args, strict=True)))
+        bound = self._bound_to(args)
         rank = to_numpy(bound.input).ndim
         other = (int(bound.axis or 0) + 1) % rank if rank > 1 else 1
-        return bound.with_part("dim", other).run()
+        return self._as_given(bound.with_part("dim", other).run())
 
     def wrong_answers(self) -> dict[str, Any]:
         solution, expected = self.solution, self.cases[0][1]
@@ -326,7 +352,7 @@ class Implement(Exercise):
             "None instead of a function": None,
             "the output instead of a function": fresh(expected),
         }
-        if any(framework_of(v) in ("torch", "numpy") for v in self.example.values()):
+        if self.convert is None:  # converted arguments are copies
             answers["modifies its input"] = mutating
         index_at = self._positions_argument()
         if index_at is not None:
@@ -344,5 +370,13 @@ class Implement(Exercise):
 
     def _with_the_call(self, *args: Any) -> Any:
         """The call behind the output, run as it is (the op an exercise may forbid)."""
-        assert self.call is not None
-        return self.call.bind(dict(zip(self.example, args, strict=True))).run()
+        return self._as_given(self._bound_to(args).run())
+
+
+def like_torch(value: Any) -> Any:
+    """A TensorFlow argument as a torch tensor (for the call that explains it)."""
+    if framework_of(value) == "tensorflow":
+        import torch
+
+        return torch.as_tensor(to_numpy(value))
+    return value

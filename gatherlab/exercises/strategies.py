@@ -24,13 +24,13 @@ NOT_LARGER = re.compile(r"Size does not match at dimension (\d+) expected index"
 NEAR_WHOLE = 1e-3  # a float this close to a whole number came from float arithmetic
 
 
-def _noun(call: Call) -> str:
-    """What one position picks along the call's dim: a row, a column, a time step."""
+def _along(call: Call) -> str:
+    """``along dim 1 (a column each)``: where the call's positions count."""
     rank = to_numpy(call.input).ndim
     dim = int(call.axis or 0) % max(rank, 1)
     if rank == 2:
-        return "row" if dim == 0 else "column"
-    return f"entry along dim {dim}"
+        return f"along dim {dim} (a {'row' if dim == 0 else 'column'} each)"
+    return f"along dim {dim}"
 
 
 def _missing_axis(call: Call, expected: Any) -> str:
@@ -65,9 +65,8 @@ def explain_error(error: BaseException, call: Call | None, expected: Any) -> str
             )
         if axis != dim:
             return (
-                f"your gather read along dim {axis}, but the positions pick a "
-                f"{_noun(call)}, along dim {dim}: gather along the task's dim, "
-                f"dim={dim}, not {axis}"
+                f"your gather read along dim {axis}, but the positions count "
+                f"{_along(call)}: gather along the task's dim, dim={dim}, not {axis}"
             )
         return "positions count from 0: the last valid one is size - 1"
     larger = NOT_LARGER.search(text)
@@ -137,21 +136,33 @@ def _every_row_reads_every(got: np.ndarray, call: Call) -> str:
         or got.size <= to_numpy(call.index).size
     ):
         return ""
-    source, positions = to_numpy(call.input), to_numpy(call.index)
+    source, index = to_numpy(call.input), to_numpy(call.index)
     dim = int(call.axis or 0) % source.ndim
-    if positions.min(initial=0) < 0 or positions.max(initial=0) >= source.shape[dim]:
+    if index.min(initial=0) < 0 or index.max(initial=0) >= source.shape[dim]:
         return ""
+    positions = _shared_positions(index, dim)
     every = np.take(source, positions.reshape(-1), axis=dim)
     if not _equal(got, every):
         return ""
     count = positions.size
     return (
-        f"every {_noun(call) if source.ndim == 2 else 'row'} read every position: "
-        f"your result has shape {shape_text(got.shape)}, which is what "
-        f"`{call.input_name}[:, positions]`, index_select or tf.gather without "
-        f"batch_dims give (each row paired with all {count} positions); gather "
-        "pairs out[r, j] with index[r, j], so each row reads only its own positions"
+        f"every row read every position: your result has shape "
+        f"{shape_text(got.shape)}, which is what `{call.input_name}[:, positions]`, "
+        f"index_select or tf.gather without batch_dims give (each row paired with "
+        f"all {count} positions); gather pairs out[r, j] with index[r, j], so each "
+        "row reads only its own positions (tf.gather does with batch_dims=1)"
     )
+
+
+def _shared_positions(index: np.ndarray, dim: int) -> np.ndarray:
+    """The index without the trailing dims it was expanded over (the same positions
+    along them): ``positions.unsqueeze(-1).expand(...)`` gives back ``positions``."""
+    for d in reversed(range(dim + 1, index.ndim)):
+        first = np.take(index, [0], axis=d)
+        if not (index == first).all():
+            break
+        index = np.squeeze(first, axis=d)
+    return index
 
 
 def _other_dim(got: np.ndarray, call: Call) -> str:
@@ -168,9 +179,8 @@ def _other_dim(got: np.ndarray, call: Call) -> str:
             continue
         if _equal(got, to_numpy(moved.run())):
             return (
-                f"your result is gather along dim {other}: the positions pick a "
-                f"{_noun(call)}, along dim {dim}; gather along the task's dim, "
-                f"dim={dim}"
+                f"your result is gather along dim {other}, but the positions count "
+                f"{_along(call)}: gather along the task's dim, dim={dim}"
             )
     return ""
 
