@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from gatherlab._arrays import coord, to_numpy
+from gatherlab._arrays import coord, entry, to_numpy
 from gatherlab.diagnose import OPS, Problem, RuleError, diagnose
 from gatherlab.exercises.base import CheckerError
 from gatherlab.exercises.compare import shape_text
@@ -125,12 +125,12 @@ class Call:
         """``x[1, 2] = 22``: the input entry an output position reads."""
         flat = f" (flat position {step.flat})" if step.flat is not None else ""
         value = format_value(step.value)
-        return f"{self.input_name}[{coord(step.source)}]{flat} = {value}"
+        return f"{entry(self.input_name, step.source)}{flat} = {value}"
 
     def reads(self, step: Step) -> str:
         """``x[1, 2] = 22 because columns[1, 0] = 2``: what an output position reads."""
         wraps = f", which wraps to {step.used}" if step.used != step.position else ""
-        index = f"{self.index_name}[{coord(step.index_at)}]"
+        index = entry(self.index_name, step.index_at)
         return f"{self.source_text(step)} because {index} = {step.position}{wraps}"
 
     def shape_reason(self) -> str:
