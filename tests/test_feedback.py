@@ -292,3 +292,87 @@ def test_one_line_error_keeps_the_type_and_the_first_line():
     assert one_line_error(ValueError("first\nsecond")) == "ValueError: first"
     assert one_line_error(KeyError()) == "KeyError"
     assert one_line_error(RuntimeError("x" * 200)).endswith("...")
+
+
+# ---------------------------------------------------------------- TensorFlow, devices
+
+
+@pytest.fixture(scope="module")
+def tf():
+    return pytest.importorskip("tensorflow")
+
+
+def test_tf_gather_without_batch_dims_is_told_every_row_read_every_position(tf):
+    text = message("02.tf_select_steps", lambda f, p: tf.gather(f, p, axis=1))
+    assert "every row read every position" in text and "batch_dims=1" in text
+    assert (
+        EXERCISES["02.tf_select_steps"]
+        .check(lambda f, p: tf.gather(f, p, axis=1, batch_dims=1))
+        .passed
+    )
+
+
+def test_gather_nd_pairs_stacked_on_the_wrong_axis_are_told_the_last_axis(tf):
+    def first_axis(features, positions):
+        shape = tf.shape(positions, out_type=positions.dtype)
+        rows = tf.broadcast_to(tf.range(shape[0])[:, None], shape)
+        return tf.gather_nd(features, tf.stack([rows, positions], axis=0))
+
+    text = message("02.tf_gather_nd_pairs", first_axis)
+    assert "reads the last axis of its index as one coordinate" in text
+    assert "axis=-1, into shape (2, 2, 2)" in text
+    batch_dims = message(
+        "02.tf_gather_nd_pairs", lambda f, p: tf.gather(f, p, axis=1, batch_dims=1)
+    )
+    assert "does not come from tensorflow.gather_nd" in batch_dims
+
+
+def test_gather_nd_coordinates_read_by_column_are_told_the_last_axis():
+    text = message("05.predict_gather_nd_axis", [1, 21])
+    assert "tf.gather_nd reads its last axis" in text
+    assert "as tf.gather does" in message(
+        "05.predict_gather_nd_axis",
+        [[[0, 1, 2], [20, 21, 22]], [[10, 11, 12], [10, 11, 12]]],
+    )
+
+
+def test_a_densified_gradient_without_the_repeat_is_told_the_slices_add():
+    assert "tf.convert_to_tensor adds them" in message(
+        "05.predict_dense_slices", [[2, 2], [0, 0], [3, 3]]
+    )
+    assert "That is slices.values" in message(
+        "05.predict_dense_slices", [[1, 1], [2, 2], [3, 3]]
+    )
+
+
+def test_the_negative_coordinate_choice_matches_the_cpu_and_xla(tf):
+    """The facts behind 04.tf_negative_coordinate that a CPU can show."""
+    x = tf.constant([[10, 11, 12], [20, 21, 22]])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.gather_nd(x, [[1, -1]])
+    clamped = tf.function(lambda t: tf.gather_nd(t, [[1, -1]]), jit_compile=True)
+    assert clamped(x).numpy().tolist() == [20]  # [1, -1] clamps to [1, 0]
+    assert EXERCISES["04.tf_negative_coordinate"].check("c").passed
+    assert "XLA clamps -1 to 0" in message("04.tf_negative_coordinate", "D")
+
+
+def test_a_0d_index_predicted_as_a_list_is_told_the_shape():
+    assert EXERCISES["04.predict_scalar_index"].check(12).passed
+    text = message("04.predict_scalar_index", [12])
+    assert "0-d" in text and "write the number alone" in text
+    assert "counts as a 1-D index with one entry" in message(
+        "04.predict_scalar_index", "it raises"
+    )
+
+
+def test_device_choices_explain_every_wrong_pick():
+    assert "CUDA_LAUNCH_BLOCKING=1" in message("04.device_side_assert", "A")
+    assert "next synchronising call" in (
+        EXERCISES["04.device_side_assert"].check("C").message
+    )
+    assert "devices are checked first" in message("04.device_mismatch", "c")
+    assert "Pick one statement" in message("04.device_mismatch", ["A", "B"])
+    mismatch = gl.diagnose(
+        torch.zeros(2, 3, device="meta"), 1, torch.zeros(2, 1, dtype=torch.long)
+    )
+    assert mismatch[0].rule == "device-mismatch"  # what the right choice describes
