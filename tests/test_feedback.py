@@ -123,6 +123,30 @@ def test_a_result_gathered_along_another_dim_names_the_dim():
 # ---------------------------------------------------------------- wrong strategies
 
 
+def test_an_index_unsqueezed_in_the_middle_is_told_to_add_the_axis_last():
+    text = message(
+        "02.select_steps",
+        lambda f, p: torch.gather(f, 1, p.unsqueeze(1).expand(-1, p.shape[1], -1)),
+    )
+    assert "unsqueeze on the wrong axis" in text and "`.unsqueeze(-1)`" in text
+    fix = message("02.fix_wrong_axis", EXERCISES["02.fix_wrong_axis"].broken.index)
+    assert "unsqueeze on the wrong axis" in fix
+
+
+def test_an_index_expanded_to_another_dims_size_is_told_the_width():
+    text = message(
+        "02.select_steps",
+        lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand(-1, -1, 2)),
+    )
+    assert "the index was expanded to 2 there, another dim's size" in text
+    assert "`features.shape[2]`" in text
+    too_wide = message(
+        "02.select_steps",
+        lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand(-1, -1, f.shape[1])),
+    )
+    assert "larger than the input along dim 2" in too_wide
+
+
 def test_advanced_indexing_is_told_every_row_read_every_label():
     text = message("05.label_scores", lambda log_probs, labels: log_probs[:, labels])
     assert "every row read every position" in text

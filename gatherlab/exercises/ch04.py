@@ -190,7 +190,7 @@ choose(
         "check and stores 0, and XLA's gather clamps every coordinate into range",
         "B": "TensorFlow's gathers never count from the end: -1 is outside [0, size)",
         "C": "each backend treats the bad coordinate its own way, and only the CPU "
-        "tells you (on this page's CPU, XLA read [1, 0] for [1, -1])",
+        "tells you (XLA on a CPU, tensorflow-cpu 2.21, read [1, 0] for [1, -1])",
         "D": "nothing wraps -1 to the end: the GPU stores 0, and XLA clamps -1 to 0, "
         "the first column, not the last",
     },

@@ -185,6 +185,64 @@ def _other_dim(got: np.ndarray, call: Call) -> str:
     return ""
 
 
+def _wrong_axis(got: np.ndarray, call: Call) -> str:
+    """(batch, picks) positions unsqueezed in the middle, not last, then expanded."""
+    source, index = to_numpy(call.input), to_numpy(call.index)
+    if call.op != "gather" or source.ndim != 3 or int(call.axis or 0) % 3 != 1:
+        return ""
+    positions = _shared_positions(index, 1) if index.ndim == 3 else index
+    if positions.ndim != 2:
+        return ""
+    batch, picks = positions.shape
+    import torch
+
+    moved = np.broadcast_to(positions[:, None, :], (batch, picks, picks)).copy()
+    wrong = call.with_part("index", torch.as_tensor(moved))
+    if wrong.problems() or not _equal(got, to_numpy(wrong.run())):
+        return ""
+    return WRONG_AXIS
+
+
+WRONG_AXIS = (
+    "your index holds each pick's positions across the last axis instead of down it "
+    "(unsqueeze on the wrong axis): every entry of one vector must read the same "
+    "position, so add the new axis last, `.unsqueeze(-1)`, then `.expand(...)` it over "
+    "the features"
+)
+
+
+def _swapped_index(call: Call, expected: np.ndarray) -> str:
+    """A fix whose index would be right with its last two axes swapped."""
+    index = to_numpy(call.index)
+    if call.op != "gather" or index.ndim != 3 or index.shape[-1] != index.shape[-2]:
+        return ""
+    import torch
+
+    swapped = torch.as_tensor(np.swapaxes(index, -1, -2).copy())
+    right = call.with_part("index", swapped)
+    if right.problems() or not _equal(to_numpy(right.run()), expected):
+        return ""
+    return WRONG_AXIS
+
+
+def _narrow_expand(got: np.ndarray, expected: np.ndarray, call: Call) -> str:
+    """An index expanded to too few entries along one dim (another dim's size)."""
+    if got.ndim != expected.ndim or got.shape == expected.shape:
+        return ""
+    wrong = [d for d in range(got.ndim) if got.shape[d] != expected.shape[d]]
+    if len(wrong) != 1 or got.shape[wrong[0]] > expected.shape[wrong[0]]:
+        return ""
+    d, size = wrong[0], got.shape[wrong[0]]
+    if size < 2 or not _equal(got, np.take(expected, range(size), axis=d)):
+        return ""
+    return (
+        f"your result stops after {size} of the {expected.shape[d]} entries along dim "
+        f"{d}: the index was expanded to {size} there, another dim's size; expand it "
+        f"to the input's size on dim {d} ({expected.shape[d]}), "
+        f"`{call.input_name}.shape[{d}]`"
+    )
+
+
 def _normalised_after(got: np.ndarray, expected: np.ndarray) -> str:
     """log_softmax (all 0) or softmax (all 1) over one selected value."""
     if got.dtype.kind != "f" or got.size == 0 or got.shape != expected.shape:
@@ -208,10 +266,16 @@ def explain_result(
     values, wanted = to_numpy(got), to_numpy(expected)
     if values.dtype.kind not in "biuf":
         return ""
-    found = _normalised_after(values, wanted)
-    if not found and intended is None:
-        found = _every_row_reads_every(values, call) or _other_dim(values, call)
-    return found
+    found = _normalised_after(values, wanted) or _narrow_expand(values, wanted, call)
+    if found:
+        return found
+    if intended is not None:
+        return _swapped_index(call, wanted)
+    return (
+        _every_row_reads_every(values, call)
+        or _other_dim(values, call)
+        or _wrong_axis(values, call)
+    )
 
 
 def float_positions(answer: Any, fix: Fix) -> str:
