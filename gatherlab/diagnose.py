@@ -219,8 +219,9 @@ def _gather(input: Any, dim: Any, index: Any) -> list[Problem]:
                 "rank-mismatch",
                 f"index has {index.dim()} dims but input has {input.dim()}: gather "
                 "needs the same number of dims and never adds or broadcasts axes",
-                "add the missing axis with unsqueeze, then expand it if every row "
-                "needs it",
+                _rank_fix(
+                    index.dim(), input.dim(), "then expand it if every row needs it"
+                ),
             )
         ]
     wrapped = int(dim) % len(source_shape)
@@ -238,6 +239,13 @@ def _gather(input: Any, dim: Any, index: Any) -> list[Problem]:
         return too_large
     axis_text = f"dim {wrapped} of input" if input.dim() else "the 0-d input"
     return _value_problems(to_numpy(index), source_shape[wrapped], axis_text)
+
+
+def _rank_fix(index_rank: int, input_rank: int, then: str = "") -> str:
+    """Add the missing axis, or remove the extra one: never advise the wrong way."""
+    if index_rank > input_rank:
+        return "remove the extra axis (squeeze it, or build the index without it)"
+    return "add the missing axis with unsqueeze" + (f", {then}" if then else "")
 
 
 def _take_along_dim(input: Any, index: Any, dim: Any) -> list[Problem]:
@@ -266,7 +274,7 @@ def _take_along_dim(input: Any, index: Any, dim: Any) -> list[Problem]:
                 "rank-mismatch",
                 f"indices has {index.dim()} dims but input has {input.dim()}: "
                 "take_along_dim broadcasts sizes, never the number of dims",
-                "add the missing axis with unsqueeze",
+                _rank_fix(index.dim(), input.dim()),
             )
         ]
     problem = _dtype_problem("take_along_dim", index) or _dim_problem(

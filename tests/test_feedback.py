@@ -400,3 +400,10 @@ def test_device_choices_explain_every_wrong_pick():
         torch.zeros(2, 3, device="meta"), 1, torch.zeros(2, 1, dtype=torch.long)
     )
     assert mismatch[0].rule == "device-mismatch"  # what the right choice describes
+
+
+def test_an_index_with_an_extra_axis_is_never_told_to_add_one():
+    exercise = EXERCISES["01.fix_missing_axis"]
+    text = message("01.fix_missing_axis", exercise.reference_answer[None])
+    assert "index has 3 dims but input has 2" in text
+    assert "remove the extra axis" in text and "add the missing axis" not in text

@@ -216,19 +216,19 @@ def _every_step_index(features: torch.Tensor, positions: torch.Tensor) -> torch.
     return positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
 
 
+# The torch call behind both TensorFlow selections (it explains their values).
+EVERY_STEP = Call(
+    "gather", "features", 1, _every_step_index, index_name="positions (expanded)"
+)
+
+
 implement(
     "02.tf_select_steps",
     "Select whole feature vectors with tf.gather",
     solution=tf_select_steps,
     example={"features": features, "positions": positions},
     generate=_sequences_case,
-    call=Call(
-        "gather",
-        "features",
-        1,
-        _every_step_index,
-        index_name="positions (expanded)",
-    ),
+    call=EVERY_STEP,
     convert=cases.tensorflow,
 )
 
@@ -266,13 +266,7 @@ implement(
     solution=tf_select_pairs,
     example={"features": features, "positions": positions},
     generate=_sequences_case,
-    call=Call(
-        "gather",
-        "features",
-        1,
-        _every_step_index,
-        index_name="positions (expanded)",
-    ),
+    call=EVERY_STEP,
     convert=cases.tensorflow,
     require=("tensorflow.gather_nd",),
     hint=_pairs_hint,
