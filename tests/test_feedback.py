@@ -407,3 +407,16 @@ def test_an_index_with_an_extra_axis_is_never_told_to_add_one():
     text = message("01.fix_missing_axis", exercise.reference_answer[None])
     assert "index has 3 dims but input has 2" in text
     assert "remove the extra axis" in text and "add the missing axis" not in text
+
+
+def test_the_device_mismatch_choice_matches_cuda():
+    """On a GPU machine: the statement 04.device_mismatch calls right is what runs."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+    x = torch.tensor([[10, 11, 12], [20, 21, 22]]).cuda()
+    index = torch.tensor([[2, 0], [1, 1]])
+    with pytest.raises(RuntimeError, match="cuda:0") as raised:
+        torch.gather(x, 1, index)
+    assert "cpu" in str(raised.value)
+    assert torch.ones(1, device="cuda").add(1).item() == 2  # the context is healthy
+    assert torch.gather(x, 1, index.to(x.device)).tolist() == [[12, 10], [21, 21]]
