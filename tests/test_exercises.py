@@ -66,7 +66,7 @@ def test_the_registry_finds_the_chapter_modules():
         assert exercise.id == exercise_id
         assert exercise.module == f"gatherlab.exercises.ch{exercise_id[:2]}"
         assert exercise.chapter == int(exercise_id[:2])
-        assert exercise.kind in ("implement", "predict", "fix")
+        assert exercise.kind in ("implement", "predict", "fix", "choose")
         assert exercise.title
 
 

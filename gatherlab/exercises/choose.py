@@ -47,7 +47,7 @@ class Choose(Exercise):
     options: Mapping[str, str]
     right: str
     why: Mapping[str, str]
-    kind: ClassVar[str] = "predict"
+    kind: ClassVar[str] = "choose"
 
     def __post_init__(self) -> None:
         if self.right not in self.options or set(self.why) != set(self.options):
