@@ -22,6 +22,7 @@ book: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check gatherlab tests tools notebooks
 	$(VENV)/bin/ruff format --check gatherlab tests tools
+	$(VENV)/bin/mypy
 
 test: lint
 	$(VENV)/bin/pytest -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \

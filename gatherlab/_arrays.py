@@ -5,6 +5,7 @@ Nothing here imports TensorFlow; a TensorFlow tensor is recognised by its type's
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -66,3 +67,20 @@ def wrap_dim(dim: int, ndim: int) -> int:
 def coord(position: tuple[int, ...]) -> str:
     """Format a coordinate the way the book writes it: ``(1, 2)`` becomes ``"1, 2"``."""
     return ", ".join(str(int(p)) for p in position)
+
+
+def entry(name: str, at: tuple[int, ...]) -> str:
+    """``index[1, 2]`` for an entry of a tensor, plain ``index`` for a 0-d one."""
+    return f"{name}[{coord(at)}]" if at else name
+
+
+def fresh(value: Any) -> Any:
+    """An independent copy of a value, so no caller can change the original."""
+    kind = framework_of(value)
+    if kind == "torch":
+        return value.clone()
+    if kind == "numpy":
+        return value.copy()
+    if kind == "tensorflow":
+        return value  # TensorFlow tensors are immutable
+    return copy.deepcopy(value)

@@ -1,7 +1,8 @@
 """Which of PyTorch's rules a gather-family call breaks, in plain words.
 
 ``diagnose`` mirrors the checks PyTorch 2.13 applies, in the order it applies them, so
-the first problem returned names the error the library raises. It never raises itself.
+the first problem returned names the error the library raises. It never raises itself,
+except with ``GATHERLAB_DEBUG=1``, where a bug of its own is re-raised.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from gatherlab._arrays import coord, dtype_name, framework_of, to_numpy
+from gatherlab._arrays import dtype_name, entry, framework_of, to_numpy
+from gatherlab.errors import package_bug
 from gatherlab.reference import broadcast_for_take_along_dim
 
 OPS = ("gather", "take_along_dim", "take", "index_select")
@@ -54,11 +56,6 @@ class RuleError(ValueError):
         self.problems = problems
 
 
-def entry(name: str, at: tuple[int, ...]) -> str:
-    """``index[1, 2]`` for an entry of a tensor, plain ``index`` for a 0-d one."""
-    return f"{name}[{coord(at)}]" if at else name
-
-
 def _is_dim(dim: Any) -> bool:
     """What PyTorch takes as a dim: an int, a NumPy integer, a 0-d integer tensor."""
     if isinstance(dim, (bool, np.bool_)):
@@ -87,7 +84,9 @@ def _argument_problem(op: str, name: str, value: Any) -> Problem | None:
     kind = framework_of(value)
     if kind == "torch":
         return None
-    got = FOREIGN_NAMES.get(kind) or ("None" if value is None else type(value).__name__)
+    got = (FOREIGN_NAMES.get(kind) if kind else None) or (
+        "None" if value is None else type(value).__name__
+    )
     if kind == "numpy":
         hint = f"convert it with torch.from_numpy({name})"
     elif kind == "tensorflow":
@@ -220,8 +219,9 @@ def _gather(input: Any, dim: Any, index: Any) -> list[Problem]:
                 "rank-mismatch",
                 f"index has {index.dim()} dims but input has {input.dim()}: gather "
                 "needs the same number of dims and never adds or broadcasts axes",
-                "add the missing axis with unsqueeze, then expand it if every row "
-                "needs it",
+                _rank_fix(
+                    index.dim(), input.dim(), "then expand it if every row needs it"
+                ),
             )
         ]
     wrapped = int(dim) % len(source_shape)
@@ -239,6 +239,13 @@ def _gather(input: Any, dim: Any, index: Any) -> list[Problem]:
         return too_large
     axis_text = f"dim {wrapped} of input" if input.dim() else "the 0-d input"
     return _value_problems(to_numpy(index), source_shape[wrapped], axis_text)
+
+
+def _rank_fix(index_rank: int, input_rank: int, then: str = "") -> str:
+    """Add the missing axis, or remove the extra one: never advise the wrong way."""
+    if index_rank > input_rank:
+        return "remove the extra axis (squeeze it, or build the index without it)"
+    return "add the missing axis with unsqueeze" + (f", {then}" if then else "")
 
 
 def _take_along_dim(input: Any, index: Any, dim: Any) -> list[Problem]:
@@ -267,7 +274,7 @@ def _take_along_dim(input: Any, index: Any, dim: Any) -> list[Problem]:
                 "rank-mismatch",
                 f"indices has {index.dim()} dims but input has {input.dim()}: "
                 "take_along_dim broadcasts sizes, never the number of dims",
-                "add the missing axis with unsqueeze",
+                _rank_fix(index.dim(), input.dim()),
             )
         ]
     problem = _dtype_problem("take_along_dim", index) or _dim_problem(
@@ -395,5 +402,7 @@ def diagnose(input: Any, dim: Any, index: Any, op: str = "gather") -> list[Probl
         if op == "take":
             return _take(input, index)
         return _index_select(input, dim, index)
-    except Exception as error:  # a diagnosis must never be the thing that crashes
-        return [Problem("unexpected", f"could not check this call: {error!r}")]
+    except Exception as error:  # odd arguments are problems above; this is a bug
+        return [
+            Problem("unexpected", f"could not check this call: {package_bug(error)}")
+        ]

@@ -3,6 +3,8 @@ generic wrong answers of its kind with a message, and never raises."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
@@ -11,6 +13,7 @@ import gatherlab as gl
 from gatherlab.exercises import (
     EXERCISES,
     Call,
+    Choose,
     Fix,
     Implement,
     Predict,
@@ -29,10 +32,10 @@ REQUIRED_WRONG = {
         "off-by-one index",
         "extra dim",
         "raises",
-        "modifies its input",
     },
     Predict: {"off by one", "extra dim"},
     PredictRaises: {"none", "None"},
+    Choose: {"None", "two labels"},
     Fix: {"the broken call unchanged", "None"},
 }
 WRONG = [
@@ -63,7 +66,7 @@ def test_the_registry_finds_the_chapter_modules():
         assert exercise.id == exercise_id
         assert exercise.module == f"gatherlab.exercises.ch{exercise_id[:2]}"
         assert exercise.chapter == int(exercise_id[:2])
-        assert exercise.kind in ("implement", "predict", "fix")
+        assert exercise.kind in ("implement", "predict", "fix", "choose")
         assert exercise.title
 
 
@@ -85,6 +88,7 @@ def test_show_solution_shows_the_source_and_the_pass(exercise_id):
         Fix: "fixed_index = ",
         Predict: "prediction = ",
         PredictRaises: "raising = ",
+        Choose: "choice = ",
     }.get(type(exercise))
     if answer_line:  # ends with the line the learner writes in the notebook
         last = [line for line in view.source.splitlines() if line[:1] not in " ]"]
@@ -104,6 +108,8 @@ def test_each_kind_builds_its_required_wrong_answers(exercise_id):
     required = set(REQUIRED_WRONG[type(exercise)])
     if isinstance(exercise, Implement) and exercise.call.dim is not None:
         required.add("wrong dim")  # take has no dim to get wrong
+    if isinstance(exercise, Implement) and exercise.convert is None:
+        required.add("modifies its input")  # converted arguments are copies
     if isinstance(exercise, Fix) and exercise.part == "index":
         required |= {"transposed index", "off-by-one index", "extra dim"}
     assert required <= names, required - names
@@ -198,6 +204,7 @@ def test_hidden_cases_are_many_varied_and_seeded(exercise_id):
         solution=exercise.solution,
         example=exercise.example,
         generate=exercise.generate,
+        convert=exercise.convert,
     )
     for (args, _), (same, _) in zip(exercise.cases, again.cases, strict=True):
         for name, value in args.items():
@@ -287,7 +294,9 @@ def test_a_raising_function_is_reported_by_type_and_first_line():
     result = SELECT.check(broken)
     assert result.message == (
         "On the visible example, your function raised RuntimeError: index 2 is out of "
-        "bounds for dimension 0 with size 2."
+        "bounds for dimension 0 with size 2. Your gather read along dim 0, but the "
+        "positions count along dim 1 (a column each): gather along the task's dim, "
+        "dim=1, not 0."
     )
 
 
@@ -454,7 +463,7 @@ def test_a_fix_that_runs_but_reads_wrong_values_shows_both_traces():
     result = exercise.check(torch.tensor([[2], [2]]))
     # Reworded (review A2.6): one name no longer stands for two different indexes.
     assert result.message == (
-        "The call runs now, but out[1, 0] should read x[1, 1] = 21 and reads "
+        "The call runs now: out[1, 0] should read x[1, 1] = 21, but your call reads "
         "x[1, 2] = 22: the right index holds 1 there, yours holds 2."
     )
     assert exercise.check(torch.tensor([2, 1])).message == (
@@ -481,14 +490,18 @@ def test_an_unknown_id_fails_with_a_suggestion():
 def test_the_registry_rejects_bad_and_duplicate_ids():
     registry = Registry("gatherlab.exercises")
     registry._loaded = True  # an empty registry that does not import the chapters
-    registry.add(Implement("01.one", "one"), "gatherlab.exercises.ch01")
-    registry.add(Implement("01.one", "one again"), "gatherlab.exercises.ch01")  # reload
+
+    def made(exercise_id: str, title: str) -> Implement:
+        return replace(SELECT, id=exercise_id, title=title)
+
+    registry.add(made("01.one", "one"), "gatherlab.exercises.ch01")
+    registry.add(made("01.one", "one again"), "gatherlab.exercises.ch01")  # reload
     with pytest.raises(ValueError, match="registered twice"):
-        registry.add(Implement("01.one", "one"), "a_notebook")
+        registry.add(made("01.one", "one"), "a_notebook")
     with pytest.raises(ValueError, match="ids there start with 02"):
-        registry.add(Implement("01.two", "two"), "gatherlab.exercises.ch02")
+        registry.add(made("01.two", "two"), "gatherlab.exercises.ch02")
     with pytest.raises(ValueError, match="is not like"):
-        registry.add(Implement("pick", "pick"), "gatherlab.exercises.ch01")
+        registry.add(made("pick", "pick"), "gatherlab.exercises.ch01")
     assert list(registry) == ["01.one"]
     assert registry["01.one"].title == "one again"
 
@@ -573,6 +586,8 @@ def test_a_shown_solution_runs_when_pasted(exercise_id):
         answer = namespace["fixed_index"]
     elif isinstance(exercise, Predict):
         answer = namespace["prediction"]
+    elif isinstance(exercise, Choose):
+        answer = namespace["choice"]
     else:
         answer = namespace["raising"]
     assert exercise.check(answer).passed, source
@@ -583,13 +598,14 @@ def test_a_shown_solution_fits_the_exercise_box(exercise_id):
     exercise = EXERCISES[exercise_id]
     source = exercise.solution_source()
     assert max(map(len, source.splitlines())) <= 72, source
-    if isinstance(exercise, (Predict, PredictRaises)):  # wrapped at 68 columns
+    if isinstance(exercise, (Predict, PredictRaises, Choose)):  # wrapped at 68
         assert max(map(len, source.splitlines())) <= 68, source
     assert "Tensor" not in source.replace("torch.Tensor", "")
 
 
 @pytest.mark.parametrize(
-    "exercise_id", [i for i in IDS if isinstance(EXERCISES[i], Predict)]
+    "exercise_id",
+    [i for i in IDS if isinstance(EXERCISES[i], Predict) and EXERCISES[i].explain],
 )
 def test_a_prediction_is_explained_by_the_same_call(exercise_id):
     """The traced call behind a prediction computes the value the code returns."""
@@ -643,7 +659,7 @@ def test_a_forbidden_op_fails_with_a_clear_message_and_is_restored():
 
 
 def test_a_forbidden_op_is_restored_when_the_function_raises_or_exits():
-    from gatherlab.exercises.kinds import ForbiddenOpError, forbidding
+    from gatherlab.exercises.patching import ForbiddenOpError, forbidding
 
     original = torch.gather
     with pytest.raises(KeyError), forbidding(["torch.gather"]):
@@ -652,7 +668,7 @@ def test_a_forbidden_op_is_restored_when_the_function_raises_or_exits():
         raise KeyError("a learner's bug")
     assert torch.gather is original
     with pytest.raises(ValueError, match="cannot forbid"):
-        Implement("99.bad", "bad", forbid=("torch.no_such_op",))
+        replace(SELECT, id="99.bad", forbid=("torch.no_such_op",))
 
 
 def test_which_calls_raise_accepts_labels_in_any_case_and_as_text():
@@ -707,11 +723,11 @@ def test_a_fix_names_the_learners_index_as_yours():
     )
     beams = EXERCISES["02.fix_beam_rows"]
     assert beams.check(beams.broken.index + 0).message == (
-        "The call runs now, but out[3, 0] should read states[3, 0] = 12 and reads "
-        "states[0, 0] = 0: the right index holds 3 there, yours holds 0."
+        "The call runs now: out[3, 0] should read states[3, 0] = 12, but your call "
+        "reads states[0, 0] = 0: the right index holds 3 there, yours holds 0."
     )
     soft = EXERCISES["05.fix_float_positions"]
-    message = soft.check(torch.tensor([[0], [0]])).message
+    message = soft.check(torch.tensor([[0], [1]])).message
     assert "the right index holds 1 there, yours holds 0" in message
     assert "soft_positions" not in message
 
@@ -873,8 +889,8 @@ def test_a_prediction_solution_ends_with_the_line_the_learner_writes():
 def test_which_calls_raise_wraps_each_reason_with_a_hanging_indent():
     view = gl.exercises.show_solution("01.which_calls_raise")
     details = "\n".join(view.result.details).splitlines()
-    assert "C runs: torch.gather(x, 0, [[1], [0], [1], [0]]) returns shape" in details
-    assert "    (4, 1)" in details  # the tuple stays whole, on an indented line
+    assert "C runs: torch.gather(x, 0, torch.tensor([[1], [0], [1], [0]]))" in details
+    assert "    returns shape (4, 1)" in details  # the tuple stays whole, indented
     assert max(map(len, details)) <= 68
     assert all(line[0] in "ABCDE " for line in details)
 
@@ -932,7 +948,7 @@ def test_select_with_gather_must_call_gather():
 
     indexing = exercise.check(advanced_indexing)
     assert not indexing.passed
-    assert indexing.message.endswith("this exercise asks you to use gather.")
+    assert indexing.message.endswith("this exercise asks you to build it with gather.")
     assert "not to use torch.take_along_dim" in exercise.check(take_along).message
     assert exercise.check(gather_method).passed
     assert torch.gather is not None and "gather" not in vars(torch.Tensor)

@@ -12,19 +12,21 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import numpy as np
-
+from gatherlab.errors import package_bug
+from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.call import Call
-from gatherlab.exercises.kinds import (
+from gatherlab.exercises.choose import Choose
+from gatherlab.exercises.fix import Fix, FixHint, FixPart
+from gatherlab.exercises.implement import (
     HIDDEN_CASES,
     INVALID_CASES,
-    Exercise,
-    Fix,
-    ForbiddenOpError,
+    Generator,
+    Hint,
     Implement,
-    Predict,
-    PredictRaises,
 )
+from gatherlab.exercises.patching import ForbiddenOpError
+from gatherlab.exercises.predict import Predict
+from gatherlab.exercises.raises import PredictRaises
 from gatherlab.exercises.registry import Registry
 from gatherlab.exercises.result import Result, SolutionView, failed
 
@@ -32,8 +34,12 @@ EXERCISES = Registry(__name__)
 
 
 def _register(exercise: Exercise) -> Exercise:
-    caller = inspect.currentframe().f_back.f_back
-    return EXERCISES.add(exercise, caller.f_globals.get("__name__", "?"))
+    """Add to the registry, under the module of the chapter that called ``implement``
+    (or another constructor)."""
+    frame = inspect.currentframe()
+    caller = frame.f_back.f_back if frame and frame.f_back else None
+    module = caller.f_globals.get("__name__", "?") if caller else "?"
+    return EXERCISES.add(exercise, module)
 
 
 def implement(
@@ -42,15 +48,16 @@ def implement(
     *,
     solution: Callable[..., Any],
     example: Mapping[str, Any],
-    generate: Callable[[np.random.Generator], Mapping[str, Any]],
-    call: Call,
+    generate: Generator,
+    call: Call | None,
     hidden: int = HIDDEN_CASES,
-    generate_invalid: Callable[[np.random.Generator], Mapping[str, Any]] | None = None,
+    generate_invalid: Generator | None = None,
     invalid: int = INVALID_CASES,
     forbid: tuple[str, ...] = (),
     require: tuple[str, ...] = (),
-    hint: Callable[..., str] | None = None,
-) -> Implement:
+    hint: Hint | None = None,
+    convert: Callable[[Any], Any] | None = None,
+) -> Exercise:
     """Register a write-a-function exercise, checked on ``example`` and hidden cases.
 
     ``call`` (the gather-family call behind the output) explains wrong coordinates and
@@ -58,8 +65,10 @@ def implement(
     ``generate_invalid(rng)`` makes cases the function must raise on (``invalid`` of
     them); ``forbid=("torch.gather",)`` refuses those functions while the learner's
     function is checked (the solution must not use them); ``require=`` names functions
-    of which it must call one. ``hint(args, outcome, expected, where)`` adds the
-    exercise's own explanation of a wrong value or an error (see ``Implement``).
+    of which it must call one and use its result. ``hint(args, outcome, expected,
+    where)`` adds the exercise's own explanation of a wrong value or an error (see
+    ``Implement``). ``convert=cases.tensorflow`` hands the functions TensorFlow
+    tensors (the cases stay torch tensors, so ``call`` can explain them).
     """
     exercise = Implement(
         id,
@@ -74,6 +83,7 @@ def implement(
         forbid=forbid,
         require=require,
         hint=hint,
+        convert=convert,
     )
     return _register(exercise)
 
@@ -87,10 +97,12 @@ def predict(
     gradient: bool = False,
     grad_output: Any = None,
     runs_because: str = "",
-) -> Predict:
+    mistakes: Mapping[str, Any] | None = None,
+) -> Exercise:
     """Register a predict-the-value exercise: the answer is what ``code()`` returns.
 
     ``runs_because`` answers a learner who predicts an error: why the code runs.
+    ``mistakes`` maps a reason to the wrong prediction it explains.
     """
     exercise = Predict(
         id,
@@ -100,13 +112,26 @@ def predict(
         gradient=gradient,
         grad_output=grad_output,
         runs_because=runs_because,
+        mistakes=dict(mistakes or {}),
     )
     return _register(exercise)
 
 
-def predict_raises(id: str, title: str, *, calls: Mapping[str, Call]) -> PredictRaises:
+def predict_raises(id: str, title: str, *, calls: Mapping[str, Call]) -> Exercise:
     """Register a which-call-raises exercise: the answer is those calls' labels."""
     return _register(PredictRaises(id, title, calls=calls))
+
+
+def choose(
+    id: str,
+    title: str,
+    *,
+    options: Mapping[str, str],
+    right: str,
+    why: Mapping[str, str],
+) -> Exercise:
+    """Register a pick-the-true-statement exercise (behaviour a CPU cannot show)."""
+    return _register(Choose(id, title, options=options, right=right, why=why))
 
 
 def fix(
@@ -115,16 +140,25 @@ def fix(
     *,
     broken: Call,
     solution: Callable[[Any, Any], Any],
-    part: str = "index",
+    part: FixPart = "index",
     answer_name: str = "",
-) -> Fix:
+    hint: FixHint | None = None,
+) -> Exercise:
     """Register a fix-the-call exercise: the answer is the corrected index (or dim).
 
     The solution shows ``solution``'s body, ending ``fixed_index = ...``
     (``answer_name``), so write it with the names the notebook defines.
+    ``hint(answer, got, expected, where)`` names an exercise's own cause of a wrong
+    value.
     """
     exercise = Fix(
-        id, title, broken=broken, solution=solution, part=part, answer_name=answer_name
+        id,
+        title,
+        broken=broken,
+        solution=solution,
+        part=part,
+        answer_name=answer_name,
+        hint=hint,
     )
     return _register(exercise)
 
@@ -145,11 +179,10 @@ def check(exercise_id: str, answer: Any) -> Result:
         return _unknown(exercise_id)
     try:
         exercise = EXERCISES.get(exercise_id)
-    except (
-        Exception
-    ) as error:  # a broken chapter module must not crash a learner's cell
+    except Exception as error:  # a broken chapter module: gatherlab's bug, in words
         return failed(
-            str(exercise_id), f"The exercises could not be loaded ({error!r})."
+            str(exercise_id),
+            f"The exercises could not be loaded ({package_bug(error)}).",
         )
     if exercise is None:
         return _unknown(exercise_id)
@@ -167,6 +200,7 @@ def show_solution(exercise_id: str) -> SolutionView | Result:
 __all__ = [
     "EXERCISES",
     "Call",
+    "Choose",
     "Exercise",
     "Fix",
     "ForbiddenOpError",
@@ -176,6 +210,7 @@ __all__ = [
     "Result",
     "SolutionView",
     "check",
+    "choose",
     "fix",
     "implement",
     "predict",

@@ -8,16 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from gatherlab._arrays import coord, to_numpy
-from gatherlab.diagnose import Problem, diagnose
+from gatherlab._arrays import coord, entry, to_numpy
+from gatherlab.diagnose import OPS, Problem, RuleError, diagnose
+from gatherlab.exercises.base import CheckerError
 from gatherlab.exercises.compare import shape_text
 from gatherlab.trace import Step, Trace, format_value, trace
 
 Part = Any  # a value, an argument name (str) or a function of the arguments
+Op = Literal["gather", "take_along_dim", "take", "index_select"]
+CallPart = Literal["input", "dim", "index"]
+# Errors PyTorch raises for a call that breaks its rules (a learner's call).
+TORCH_ERRORS = (RuntimeError, IndexError, TypeError, ValueError)
 
 
 def _resolve(part: Part, args: Mapping[str, Any]) -> Any:
@@ -36,7 +41,7 @@ class Call:
     exercise's arguments; ``Call("gather", x, 1, columns)`` holds the tensors.
     """
 
-    op: str
+    op: Op
     input: Part
     dim: int | str | None
     index: Part
@@ -44,6 +49,10 @@ class Call:
     index_name: str = ""
 
     def __post_init__(self) -> None:
+        if self.op not in OPS:
+            raise ValueError(
+                f"Call op must be one of {', '.join(OPS)}, not {self.op!r}"
+            )
         if not self.input_name:
             name = self.input if isinstance(self.input, str) else "x"
             object.__setattr__(self, "input_name", name)
@@ -61,9 +70,16 @@ class Call:
             index=_resolve(self.index, args),
         )
 
-    def with_part(self, part: str, value: Any) -> Call:
+    def with_part(self, part: CallPart, value: Any) -> Call:
         """The call with ``part`` ("index" or "dim") replaced, e.g. by a learner."""
         return replace(self, **{part: value})
+
+    @property
+    def axis(self) -> int | None:
+        """The dim of a bound call (None for take): ``dim`` once it is no name."""
+        if isinstance(self.dim, str):
+            raise ValueError(f"the call is not bound: its dim names {self.dim!r}")
+        return self.dim
 
     def run(self) -> Any:
         """Run the call with PyTorch (it raises where PyTorch raises)."""
@@ -72,17 +88,24 @@ class Call:
         if self.op == "take":
             return torch.take(self.input, self.index)
         if self.op == "take_along_dim":
-            return torch.take_along_dim(self.input, self.index, self.dim)
-        return getattr(torch, self.op)(self.input, self.dim, self.index)
+            return torch.take_along_dim(self.input, self.index, self.axis)
+        return getattr(torch, self.op)(self.input, self.axis, self.index)
 
     def problems(self) -> list[Problem]:
-        """The rules the call breaks (``gl.diagnose``); empty when it runs."""
-        return diagnose(self.input, self.dim, self.index, self.op)
+        """The rules the call breaks (``gl.diagnose``); empty when it runs.
+
+        Raises ``CheckerError`` when the diagnosis itself failed: that is gatherlab's
+        bug, and must not read as a rule the learner broke.
+        """
+        problems = diagnose(self.input, self.dim, self.index, self.op)
+        if problems and problems[0].rule == "unexpected":
+            raise CheckerError(problems[0].message)
+        return problems
 
     def trace(self) -> Trace:
         """``gl.trace`` of the call."""
         return trace(
-            self.input, self.dim, self.index, self.op, source_name=self.input_name
+            self.input, self.axis, self.index, self.op, source_name=self.input_name
         )
 
     def trace_line(self, step: Step) -> str:
@@ -102,12 +125,12 @@ class Call:
         """``x[1, 2] = 22``: the input entry an output position reads."""
         flat = f" (flat position {step.flat})" if step.flat is not None else ""
         value = format_value(step.value)
-        return f"{self.input_name}[{coord(step.source)}]{flat} = {value}"
+        return f"{entry(self.input_name, step.source)}{flat} = {value}"
 
     def reads(self, step: Step) -> str:
         """``x[1, 2] = 22 because columns[1, 0] = 2``: what an output position reads."""
         wraps = f", which wraps to {step.used}" if step.used != step.position else ""
-        index = f"{self.index_name}[{coord(step.index_at)}]"
+        index = entry(self.index_name, step.index_at)
         return f"{self.source_text(step)} because {index} = {step.position}{wraps}"
 
     def shape_reason(self) -> str:
@@ -116,7 +139,7 @@ class Call:
         if self.op == "index_select":
             count = int(np.prod(index_shape, dtype=np.int64))
             rank = to_numpy(self.input).ndim
-            noun = {0: "row", 1: "column"}.get(self.dim % rank, "slice")
+            noun = {0: "row", 1: "column"}.get(int(self.axis or 0) % rank, "slice")
             noun = noun if rank == 2 else "slice"
             index = "the index" if self.index_name == "index" else self.index_name
             return (
@@ -125,7 +148,7 @@ class Call:
             )
         try:
             out_shape = tuple(self.run().shape)
-        except Exception:  # a call that raises has no output shape to explain
+        except TORCH_ERRORS:  # a call that raises has no output shape to explain
             return ""
         if out_shape != index_shape:
             return ""
@@ -136,7 +159,7 @@ def step_at(call: Call, where: tuple[int, ...]) -> Step | None:
     """The trace step behind output coordinate ``where``; None if untraceable."""
     try:
         return call.trace()[where]
-    except Exception:  # an untraceable call only costs the explanation, never the check
+    except (RuleError, KeyError):  # an invalid call, or no such output coordinate
         return None
 
 

@@ -7,6 +7,8 @@ include the first and last valid entry and, where there is room, a repeat.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import torch
 
@@ -42,3 +44,10 @@ def positions(
         chosen[2] = chosen[int(rng.integers(0, 2))]  # a repeated position
     rng.shuffle(chosen)
     return torch.as_tensor(chosen.reshape(shape), dtype=torch.int64)
+
+
+def tensorflow(value: torch.Tensor) -> Any:
+    """A case's torch tensor as a TensorFlow tensor (TensorFlow loads on first use)."""
+    from gatherlab.tf import tensorflow as tf
+
+    return tf().constant(value.numpy())

@@ -79,24 +79,21 @@ fix(
 )
 
 
-def _labelled(index: list, name: str) -> Call:
-    return Call("gather", x, 1, torch.tensor(index), index_name=name)
+def _labelled(dim: int, index: list[list[int]]) -> Call:
+    """A call whose text is code that runs as written: torch.tensor(...) included."""
+    return Call(
+        "gather", x, dim, torch.tensor(index), index_name=f"torch.tensor({index})"
+    )
 
 
 predict_raises(
     "01.which_calls_raise",
     "Which of these calls raise?",
     calls={
-        "A": _labelled([[2, 0, 1, 2]], "[[2, 0, 1, 2]]"),
-        "B": _labelled([[0], [0], [0]], "[[0], [0], [0]]"),
-        "C": Call(
-            "gather",
-            x,
-            0,
-            torch.tensor([[1], [0], [1], [0]]),
-            index_name="[[1], [0], [1], [0]]",
-        ),  # fmt: skip
-        "D": _labelled([[3]], "[[3]]"),
+        "A": _labelled(1, [[2, 0, 1, 2]]),
+        "B": _labelled(1, [[0], [0], [0]]),
+        "C": _labelled(0, [[1], [0], [1], [0]]),
+        "D": _labelled(1, [[3]]),
         "E": Call("gather", x, 1, torch.empty(0), index_name="torch.empty(0)"),
     },
 )

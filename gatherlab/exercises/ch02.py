@@ -162,6 +162,33 @@ def add_batch_offsets(states: torch.Tensor, flat_index: torch.Tensor) -> torch.T
     return flat_index + (member * beam)[:, None]
 
 
+def _layout_hint(
+    answer: torch.Tensor,
+    got: torch.Tensor,
+    expected: torch.Tensor,
+    where: tuple[int, ...],
+) -> str:
+    """Name a row layout other than states' batch-major ``b * beam + k``."""
+    batch = beam_parents.shape[0]
+    member = torch.arange(batch)[:, None]
+    layouts = {
+        "the beam-major layout k * batch + b (beam 0 of every member first)": (
+            beam_parents * batch + member
+        ),
+        f"offsets b * batch = b * {batch}, the number of members": (
+            beam_parents + member * batch
+        ),
+    }
+    rows = to_numpy(answer)[:, 0] if answer.dim() == 2 else None
+    for layout, index in layouts.items():
+        if rows is not None and (rows == to_numpy(index).reshape(-1)).all():
+            return (
+                f"your index uses {layout}, while states is batch-major: row "
+                f"b * beam + k, so member b's beams start at row b * beam = b * {beam}"
+            )
+    return ""
+
+
 fix(
     "02.fix_beam_rows",
     "Fix a beam reordering that reads the first batch member's beams for everyone",
@@ -174,4 +201,73 @@ fix(
         index_name="flat_index",
     ),
     solution=add_batch_offsets,
+    hint=_layout_hint,
+)
+
+
+def tf_select_steps(features, positions):
+    """batch_dims=1: sequence b reads only its own positions[b]."""
+    import tensorflow as tf
+
+    return tf.gather(features, positions, axis=1, batch_dims=1)
+
+
+def _every_step_index(features: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+    return positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
+
+
+# The torch call behind both TensorFlow selections (it explains their values).
+EVERY_STEP = Call(
+    "gather", "features", 1, _every_step_index, index_name="positions (expanded)"
+)
+
+
+implement(
+    "02.tf_select_steps",
+    "Select whole feature vectors with tf.gather",
+    solution=tf_select_steps,
+    example={"features": features, "positions": positions},
+    generate=_sequences_case,
+    call=EVERY_STEP,
+    convert=cases.tensorflow,
+)
+
+
+def tf_select_pairs(features, positions):
+    """Stack (batch, position) pairs on the last axis for gather_nd."""
+    import tensorflow as tf
+
+    shape = tf.shape(positions, out_type=positions.dtype)
+    rows = tf.broadcast_to(tf.range(shape[0])[:, None], shape)
+    pairs = tf.stack([rows, positions], axis=-1)
+    return tf.gather_nd(features, pairs)
+
+
+def _pairs_hint(
+    args: dict[str, torch.Tensor],
+    outcome: object,
+    expected: torch.Tensor,
+    where: tuple[int, ...] | None,
+) -> str:
+    """Coordinates that are not (batch, position) pairs on the index's last axis."""
+    if where is not None or "does not index into param shape" not in str(outcome):
+        return ""
+    batch, picks = args["positions"].shape
+    return (
+        "your coordinates are no (batch, position) pairs: tf.gather_nd reads the "
+        "last axis of its index as one coordinate, so stack the batch numbers and "
+        f"the positions with axis=-1, into shape ({batch}, {picks}, 2)"
+    )
+
+
+implement(
+    "02.tf_gather_nd_pairs",
+    "Select whole feature vectors with tf.gather_nd and (batch, position) pairs",
+    solution=tf_select_pairs,
+    example={"features": features, "positions": positions},
+    generate=_sequences_case,
+    call=EVERY_STEP,
+    convert=cases.tensorflow,
+    require=("tensorflow.gather_nd",),
+    hint=_pairs_hint,
 )

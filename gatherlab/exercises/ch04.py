@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from gatherlab.exercises import Call, cases, fix, implement, predict, predict_raises
+from gatherlab.exercises import (
+    Call,
+    cases,
+    choose,
+    fix,
+    implement,
+    predict,
+    predict_raises,
+)
+from gatherlab.exercises.call import Op
 
 x = torch.tensor([[10, 11, 12], [20, 21, 22]])
 
@@ -61,7 +70,7 @@ implement(
 )
 
 
-def _labelled(op: str, dim: int | None, index: torch.Tensor, text: str) -> Call:
+def _labelled(op: Op, dim: int | None, index: torch.Tensor, text: str) -> Call:
     return Call(op, x, dim, index, index_name=text)
 
 
@@ -70,9 +79,17 @@ predict_raises(
     "Which of these calls raise?",
     calls={
         "A": _labelled(
-            "gather", -1, torch.tensor([[2, 0], [1, 1]]), "[[2, 0], [1, 1]]"
+            "gather",
+            -1,
+            torch.tensor([[2, 0], [1, 1]]),
+            "torch.tensor([[2, 0], [1, 1]])",
         ),
-        "B": _labelled("gather", 0, torch.tensor([[1], [0], [1]]), "[[1], [0], [1]]"),
+        "B": _labelled(
+            "gather",
+            0,
+            torch.tensor([[1], [0], [1]]),
+            "torch.tensor([[1], [0], [1]])",
+        ),
         "C": _labelled("gather", 1, torch.empty((3, 0)), "torch.empty((3, 0))"),
         "D": _labelled(
             "take_along_dim",
@@ -86,7 +103,9 @@ predict_raises(
             torch.tensor([[2], [0]], dtype=torch.int32),
             "torch.tensor([[2], [0]], dtype=torch.int32)",
         ),
-        "F": _labelled("gather", 1, torch.tensor([[0], [-3]]), "[[0], [-3]]"),
+        "F": _labelled(
+            "gather", 1, torch.tensor([[0], [-3]]), "torch.tensor([[0], [-3]])"
+        ),
     },
 )
 
@@ -127,4 +146,104 @@ predict(
     code=take_along_dim_wraps,
     explain=Call("take_along_dim", x, 1, torch.tensor([[4, -2], [3, 1]])),
     runs_because=("in torch 2.13 take_along_dim wraps every position modulo the size"),
+)
+
+
+vector = torch.tensor([10, 11, 12])
+
+
+def gather_with_a_0d_index() -> torch.Tensor:
+    """A 0-d index is one position; gather keeps the index's shape."""
+    return torch.gather(vector, 0, torch.tensor(2))
+
+
+predict(
+    "04.predict_scalar_index",
+    "Predict gather with a 0-d index",
+    code=gather_with_a_0d_index,
+    explain=Call("gather", vector, 0, torch.tensor(2), input_name="vector"),
+    runs_because=(
+        "a 0-d index counts as a 1-D index with one entry, so the sizes agree, and "
+        "gather returns the shape of its index, (): one value"
+    ),
+    mistakes={
+        "you wrote a list of one value, shape (1,); the index torch.tensor(2) is "
+        "0-d (shape ()), and gather returns the shape of its index, so the result "
+        "is a 0-d tensor: write the number alone": [12],
+    },
+)
+
+choose(
+    "04.tf_negative_coordinate",
+    "What does tf.gather_nd do with a -1 on each device?",
+    options={
+        "A": "It raises InvalidArgumentError on the CPU, on a GPU and under XLA.",
+        "B": "It reads the last column everywhere, as Python's x[1][-1] would.",
+        "C": "The CPU raises InvalidArgumentError; a GPU writes 0 for that coordinate "
+        "and carries on; XLA (jit_compile=True) clamps -1 to 0 and reads a real entry.",
+        "D": "The CPU raises InvalidArgumentError; a GPU and XLA both read the last "
+        "column.",
+    },
+    right="C",
+    why={
+        "A": "only the CPU kernel checks the coordinates; the GPU kernel has no "
+        "check and stores 0, and XLA's gather clamps every coordinate into range",
+        "B": "TensorFlow's gathers never count from the end: -1 is outside [0, size)",
+        "C": "each backend treats the bad coordinate its own way, and only the CPU "
+        "tells you (XLA on a CPU, tensorflow-cpu 2.21, read [1, 0] for [1, -1])",
+        "D": "nothing wraps -1 to the end: the GPU stores 0, and XLA clamps -1 to 0, "
+        "the first column, not the last",
+    },
+)
+
+choose(
+    "04.device_side_assert",
+    "When does an out-of-range position on CUDA fail?",
+    options={
+        "A": "torch.gather raises at once, with the CPU's message "
+        "(index 3 is out of bounds for dimension 1 with size 3).",
+        "B": "Nothing fails: the output holds 0 (or garbage) where the bad position "
+        "was, and the program carries on.",
+        "C": "torch.gather returns; a later call that waits for the GPU (such as "
+        ".tolist()) raises 'CUDA error: device-side assert triggered', and every "
+        "CUDA call after it fails until the process restarts.",
+        "D": "The position is clamped to size - 1, as take_along_dim wraps it.",
+    },
+    right="C",
+    why={
+        "A": "that is CUDA_LAUNCH_BLOCKING=1 (or a CPU tensor); by default the "
+        "kernel launch returns before the kernel runs, so nothing can raise yet",
+        "B": "that is TensorFlow on a GPU; PyTorch's CUDA gather kernel asserts, it "
+        "never writes a value silently",
+        "C": "the launch is asynchronous, so the kernel's assert is reported at the "
+        "next synchronising call, possibly far from the gather, and it leaves the "
+        "CUDA context unusable: restart, then find the position on the CPU",
+        "D": "gather never wraps or clamps; on CUDA a bad position trips the "
+        "kernel's assert",
+    },
+)
+
+choose(
+    "04.device_mismatch",
+    "What happens when input and index are on different devices?",
+    options={
+        "A": "PyTorch refuses before launching anything: a RuntimeError that names "
+        "both devices (cuda:0 and cpu); the CUDA context stays usable.",
+        "B": "PyTorch copies the index to the GPU for you and returns "
+        "[[12, 10], [21, 21]].",
+        "C": "A device-side assert, reported at a later call.",
+        "D": "It returns the result on the CPU, where the index is.",
+    },
+    right="A",
+    why={
+        "A": "the device check runs on the host, before any kernel starts, so it "
+        "raises at the call and breaks nothing: move the index with "
+        "index.to(x.device)",
+        "B": "gather never moves a tensor to another device: input and index must "
+        "already be on the same one",
+        "C": "a device-side assert comes from a kernel that ran; this call never "
+        "starts one, because the devices are checked first",
+        "D": "the result of an op lives on its input's device, and this op does not "
+        "run at all",
+    },
 )

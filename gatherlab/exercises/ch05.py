@@ -12,7 +12,7 @@ values = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 repeats = torch.tensor([[0, 0, 2], [2, 1, 2]])
 
 
-def gradient_of_a_sum() -> torch.Tensor:
+def gradient_of_a_sum() -> torch.Tensor | None:
     """Every weight is 1: each entry of x.grad counts its readers."""
     x = torch.tensor(
         [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
@@ -36,7 +36,7 @@ rows = torch.tensor([[1, 0, 1], [1, 1, 0]])
 upstream = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 
 
-def weighted_gradient_along_dim_0() -> torch.Tensor:
+def weighted_gradient_along_dim_0() -> torch.Tensor | None:
     """A fresh x (x.grad is None); each read is weighted by upstream."""
     x = torch.tensor(
         [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
@@ -123,9 +123,67 @@ fix(
         "gather",
         scores,
         1,
-        torch.tensor([[1.0], [0.0]]),
+        (torch.tensor([[0.4], [0.3]]) - 0.3) / 0.1,
         input_name="scores",
         index_name="soft_positions",
     ),
     solution=integer_positions,
+)
+
+
+def coordinates_by_row():
+    """Each row of the index is one (row, column) coordinate."""
+    import tensorflow as tf
+
+    grid = tf.constant([[0, 1, 2], [10, 11, 12], [20, 21, 22]])
+    return tf.gather_nd(grid, [[0, 2], [1, 1]])
+
+
+predict(
+    "05.predict_gather_nd_axis",
+    "Predict which axis of a gather_nd index holds the coordinates",
+    code=coordinates_by_row,
+    mistakes={
+        "you read the index's columns as the pairs, (0, 1) and (2, 1): tf.gather_nd "
+        "reads its last axis, so each row of the index, [0, 2] and then [1, 1], is "
+        "one (row, column) coordinate": [1, 21],
+        "you read every number as a row, as tf.gather does: tf.gather_nd takes each "
+        "row of the index as one full coordinate, here (row, column), and returns "
+        "one value per coordinate": [
+            [[0, 1, 2], [20, 21, 22]],
+            [[10, 11, 12], [10, 11, 12]],
+        ],
+    },
+)
+
+
+def densified_gradient():
+    """Row 2 is read twice; convert_to_tensor adds its two slices."""
+    import tensorflow as tf
+
+    table = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    weights = tf.constant([[1.0], [2.0], [3.0]])
+    with tf.GradientTape() as tape:
+        rows = tf.gather(table, [2, 0, 2])
+        loss = tf.reduce_sum(rows * weights)
+    slices = tape.gradient(loss, table)  # tf.IndexedSlices
+    return tf.convert_to_tensor(slices)
+
+
+_REPEATS_ADD = (
+    "IndexedSlices keeps one slice per read, so row 2 has two (weights 1 and 3), "
+    "and tf.convert_to_tensor adds them: row 2 is 1 + 3 = 4, not "
+)
+
+predict(
+    "05.predict_dense_slices",
+    "Predict a densified IndexedSlices gradient",
+    code=densified_gradient,
+    mistakes={
+        _REPEATS_ADD + "its first read alone": [[2, 2], [0, 0], [1, 1]],
+        _REPEATS_ADD + "its last read alone": [[2, 2], [0, 0], [3, 3]],
+        "that is slices.values, one slice per read in the order of the index "
+        "[2, 0, 2]; tf.convert_to_tensor puts each slice in its own row of table "
+        "and adds the repeats": [[1, 1], [2, 2], [3, 3]],
+    },
 )

@@ -7,11 +7,11 @@ module, so a wrong answer reads the same wherever it comes from.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from gatherlab._arrays import coord, dtype_name, framework_of, to_numpy
+from gatherlab._arrays import dtype_name, framework_of, to_numpy
 from gatherlab.trace import format_value
 
 FRAMEWORK_NAMES = {
@@ -19,6 +19,7 @@ FRAMEWORK_NAMES = {
     "numpy": "a NumPy array",
     "tensorflow": "a TensorFlow tensor",
 }
+Hints = Literal["code", "index", "none"]
 CONVERT_HINTS = {
     "torch": "build it with torch ops (torch.as_tensor converts)",
     "numpy": "np.asarray converts",
@@ -54,7 +55,7 @@ def shape_text(shape: tuple[int, ...]) -> str:
 
 
 def shape_advice(
-    expected: tuple[int, ...], got: tuple[int, ...], hints: str = "code"
+    expected: tuple[int, ...], got: tuple[int, ...], hints: Hints = "code"
 ) -> str:
     """Name the dim that differs and, where one exists, the step that fixes it.
 
@@ -107,7 +108,7 @@ def expand_sizes(expected: tuple[int, ...], d: int) -> str:
     return ", ".join(str(s) if i == d else "-1" for i, s in enumerate(expected))
 
 
-def _missing_fix(expected: tuple[int, ...], d: int, hints: str) -> str:
+def _missing_fix(expected: tuple[int, ...], d: int, hints: Hints) -> str:
     """How to add the missing dim ``d``: a call, a step before gather, or nothing."""
     if hints == "none":
         return ""
@@ -129,7 +130,7 @@ def _dims(count: int) -> str:
 def _type_difference(expected: Any, got: Any, what: str) -> Difference | None:
     want = framework_of(expected)
     have = framework_of(got)
-    if want == have:
+    if want == have or want is None:
         return None
     if got is None:
         return Difference(f"{what} is None (a function without `return` gives None)")
@@ -191,7 +192,7 @@ def differences(
     got: Any,
     what: str = "your answer",
     strict: bool = True,
-    hints: str = "code",
+    hints: Hints = "code",
 ) -> Difference | None:
     """The first thing that differs between ``got`` and ``expected``, or None if equal.
 
@@ -218,9 +219,10 @@ def differences(
             )
         got_values = to_numpy(got)
     else:
-        got_values, problem = _readable(got, what)
-        if problem:
+        readable, problem = _readable(got, what)
+        if readable is None:
             return problem
+        got_values = readable
     want_values = to_numpy(expected)
     if got_values.shape != want_values.shape:
         return Difference(
@@ -239,11 +241,6 @@ def differences(
         return None
     where = tuple(int(c) for c in np.argwhere(np.asarray(wrong))[0])
     return Difference("", where, got_values[where].item(), want_values[where].item())
-
-
-def at(name: str, where: tuple[int, ...]) -> str:
-    """``out[1, 0]``; a 0-d value is just its name."""
-    return f"{name}[{coord(where)}]" if where else name
 
 
 def value_text(value: Any) -> str:

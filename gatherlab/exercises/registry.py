@@ -11,7 +11,7 @@ import pkgutil
 import re
 from collections.abc import Iterator, Mapping
 
-from gatherlab.exercises.kinds import Exercise
+from gatherlab.exercises.base import Exercise
 from gatherlab.tf import quiet_tensorflow_logs
 
 ID_PATTERN = re.compile(r"(\d\d)\.[a-z][a-z0-9_]*")

@@ -74,6 +74,20 @@ def not_attempted(exercise_id: str, message: str) -> Result:
 
 
 @dataclass(frozen=True)
+class Feedback:
+    """A verdict as plain data (pass or not, message, details), before it has an id."""
+
+    passed: bool
+    message: str
+    details: tuple[str, ...] = ()
+
+    def result(self, exercise_id: str) -> Result:
+        """The verdict as the ``Result`` of exercise ``exercise_id``."""
+        status = PASSED if self.passed else FAILED
+        return Result(exercise_id, status, self.message, self.details)
+
+
+@dataclass(frozen=True)
 class SolutionView:
     """The reference solution's source (or value) followed by its passing check."""
 

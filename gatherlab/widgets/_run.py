@@ -6,17 +6,13 @@ caught and kept as ``TypeName: message`` (one line, without TensorFlow's node na
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from gatherlab._arrays import to_numpy
-
-MAX_MESSAGE = 240
-TF_NODE = re.compile(r"^\{\{[^}]*\}\}\s*")
-TF_OP = re.compile(r"(\s*\[Op:[^\]]*\]|,? node name:).*$")
+from gatherlab.errors import short_error
 
 
 def tensorflow_or_none() -> Any:
@@ -27,15 +23,6 @@ def tensorflow_or_none() -> Any:
         return tensorflow()
     except ImportError:
         return None
-
-
-def short_error(error: BaseException) -> str:
-    """``TypeName: message``: the first line, TensorFlow's node and op names removed."""
-    lines = str(error).strip().splitlines() or [""]
-    message = TF_OP.sub("", TF_NODE.sub("", lines[0])).strip()
-    if len(message) > MAX_MESSAGE:
-        message = message[: MAX_MESSAGE - 1] + "…"
-    return f"{type(error).__name__}: {message}"
 
 
 def attempt(call: Callable[[], Any]) -> tuple[np.ndarray | None, str]:

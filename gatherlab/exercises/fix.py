@@ -1,0 +1,218 @@
+"""Fix: a call is broken; the learner supplies the corrected index (or dim)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+
+from gatherlab._arrays import coord, like, to_numpy
+from gatherlab.errors import short_error
+from gatherlab.exercises import strategies
+from gatherlab.exercises.base import Exercise
+from gatherlab.exercises.call import TORCH_ERRORS, Call, step_at
+from gatherlab.exercises.compare import differences, expand_sizes, kind_of
+from gatherlab.exercises.feedback import (
+    UNANSWERED_HINT,
+    misread,
+    wrong_value_message,
+)
+from gatherlab.exercises.rendering import as_assignment, source
+from gatherlab.exercises.result import Result, failed, not_attempted, passed
+from gatherlab.exercises.wrong import off_by_one, transposed
+from gatherlab.trace import Step
+
+FixPart = Literal["index", "dim"]
+# hint(answer, got, expected, where): the exercise's own words for a wrong result.
+FixHint = Callable[[Any, Any, Any, tuple[int, ...]], str]
+
+
+@dataclass(eq=False, kw_only=True)
+class Fix(Exercise):
+    """A call is broken; the learner supplies the corrected ``index`` (or ``dim``).
+
+    ``solution(input, index)`` computes the corrected part from the broken call's input
+    and index. Its body is written with the names the notebook defines (its parameters
+    named as the notebook names them, or module values that mirror the notebook's): the
+    solution shows that body, ending with the line the learner writes,
+    ``fixed_index = ...`` (``answer_name``). The check runs the learner's call and says,
+    with ``gl.diagnose``, ``gl.trace`` and the recognisers of common wrong strategies,
+    what is still wrong. ``hint(answer, got, expected, where)`` may name an exercise's
+    own cause of a wrong value.
+    """
+
+    broken: Call
+    solution: Callable[[Any, Any], Any]
+    part: FixPart = "index"
+    answer_name: str = ""
+    hint: FixHint | None = None
+    kind: ClassVar[str] = "fix"
+
+    def __post_init__(self) -> None:
+        if not self.answer_name:
+            self.answer_name = f"fixed_{self.part}"
+
+    @cached_property
+    def reference_answer(self) -> Any:
+        return self.solution(self.broken.input, self.broken.index)
+
+    @cached_property
+    def expected(self) -> Any:
+        """The output the fixed call returns."""
+        return self.broken.with_part(self.part, self.reference_answer).run()
+
+    def solution_source(self) -> str:
+        if self.solution.__name__ == "<lambda>":
+            return source(self.solution)
+        return as_assignment(self.solution, self.answer_name)
+
+    def _misread(self, where: tuple[int, ...], right: Step, yours: Step) -> str:
+        """``out[3, 0] should read s[4, 0] = 16, but your call reads s[1, 0] = 4: the
+        right index holds 4 there, yours holds 1.``"""
+        read = self.broken.source_text
+        text = misread(where, f"read {read(right)}", f"your call reads {read(yours)}")
+        if self.part != "index" or right.position == yours.position:
+            return f"{text} with your {self.part}."
+        there = "there" if right.index_at == where else f"at [{coord(right.index_at)}]"
+        return (
+            f"{text}: the right index holds {right.position} {there}, yours holds "
+            f"{yours.position}{self._flat_hint(right, yours)}."
+        )
+
+    def _flat_hint(self, right: Step, yours: Step) -> str:
+        """For take on a matrix: how a (row, column) pair becomes a flat position."""
+        shape = to_numpy(self.broken.input).shape
+        if self.broken.op != "take" or len(shape) != 2 or right.position < 0:
+            return ""
+        (rows, columns), (row, column) = shape, right.source
+        sum_ = f"{row} * {columns} + {column} = {right.position}"
+        if yours.position == row * rows + column and rows != columns:
+            return (
+                f" (take counts row by row: row {row}, column {column} is {sum_}; "
+                f"multiply the row by the number of columns, {columns}, not of rows, "
+                f"{rows})"
+            )
+        return f" (take counts row by row: row {row}, column {column} is {sum_})"
+
+    def _check(self, answer: Any) -> Result:
+        if answer is ...:
+            return not_attempted(self.id, f"Fix the call: {UNANSWERED_HINT}.")
+        is_int = isinstance(answer, (int, np.integer)) and not isinstance(answer, bool)
+        if self.part == "dim" and not is_int:
+            return failed(
+                self.id, f"Your answer is {kind_of(answer)}; a dim is an int."
+            )
+        if self.part == "index":
+            cause = strategies.float_positions(answer, self)
+            if cause:
+                return failed(self.id, f"Still broken: {cause}.")
+        fixed = self.broken.with_part(self.part, answer)
+        problems = fixed.problems()
+        if problems:
+            problem = problems[0]
+            hint = f" ({problem.hint})" if problem.hint else ""
+            return failed(self.id, f"Still broken: {problem.message}{hint}.")
+        try:
+            got = fixed.run()
+        except TORCH_ERRORS as error:
+            return failed(
+                self.id,
+                f"Still broken: {fixed.text()} raised {short_error(error)}.",
+            )
+        difference = differences(self.expected, got, "the result")
+        if difference is None:
+            named = (
+                replace(fixed, index_name=self.answer_name)
+                if self.part == "index"
+                else fixed
+            )
+            return passed(
+                self.id,
+                f"Your {self.part} works: {named.text()} returns the intended result.",
+            )
+        comparable = difference.where is not None or difference.shape
+        strategy = (
+            strategies.explain_result(got, self.expected, fixed, intended=self)
+            if comparable
+            else ""
+        )
+        if strategy:
+            return failed(self.id, f"The call runs now, but {strategy}.")
+        if difference.where is None:
+            message = self._expand_advice(answer, difference.message)
+            return failed(self.id, f"The call runs now; {message}.")
+        hint = (
+            self.hint(answer, got, self.expected, difference.where) if self.hint else ""
+        )
+        if hint:
+            return failed(self.id, f"The call runs now, but {hint}.")
+        intended = self.broken.with_part(self.part, self.reference_answer)
+        right = step_at(intended, difference.where)
+        yours = step_at(fixed, difference.where)
+        if right is None or yours is None:
+            message = wrong_value_message(difference, intended, "your call gives")
+        else:
+            message = self._misread(difference.where, right, yours)
+        return failed(self.id, f"The call runs now: {message}")
+
+    def gives_expected(self, index: Any) -> bool:
+        """Whether the broken call with this part gives the intended result."""
+        fixed = self.broken.with_part(self.part, index)
+        if fixed.problems():
+            return False
+        return differences(self.expected, fixed.run(), strict=False) is None
+
+    def _expand_advice(self, answer: Any, message: str) -> str:
+        """``message``, unless it suggests an expand that would read wrong values: then
+        where the index's new axis belongs (checked by running the call)."""
+        if ".expand(" not in message or self.part != "index":
+            return message
+        target = tuple(to_numpy(self.reference_answer).shape)
+        index = answer
+        short = [d for d, size in enumerate(index.shape) if size == 1 != target[d]]
+        if len(short) != 1 or self.gives_expected(index.expand(target)):
+            return message
+        d, rank = short[0], len(target)
+        for new in (n for n in range(rank) if n != d):
+            moved = index.squeeze(d).unsqueeze(new)
+            if not self.gives_expected(moved.expand(target)):
+                continue
+            place = {0: "first", rank - 1: "last"}.get(new, f"at dim {new}")
+            along = {0: "row", 1: "column"}.get(new, f"slice along dim {new}")
+            along = along if rank == 2 else f"slice along dim {new}"
+            head = message[: message.index(": expand it with")]
+            return (
+                f"{head}, and expanding this index would repeat each position along "
+                f"dim {d}: each {along} must hold the positions "
+                f"{to_numpy(index.squeeze(d)).tolist()}, so put the new axis {place} "
+                f"(.unsqueeze({new})), then expand it "
+                f"(.expand({expand_sizes(target, new)}))"
+            )
+        return message[: message.index(": expand it with")]
+
+    def wrong_answers(self) -> dict[str, Any]:
+        right = self.reference_answer
+        answers: dict[str, Any] = {
+            "the broken call unchanged": getattr(self.broken, self.part)
+        }
+        answers["None"] = None
+        if self.part == "dim":
+            rank = max(to_numpy(self.broken.input).ndim, 1)
+            answers["wrong dim"] = (right + 1) % rank
+            answers["a float"] = float(right)
+        else:
+            answers["a list"] = to_numpy(right).tolist()
+            answers["transposed index"] = transposed(right)
+            answers["off-by-one index"] = off_by_one(right)
+            answers["extra dim"] = like(right, to_numpy(right)[None])
+            answers["float index"] = like(right, to_numpy(right).astype("float32"))
+        return {
+            name: answer for name, answer in answers.items() if not _same(answer, right)
+        }
+
+
+def _same(answer: Any, right: Any) -> bool:
+    return differences(right, answer, strict=True) is None

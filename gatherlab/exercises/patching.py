@@ -1,0 +1,122 @@
+"""Replace library functions while a learner's function runs: refuse or count them.
+
+``forbidding`` enforces an exercise's "do not use torch.gather"; ``counting`` records
+what each required function returned, so a dummy call whose result the answer never
+uses does not count as using it (see ``used``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from gatherlab._arrays import framework_of, to_numpy
+
+_ABSENT = object()  # an attribute a class inherits rather than defines
+
+
+class ForbiddenOpError(RuntimeError):
+    """Raised in place of an op an exercise asks the learner not to use."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"this exercise asks you not to use {name}")
+        self.name = name
+
+
+def owner(name: str) -> tuple[Any, str]:
+    """``("torch.Tensor.gather")`` -> (the ``torch.Tensor`` class, ``"gather"``)."""
+    path, attribute = name.rsplit(".", 1)
+    module, *rest = path.split(".")
+    holder: Any = importlib.import_module(module)
+    for part in rest:
+        holder = getattr(holder, part)
+    if not hasattr(holder, attribute):
+        raise ValueError(f"cannot forbid or require {name}: there is no such function")
+    return holder, attribute
+
+
+def function(name: str) -> Any:
+    """The function a dotted name stands for."""
+    return getattr(*owner(name))
+
+
+@contextlib.contextmanager
+def _patched(
+    names: Iterable[str], replacement: Callable[[str, Any], Callable[..., Any]]
+) -> Iterator[None]:
+    """Replace each named function by ``replacement(name, original)``; restore after.
+
+    The originals come back however the block ends, so a learner's failing function
+    never leaves ``torch.gather`` broken in their notebook.
+    """
+    saved = []
+    try:
+        for name in names:
+            holder, attribute = owner(name)
+            original = getattr(holder, attribute)
+            saved.append((holder, attribute, vars(holder).get(attribute, _ABSENT)))
+            setattr(holder, attribute, replacement(name, original))
+        yield
+    finally:
+        for holder, attribute, original in reversed(saved):
+            if original is _ABSENT:
+                delattr(holder, attribute)
+            else:
+                setattr(holder, attribute, original)
+
+
+def forbidding(names: Iterable[str]) -> contextlib.AbstractContextManager[None]:
+    """Replace each named function by one raising ``ForbiddenOpError``."""
+
+    def refusing(name: str, original: Any) -> Callable[..., Any]:
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise ForbiddenOpError(name)
+
+        return refuse
+
+    return _patched(names, refusing)
+
+
+def counting(
+    names: Iterable[str], results: list[Any]
+) -> contextlib.AbstractContextManager[None]:
+    """Let each named function run as usual, keeping what it returns in ``results``."""
+
+    def counted(name: str, original: Any) -> Callable[..., Any]:
+        def count(*args: Any, **kwargs: Any) -> Any:
+            result = original(*args, **kwargs)
+            results.append(result)
+            return result
+
+        return count
+
+    return _patched(names, counted)
+
+
+def used(results: list[Any], answer: Any) -> bool:
+    """Whether the answer is built from one of the required calls' results: it shares
+    their memory (a view, a squeeze) or holds exactly their values in order."""
+    if framework_of(answer) is None:
+        return False
+    values = to_numpy(answer).reshape(-1)
+    for result in results:
+        if framework_of(result) is None:
+            continue
+        if _shares_memory(result, answer):
+            return True
+        flat = to_numpy(result).reshape(-1)
+        if flat.shape == values.shape and bool((flat == values).all()):
+            return True
+    return False
+
+
+def _shares_memory(result: Any, answer: Any) -> bool:
+    """Two torch tensors on one real device, over the same (non-empty) storage."""
+    if not framework_of(result) == framework_of(answer) == "torch":
+        return False
+    if result.device != answer.device or answer.device.type == "meta":
+        return False
+    pointer = answer.untyped_storage().data_ptr()
+    return pointer != 0 and result.untyped_storage().data_ptr() == pointer

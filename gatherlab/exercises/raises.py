@@ -1,0 +1,174 @@
+"""Which of these calls raise? The answer is a label or a list of labels ([]: none).
+
+The feedback is ``raises_feedback``, a function of plain data (the calls, the labels
+that raise, the learner's answer), so it can be mirrored outside Python.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from gatherlab.errors import short_error
+from gatherlab.exercises.base import Exercise
+from gatherlab.exercises.call import TORCH_ERRORS, Call
+from gatherlab.exercises.compare import kind_of, shape_text
+from gatherlab.exercises.feedback import UNANSWERED_HINT
+from gatherlab.exercises.rendering import assigned, wrapped
+from gatherlab.exercises.result import Feedback, Result, not_attempted
+
+LABEL_SEPARATORS = re.compile(r"[\s,;'\"\[\]()]+")
+
+
+def _outcome(call: Call) -> str:
+    """The error the call raises in words, or "" when it runs."""
+    try:
+        call.run()
+    except TORCH_ERRORS as error:
+        return short_error(error)
+    return ""
+
+
+def reason(label: str, call: Call, raises: bool) -> str:
+    """``B raises: <diagnosis>`` or ``A runs: <call> returns shape (2, 2)``."""
+    if not raises:
+        shape = shape_text(tuple(call.run().shape))
+        return f"{label} runs: {call.text()} returns shape {shape}"
+    problems = call.problems()
+    return f"{label} raises: {problems[0].message if problems else _outcome(call)}"
+
+
+def listed(labels: Iterable[str]) -> str:
+    """``B and D``, ``A, B and C``; ``none of them`` for no labels."""
+    names = list(labels)
+    if not names:
+        return "none of them"
+    if len(names) == 1:
+        return names[0]
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def labels_in(answer: Any, known_labels: Iterable[str]) -> set[str] | None:
+    """The labels an answer names, any case: ``["b", "d"]``, ``"BD"``, ``"b, d"``.
+
+    None when the answer is not text; a word that is no label is kept as written, so
+    the message can quote it.
+    """
+    if isinstance(answer, str):
+        words = [answer]
+    elif isinstance(answer, Iterable) and not isinstance(answer, Mapping):
+        words = list(answer)
+        if not all(isinstance(word, str) for word in words):
+            return None
+    else:
+        return None
+    known = {label.upper(): label for label in known_labels}
+    labels = set()
+    for word in words:
+        for part in LABEL_SEPARATORS.split(word.strip()):
+            upper = part.upper()
+            if not part or upper == "NONE":
+                continue
+            if upper in known:
+                labels.add(known[upper])
+            elif all(letter in known for letter in upper):
+                labels.update(known[letter] for letter in upper)  # "BD"
+            else:
+                labels.add(part)
+    return labels
+
+
+def raises_feedback(
+    calls: Mapping[str, Call], raising: Iterable[str], answer: Any
+) -> Feedback:
+    """The verdict on ``answer`` when the calls labelled ``raising`` raise."""
+    raising = tuple(raising)
+    labels = labels_in(answer, calls)
+    if labels is None:
+        return Feedback(
+            False,
+            f"Your answer is {kind_of(answer)}: write the labels of the calls that "
+            f"raise, e.g. {list(calls)[:2]!r}, or [] if none does.",
+        )
+    unknown = sorted(labels - set(calls))
+    if unknown:
+        return Feedback(
+            False,
+            f"There is no call {unknown[0]!r}: the calls are {', '.join(calls)}.",
+        )
+    missed = [label for label in raising if label not in labels]
+    extra = [label for label in calls if label in labels and label not in raising]
+    if not missed and not extra:
+        reasons = tuple(
+            wrapped(reason(label, call, label in raising), "    ")
+            for label, call in calls.items()
+        )
+        return Feedback(True, f"Right: {listed(raising)} raise.", reasons)
+    first = (missed + extra)[0]
+    return Feedback(False, reason(first, calls[first], first in raising) + ".")
+
+
+@dataclass(eq=False, kw_only=True)
+class PredictRaises(Exercise):
+    """Which of these calls raise? The answer: a label or a list of them ([]: none).
+
+    Each call is run when the exercise is made; a call that raises although
+    ``gl.diagnose`` finds no broken rule (or runs although it finds one) is refused,
+    so a typo in a call can never make a wrong answer right.
+    """
+
+    calls: Mapping[str, Call]
+    solution: tuple[str, ...] = field(default=(), init=False)  # the labels that raise
+    kind: ClassVar[str] = "predict"
+
+    def __post_init__(self) -> None:
+        raising = []
+        for label, call in self.calls.items():
+            error, problems = _outcome(call), call.problems()
+            if bool(error) != bool(problems):
+                said = error or "it runs"
+                rules = problems[0].message if problems else "no broken rule"
+                raise ValueError(
+                    f"{self.id} call {label}: {said}, but gl.diagnose finds {rules}"
+                )
+            if error:
+                raising.append(label)
+        self.solution = tuple(raising)
+
+    @property
+    def reference_answer(self) -> list[str]:
+        return list(self.solution)
+
+    def solution_source(self) -> str:
+        lines = [
+            wrapped(
+                f"# {label} {'raises' if label in self.solution else 'runs'}: "
+                f"{call.text()}",
+                "#     ",
+            )
+            for label, call in self.calls.items()
+        ]
+        return "\n".join([*lines, assigned("raising", repr(list(self.solution)))])
+
+    def _check(self, answer: Any) -> Result:
+        if answer is ...:
+            return not_attempted(self.id, f"Predict first: {UNANSWERED_HINT}.")
+        return raises_feedback(self.calls, self.solution, answer).result(self.id)
+
+    def wrong_answers(self) -> dict[str, Any]:
+        answers = {
+            "the other calls": [
+                label for label in self.calls if label not in self.solution
+            ],
+            "none": [],
+            "all": list(self.calls),
+            "a label that does not exist": "Z",
+            "None": None,
+        }
+        return {
+            name: answer
+            for name, answer in answers.items()
+            if labels_in(answer, self.calls) != set(self.solution)
+        }

@@ -1,0 +1,416 @@
+"""Feedback that names the cause: each test answers an exercise the way a real mistake
+does (taken from bug reports and forum threads) and asserts that the message names the
+cause and the next step; and the checker's own bugs are never the learner's fault."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+import gatherlab as gl
+from gatherlab.errors import DEBUG_ENV
+from gatherlab.exercises import EXERCISES, Call, Implement, PredictRaises, cases
+
+DIAGNOSE = sys.modules["gatherlab.diagnose"]  # gl.diagnose is the function
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def message(exercise_id: str, answer) -> str:
+    result = EXERCISES[exercise_id].check(answer)
+    assert not result.passed, str(result)
+    assert result.status == "not yet"
+    return result.message
+
+
+# ---------------------------------------------------------------- truncation, / and //
+
+
+def test_truncating_soft_positions_is_caught_and_named():
+    soft = EXERCISES["05.fix_float_positions"].broken.index
+    assert 0.9999 < float(soft[0, 0]) < 1  # a real float computation, not exactly 1
+    text = message("05.fix_float_positions", soft.long())
+    assert "`.long()` truncates toward zero" in text
+    assert "round first, `.round().long()`" in text
+    unchanged = message("05.fix_float_positions", soft)
+    assert "just off whole numbers" in unchanged and ".round().long()" in unchanged
+    assert EXERCISES["05.fix_float_positions"].check(soft.round().long()).passed
+
+
+def test_a_beam_index_built_with_true_division_is_told_to_use_floor_division():
+    exercise = EXERCISES["02.fix_beam_rows"]
+    flat_index = exercise.broken.index
+    with_fractions = flat_index + (torch.arange(6) / 3)[:, None]
+    text = message("02.fix_beam_rows", with_fractions)
+    assert "`//`" in text and "fractions" in text
+    assert "convert with index.long()" not in text
+    # `/` then `* beam` gives whole floats; `.long()` would keep the wrong rows.
+    whole = flat_index + (torch.arange(6) / 3)[:, None] * 3
+    text = message("02.fix_beam_rows", whole)
+    assert "`.long()` would still read the wrong entries" in text and "`//`" in text
+    assert "convert with index.long()" not in text
+    assert exercise.check(flat_index + (torch.arange(6) // 3 * 3)[:, None]).passed
+
+
+def test_the_probabilities_as_an_index_are_named_and_long_is_not_advised():
+    predictions = EXERCISES["01.fix_missing_axis"].broken.input
+    text = message("01.fix_missing_axis", predictions)
+    assert "not positions" in text and "build the positions from labels" in text
+    assert "convert with index.long()" not in text
+    converted = message("01.fix_missing_axis", predictions.long())
+    assert "converted with `.long()`" in converted and "not the values" in converted
+
+
+# ---------------------------------------------------------------- raw errors, a cause
+
+
+def test_a_missing_axis_error_names_unsqueeze_and_expand():
+    text = message(
+        "02.select_steps",
+        lambda features, positions: torch.gather(features, 1, positions),
+    )
+    assert "Index tensor must have the same number of dimensions" in text
+    assert "`unsqueeze`" in text and "`expand(...)`" in text
+    assert "(2, 2, 2)" in text  # the index must have the result's shape
+
+
+def test_gathering_along_dim_0_is_told_the_tasks_dim():
+    text = message("01.pick_columns", lambda x, columns: torch.gather(x, 0, columns))
+    assert "index 2 is out of bounds for dimension 0" in text
+    assert "gather along the task's dim, dim=1, not 0" in text
+
+
+def test_a_negative_position_is_told_gather_does_not_wrap():
+    text = message(
+        "04.gather_python_style",
+        lambda input, dim, index: torch.gather(input, dim, index),
+    )
+    assert "index -1 is out of bounds" in text
+    assert "gather does not wrap negative positions" in text.lower()
+
+
+def test_wrapping_every_position_is_told_why_it_must_raise():
+    text = message(
+        "04.gather_python_style",
+        lambda input, dim, index: torch.gather(input, dim, index % input.size(dim)),
+    )
+    assert "wrapping it (as % would) hides the mistake" in text
+
+
+def test_a_result_gathered_along_another_dim_names_the_dim():
+    square = torch.tensor([[10, 11, 12], [20, 21, 22], [30, 31, 32]])
+    exercise = Implement(
+        "99.square",
+        "square",
+        solution=lambda x, index: torch.gather(x, 1, index),
+        example={"x": square, "index": torch.tensor([[2, 0], [1, 1], [0, 2]])},
+        generate=lambda rng: {
+            "x": cases.values(rng, (3, 3)),
+            "index": cases.positions(rng, 3, (3, 2)),
+        },
+        call=Call("gather", "x", 1, "index"),
+        hidden=3,
+    )
+    result = exercise.check(lambda x, index: torch.gather(x, 0, index))
+    assert "your result is gather along dim 0" in result.message
+    assert "gather along the task's dim, dim=1" in result.message
+
+
+# ---------------------------------------------------------------- wrong strategies
+
+
+def test_an_index_unsqueezed_in_the_middle_is_told_to_add_the_axis_last():
+    text = message(
+        "02.select_steps",
+        lambda f, p: torch.gather(f, 1, p.unsqueeze(1).expand(-1, p.shape[1], -1)),
+    )
+    assert "unsqueeze on the wrong axis" in text and "`.unsqueeze(-1)`" in text
+    fix = message("02.fix_wrong_axis", EXERCISES["02.fix_wrong_axis"].broken.index)
+    assert "unsqueeze on the wrong axis" in fix
+
+
+def test_an_index_expanded_to_another_dims_size_is_told_the_width():
+    text = message(
+        "02.select_steps",
+        lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand(-1, -1, 2)),
+    )
+    assert "the index was expanded to 2 there, another dim's size" in text
+    assert "`features.shape[2]`" in text
+    too_wide = message(
+        "02.select_steps",
+        lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand(-1, -1, f.shape[1])),
+    )
+    assert "larger than the input along dim 2" in too_wide
+
+
+def test_advanced_indexing_is_told_every_row_read_every_label():
+    text = message("05.label_scores", lambda log_probs, labels: log_probs[:, labels])
+    assert "every row read every position" in text
+    assert "each row paired with all" in text
+    assert "each row reads only its own positions" in text
+
+
+def test_index_select_for_a_per_row_pick_is_told_every_row_read_every_column():
+    text = message(
+        "01.pick_columns",
+        lambda x, columns: torch.index_select(x, 1, columns.reshape(-1)),
+    )
+    assert "read every position" in text and "index_select" in text
+
+
+def test_the_old_same_size_rule_is_told_the_call_is_valid():
+    def strict_loop(input, dim, index):
+        for d in range(2):
+            if d != dim % 2 and index.shape[d] != input.shape[d]:
+                raise ValueError("index and input must have the same size")
+        return EXERCISES["01.gather_loop"].solution(input, dim, index)
+
+    text = message("01.gather_loop", strict_loop)
+    assert "ValueError: index and input must have the same size" in text
+    assert "This call is valid, so gather must not raise" in text
+    assert "index.size(d) <= input.size(d), not equal sizes" in text
+
+
+def test_a_beam_major_layout_is_named():
+    parents = torch.tensor([[2, 2, 1], [0, 1, 1]])
+    beam_major = (parents * 2 + torch.arange(2)[:, None]).reshape(-1, 1)
+    text = message("02.fix_beam_rows", beam_major.expand(-1, 4))
+    assert "beam-major layout k * batch + b" in text
+    assert "row b * beam + k" in text
+
+
+def test_predicting_that_take_raises_is_told_it_reads_the_flattened_input():
+    text = message("03.predict_flat_positions", "IndexError: 13 is out of range")
+    assert text.startswith("It does not raise: take reads the flattened grid")
+    assert "(20 entries, positions -20..19)" in text
+
+
+def test_normalising_after_selecting_is_named():
+    text = message(
+        "05.label_scores",
+        lambda log_probs, labels: torch.log_softmax(
+            torch.gather(log_probs, 1, labels.unsqueeze(1)), dim=1
+        ),
+    )
+    assert "every value is 0" in text and "log_softmax" in text
+    assert "normalise over all the classes first, then gather" in text
+
+
+# ---------------------------------------------------------------- no loopholes
+
+
+def test_a_dummy_gather_does_not_satisfy_require():
+    def dummy(x, dim, positions):
+        torch.gather(x, dim, torch.zeros_like(x))  # called, result thrown away
+        where = [slice(None)] * x.dim()
+        where[dim] = positions
+        return x[tuple(where)]
+
+    text = message("03.select_with_gather", dummy)
+    assert "does not come from torch.gather" in text
+
+
+def test_a_call_validates_its_op():
+    with pytest.raises(ValueError, match="op must be one of"):
+        Call("gathr", torch.zeros(2), 0, torch.zeros(1, dtype=torch.long))
+
+
+def test_which_calls_raise_refuses_a_call_that_raises_for_another_reason():
+    class Flaky(Call):
+        def run(self):
+            raise RuntimeError("CUDA error: out of memory")
+
+    x = torch.tensor([[1, 2], [3, 4]])
+    valid = Flaky("gather", x, 1, torch.tensor([[0], [1]]))
+    with pytest.raises(ValueError, match="gl.diagnose finds no broken rule"):
+        PredictRaises("99.flaky", "flaky", calls={"A": valid})
+
+
+@pytest.mark.parametrize(
+    "exercise_id", ["01.which_calls_raise", "04.which_calls_raise"]
+)
+def test_which_calls_raise_solution_lines_run_as_written(exercise_id):
+    """Each comment line, pasted without its ``# A raises:``, is code that does what
+    the line says (no list where a tensor is meant)."""
+    exercise = EXERCISES[exercise_id]
+    namespace = {"torch": torch, "x": exercise.calls["A"].input}
+    source = exercise.solution_source().replace("\n#     ", " ")
+    lines = re.findall(r"^# (\w) (raises|runs): (.*)$", source, re.M)
+    assert [label for label, _, _ in lines] == list(exercise.calls)
+    for _label, outcome, code in lines:
+        if outcome == "runs":
+            eval(code, namespace)
+        else:
+            with pytest.raises((RuntimeError, IndexError)):
+                eval(code, namespace)
+
+
+def _task(notebook: str, label: str) -> str:
+    cells = json.loads((NOTEBOOKS / notebook).read_text())["cells"]
+    return next(
+        "".join(c["source"])
+        for c in cells
+        if f":label: {label}" in "".join(c["source"])
+    )
+
+
+def test_exercise_texts_forbid_only_what_the_check_enforces():
+    wrong_axis = _task("02_batched_selection.ipynb", "ex-02-fix-wrong-axis")
+    assert "skip" not in wrong_axis and "compares" in wrong_axis
+    shared = _task("01_gather_2d.ipynb", "ex-01-fix-shared-columns")
+    assert "compares" in shared
+
+
+# ---------------------------------------------------------------- loud bugs
+
+
+def _planted_bug(*args):
+    raise AttributeError("'Tensor' object has no attribute 'planted'")
+
+
+def test_a_bug_in_diagnose_is_never_the_learners_mistake(monkeypatch):
+    monkeypatch.setattr(DIAGNOSE, "_gather", _planted_bug)
+    monkeypatch.delenv(DEBUG_ENV)
+    exercise = EXERCISES["01.fix_missing_axis"]
+    result = exercise.check(exercise.reference_answer)
+    assert not result.passed
+    assert "Still broken" not in result.message
+    assert result.message.startswith("The checker failed on this answer")
+    assert "a bug in gatherlab, not a mistake in your answer" in result.message
+    problems = gl.diagnose(torch.zeros(2, 2), 1, torch.zeros(2, 1, dtype=torch.long))
+    assert problems[0].rule == "unexpected"  # the stable rule id, never raised
+
+
+def test_debug_mode_reraises_the_packages_own_errors(monkeypatch):
+    monkeypatch.setattr(DIAGNOSE, "_gather", _planted_bug)
+    monkeypatch.setenv(DEBUG_ENV, "1")
+    exercise = EXERCISES["01.fix_missing_axis"]
+    with pytest.raises(AttributeError, match="planted"):
+        exercise.check(exercise.reference_answer)
+    with pytest.raises(AttributeError, match="planted"):
+        gl.diagnose(torch.zeros(2, 2), 1, torch.zeros(2, 1, dtype=torch.long))
+
+
+def test_the_test_suite_runs_in_debug_mode():
+    import os
+
+    assert os.environ.get(DEBUG_ENV) == "1"
+
+
+def test_a_learners_error_is_still_the_learners(monkeypatch):
+    monkeypatch.delenv(DEBUG_ENV)
+
+    def buggy(x, columns):
+        raise KeyError("mine")
+
+    result = EXERCISES["01.pick_columns"].check(buggy)
+    assert result.message.startswith("On the visible example, your function raised")
+    assert "KeyError: 'mine'" in result.message
+
+
+# ---------------------------------------------------------------- TensorFlow, devices
+
+
+@pytest.fixture(scope="module")
+def tf():
+    return pytest.importorskip("tensorflow")
+
+
+def test_tf_gather_without_batch_dims_is_told_every_row_read_every_position(tf):
+    text = message("02.tf_select_steps", lambda f, p: tf.gather(f, p, axis=1))
+    assert "every row read every position" in text and "batch_dims=1" in text
+    assert (
+        EXERCISES["02.tf_select_steps"]
+        .check(lambda f, p: tf.gather(f, p, axis=1, batch_dims=1))
+        .passed
+    )
+
+
+def test_gather_nd_pairs_stacked_on_the_wrong_axis_are_told_the_last_axis(tf):
+    def first_axis(features, positions):
+        shape = tf.shape(positions, out_type=positions.dtype)
+        rows = tf.broadcast_to(tf.range(shape[0])[:, None], shape)
+        return tf.gather_nd(features, tf.stack([rows, positions], axis=0))
+
+    text = message("02.tf_gather_nd_pairs", first_axis)
+    assert "reads the last axis of its index as one coordinate" in text
+    assert "axis=-1, into shape (2, 2, 2)" in text
+    batch_dims = message(
+        "02.tf_gather_nd_pairs", lambda f, p: tf.gather(f, p, axis=1, batch_dims=1)
+    )
+    assert "does not come from tensorflow.gather_nd" in batch_dims
+
+
+def test_gather_nd_coordinates_read_by_column_are_told_the_last_axis():
+    text = message("05.predict_gather_nd_axis", [1, 21])
+    assert "tf.gather_nd reads its last axis" in text
+    assert "as tf.gather does" in message(
+        "05.predict_gather_nd_axis",
+        [[[0, 1, 2], [20, 21, 22]], [[10, 11, 12], [10, 11, 12]]],
+    )
+
+
+def test_a_densified_gradient_without_the_repeat_is_told_the_slices_add():
+    assert "tf.convert_to_tensor adds them" in message(
+        "05.predict_dense_slices", [[2, 2], [0, 0], [3, 3]]
+    )
+    assert "That is slices.values" in message(
+        "05.predict_dense_slices", [[1, 1], [2, 2], [3, 3]]
+    )
+
+
+def test_the_negative_coordinate_choice_matches_the_cpu_and_xla(tf):
+    """The facts behind 04.tf_negative_coordinate that a CPU can show."""
+    x = tf.constant([[10, 11, 12], [20, 21, 22]])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.gather_nd(x, [[1, -1]])
+    clamped = tf.function(lambda t: tf.gather_nd(t, [[1, -1]]), jit_compile=True)
+    assert clamped(x).numpy().tolist() == [20]  # [1, -1] clamps to [1, 0]
+    assert EXERCISES["04.tf_negative_coordinate"].check("c").passed
+    assert "XLA clamps -1 to 0" in message("04.tf_negative_coordinate", "D")
+
+
+def test_a_0d_index_predicted_as_a_list_is_told_the_shape():
+    assert EXERCISES["04.predict_scalar_index"].check(12).passed
+    text = message("04.predict_scalar_index", [12])
+    assert "0-d" in text and "write the number alone" in text
+    assert "counts as a 1-D index with one entry" in message(
+        "04.predict_scalar_index", "it raises"
+    )
+
+
+def test_device_choices_explain_every_wrong_pick():
+    assert "CUDA_LAUNCH_BLOCKING=1" in message("04.device_side_assert", "A")
+    assert "next synchronising call" in (
+        EXERCISES["04.device_side_assert"].check("C").message
+    )
+    assert "devices are checked first" in message("04.device_mismatch", "c")
+    assert "Pick one statement" in message("04.device_mismatch", ["A", "B"])
+    mismatch = gl.diagnose(
+        torch.zeros(2, 3, device="meta"), 1, torch.zeros(2, 1, dtype=torch.long)
+    )
+    assert mismatch[0].rule == "device-mismatch"  # what the right choice describes
+
+
+def test_an_index_with_an_extra_axis_is_never_told_to_add_one():
+    exercise = EXERCISES["01.fix_missing_axis"]
+    text = message("01.fix_missing_axis", exercise.reference_answer[None])
+    assert "index has 3 dims but input has 2" in text
+    assert "remove the extra axis" in text and "add the missing axis" not in text
+
+
+def test_the_device_mismatch_choice_matches_cuda():
+    """On a GPU machine: the statement 04.device_mismatch calls right is what runs."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+    x = torch.tensor([[10, 11, 12], [20, 21, 22]]).cuda()
+    index = torch.tensor([[2, 0], [1, 1]])
+    with pytest.raises(RuntimeError, match="cuda:0") as raised:
+        torch.gather(x, 1, index)
+    assert "cpu" in str(raised.value)
+    assert torch.ones(1, device="cuda").add(1).item() == 2  # the context is healthy
+    assert torch.gather(x, 1, index.to(x.device)).tolist() == [[12, 10], [21, 21]]
