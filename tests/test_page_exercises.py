@@ -100,10 +100,11 @@ def test_typed_text_reads_as_python_reads_it(text: str, value: object) -> None:
 def test_each_stub_shows_one_block_or_one_note(exercise_id: str) -> None:
     """Predict stubs carry their data once; the others say they need a live notebook;
     a solution's passing check adds nothing (so each exercise has exactly one block)."""
+    data = payload(EXERCISES[exercise_id])  # raises here if the payload cannot be built
     shown = gl.exercises.check(exercise_id, stub_answer(exercise_id))._repr_html_()
     blocks = shown.count("data-exercise=")
     notes = shown.count("data-exercise-note=")
-    if exercise_id in PAGE_IDS:
+    if data is not None:
         assert (blocks, notes) == (1, 0)
         assert f'data-exercise="{exercise_id}"' in shown
         assert " hidden>" in shown  # inert where no script runs (JupyterLab)
@@ -187,8 +188,8 @@ def test_predictions_are_checked_in_the_page(
         expect(feedback).to_contain_text(expected.message)
         for line in expected.details:
             expect(feedback.locator("pre")).to_contain_text(line)
-        cell = block.locator("xpath=ancestor::div[contains(@class, 'cell')][1]")
-        cell.screenshot(path=output_dir / f"page-check-{exercise_id}-wrong.png")
+        task = block.locator("xpath=ancestor::div[contains(@class, 'exercise')][1]")
+        task.screenshot(path=output_dir / f"page-check-{exercise_id}-wrong.png")
         box.fill(right)
         box.press("Tab")
         check_button = block.get_by_role("button", name=f"Check {exercise_id}")
@@ -197,6 +198,10 @@ def test_predictions_are_checked_in_the_page(
         expect(feedback).to_contain_text(f"{exercise_id}: passed.")
         expect(feedback).to_contain_text(python_says(exercise_id, right).message)
         assert contrast(check_button, "color", "backgroundColor") >= 4.5
+        task.screenshot(path=output_dir / f"page-check-{exercise_id}-right.png")
+    # the solutions stay in their closed dropdowns
+    expect(page.locator(".solution.dropdown .gl-solution").first).to_be_hidden()
+    assert not any(shown.is_visible() for shown in page.locator(".gl-solution").all())
     for exercise_id in (i for i in LIVE_IDS if chapter_of(i) == chapter):
         note = page.locator(f'[data-exercise-note="{exercise_id}"]')
         expect(note).to_be_visible()

@@ -505,13 +505,13 @@
 .gl-page-check label { display: block; font-weight: 600; margin-bottom: 0.25em; }
 .gl-page-check .gl-page-row { display: flex; gap: 0.5em; flex-wrap: wrap; }
 .gl-page-check input { flex: 1 1 18em; font-family: var(--pst-font-family-monospace, monospace);
-  font-size: 0.95em; padding: 0.3em 0.45em; border: 1px solid #595959; border-radius: 3px;
+  font-size: 0.95em; padding: 0.3em 0.45em; border: 1px solid #808080; border-radius: 3px;
   color: inherit; background: transparent; }
 .gl-page-check button { padding: 0.3em 1em; border: 1px solid #0b4f8a; border-radius: 3px;
   background: #0b4f8a; color: #ffffff; font-weight: 600; cursor: pointer; }
 .gl-page-check button:hover { background: #083a66; }
 .gl-page-check input:focus-visible, .gl-page-check button:focus-visible {
-  outline: 3px solid #b35900; outline-offset: 2px; }
+  outline: 3px solid #b35900; outline-offset: 1px; }
 .gl-page-check .gl-page-feedback:not(:empty) { margin-top: 0.5em; }
 .gl-live-note { margin: 0.4em 0 0 0; font-style: italic; }
 `;
@@ -550,8 +550,8 @@
     const raises = payload.kind === "predict_raises";
     const intro = document.createElement("p");
     intro.textContent = raises
-      ? "Check your answer here, no kernel needed: type the labels of the calls that raise (such as A, C), or none."
-      : "Check your prediction here, no kernel needed: type the value as nested lists, such as [[1, 2], [3, 4]].";
+      ? "Or check it here, no kernel needed: type the labels of the calls that raise (such as A, C), or none, and press Check."
+      : "Or check it here, no kernel needed: type the value as nested lists, such as [[1, 2], [3, 4]], and press Check.";
     const label = document.createElement("label");
     label.htmlFor = field;
     label.textContent = raises ? `Calls that raise (${payload.id})` : `Your prediction (${payload.id})`;
