@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from gatherlab._arrays import to_numpy
-from gatherlab.exercises import EXERCISES, Predict, PredictRaises
+from gatherlab.exercises import EXERCISES, Predict
 from gatherlab.exercises.page import payload, typed_answer
 
 CASES_FILE = Path(__file__).with_name("page_exercise_cases.json")
@@ -157,15 +157,14 @@ def _predict_texts(exercise: Predict) -> list[str]:
     return texts
 
 
-def _raises_texts(exercise: PredictRaises) -> list[str]:
-    labels = list(exercise.calls)
+def _label_texts(labels: list[str], solution: list[str]) -> list[str]:
+    """Answers naming labels: every subset, in several spellings, and odd words."""
     texts = []
     for size in range(len(labels) + 1):
         for chosen in itertools.combinations(labels, size):
             texts.append(repr(list(chosen)))
             texts.append(", ".join(chosen).lower() or "none")
             texts.append("".join(chosen))
-    solution = list(exercise.solution)
     texts += [
         f"raising = {solution!r}",
         repr(tuple(solution)),
@@ -203,11 +202,12 @@ def build() -> dict[str, Any]:
         if data is None:
             continue
         payloads[exercise_id] = data
-        own = (
-            _raises_texts(exercise)
-            if isinstance(exercise, PredictRaises)
-            else _predict_texts(exercise)
-        )
+        if data["kind"] == "predict":
+            own = _predict_texts(exercise)
+        elif data["kind"] == "predict_raises":
+            own = _label_texts(data["labels"], data["solution"])
+        else:  # choose: one true statement
+            own = _label_texts(data["labels"], [exercise.right])
         for text in dict.fromkeys([*own, *COMMON_TEXTS]):  # each text once, in order
             result = exercise.check(typed_answer(text))
             expected = [result.status, result.message, list(result.details)]

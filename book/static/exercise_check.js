@@ -403,6 +403,16 @@
       return failed(`Your answer cannot be read as an array of numbers${reason}.`);
     }
     if (!"biuf".includes(array.kind)) return result(shown.unreadable[answer.t]);
+    const equals = (target) =>
+      same(array.shape, target.shape) &&
+      array.values.every((got, i) =>
+        target.float || array.kind === "f" ? isClose(got, target.values[i]) : got === target.values[i],
+      );
+    if (equals({ shape: payload.shape, values: payload.expected, float: payload.float })) {
+      return result(shown.passed);
+    }
+    const mistake = (payload.mistakes || []).find(equals); // a known wrong prediction
+    if (mistake) return result(mistake.result);
     if (!same(array.shape, payload.shape)) {
       return failed(
         `Your answer has shape ${shapeText(array.shape)}, but it should have shape ` +
@@ -415,7 +425,6 @@
       const want = payload.expected[i];
       return loose ? !isClose(got, want) : got !== want;
     });
-    if (where < 0) return result(shown.passed);
     const got = array.values[where];
     const wrong = payload.wrong[where];
     const known = wrong.known[(array.kind === "b" ? "b:" : "") + numberKey(got)];
@@ -493,10 +502,21 @@
     return result(payload.first_wrong[[...missed, ...extra][0]]);
   }
 
+  function checkChoice(payload, answer) {
+    const shown = payload.results;
+    if (answer.t === "ellipsis") return result(shown.unanswered);
+    const labels = labelsOf(payload, answer);
+    if (labels === null || labels.size !== 1) return result(shown.pick_one);
+    const [label] = labels;
+    if (!payload.labels.includes(label)) return filled(shown.unknown, "{word}", strRepr(label));
+    return result(shown.by_label[label]);
+  }
+
+  const CHECKS = { predict: checkPredict, predict_raises: checkRaises, choose: checkChoice };
+
   /** gl.exercises.check(payload.id, <the typed text, read as Python>). */
   function check(payload, text) {
-    const answer = typedAnswer(text);
-    return payload.kind === "predict_raises" ? checkRaises(payload, answer) : checkPredict(payload, answer);
+    return CHECKS[payload.kind](payload, typedAnswer(text));
   }
 
   // ---------------------------------------------------------- the page
@@ -544,17 +564,21 @@
     return box;
   }
 
+  const ASK = {
+    predict: ["type the value as nested lists, such as [[1, 2], [3, 4]]", "Your prediction"],
+    predict_raises: ["type the labels of the calls that raise (such as A, C), or none", "Calls that raise"],
+    choose: ["type the label of the true statement", "The true statement"],
+  };
+
   function mount(block) {
     const payload = JSON.parse(block.dataset.payload);
     const field = `gl-answer-${payload.id.replace(/[^A-Za-z0-9_-]/g, "-")}`;
-    const raises = payload.kind === "predict_raises";
+    const [ask, name] = ASK[payload.kind];
     const intro = document.createElement("p");
-    intro.textContent = raises
-      ? "Or check it here, no kernel needed: type the labels of the calls that raise (such as A, C), or none, and press Check."
-      : "Or check it here, no kernel needed: type the value as nested lists, such as [[1, 2], [3, 4]], and press Check.";
+    intro.textContent = `Or check it here, no kernel needed: ${ask}, and press Check.`;
     const label = document.createElement("label");
     label.htmlFor = field;
-    label.textContent = raises ? `Calls that raise (${payload.id})` : `Your prediction (${payload.id})`;
+    label.textContent = `${name} (${payload.id})`;
     const input = document.createElement("input");
     Object.assign(input, { id: field, type: "text", spellcheck: false, autocomplete: "off" });
     const button = document.createElement("button");

@@ -18,11 +18,13 @@ import ast
 import html
 import json
 import re
+import sys
 from typing import Any
 
 import numpy as np
 
 from gatherlab._arrays import to_numpy
+from gatherlab.exercises.compare import shape_advice, shape_text
 from gatherlab.exercises.result import COLOURS, MARKS, NOT_ATTEMPTED, Result
 from gatherlab.trace import format_value
 
@@ -64,6 +66,10 @@ def _plain(value: Any) -> bool:
     return isinstance(value, PLAIN)
 
 
+def capitalised(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
 def _shown(result: Result) -> list[Any]:
     return [result.status, result.message, list(result.details)]
 
@@ -88,9 +94,34 @@ def _with_hole(result: Result, filled: str, hole: str) -> list[Any]:
     ]
 
 
-def _predict_payload(exercise: Any) -> dict[str, Any]:
-    from gatherlab.exercises.kinds import SAYS_IT_RAISES
+def _constant(kind: type, name: str) -> Any:
+    """A constant of the module that defines an exercise kind (e.g. its label regex)."""
+    return getattr(sys.modules[kind.__module__], name)
 
+
+def _array(value: Any) -> dict[str, Any]:
+    """A value as the page compares it: shape, flat values, float or not."""
+    values = to_numpy(value)
+    return {
+        "shape": list(values.shape),
+        "values": values.reshape(-1).tolist(),
+        "float": values.dtype.kind == "f",
+    }
+
+
+def _shape_reason(exercise: Any, shape: tuple[int, ...]) -> str:
+    """What the check adds after a wrong shape's advice, e.g. `` (x.grad has the shape
+    of x, (2, 3))``: read off the check's answer to an extra leading dim."""
+    got = (1, *shape)
+    message = exercise.check(np.zeros(got, dtype=np.int64).tolist()).message
+    head = capitalised(
+        f"your answer has shape {shape_text(got)}, but it should have shape "
+        f"{shape_text(shape)}: {shape_advice(shape, got, 'none')}"
+    )
+    return message[len(head) : -1] if message.startswith(head) else ""
+
+
+def _predict_payload(exercise: Any) -> dict[str, Any]:
     expected = to_numpy(exercise.solution)
     kind = "f" if expected.dtype.kind == "f" else "i"
     flat = expected.reshape(-1)
@@ -124,7 +155,7 @@ def _predict_payload(exercise: Any) -> dict[str, Any]:
         "shape": list(expected.shape),
         "float": kind == "f",
         "expected": flat.tolist(),
-        "raise_words": SAYS_IT_RAISES.pattern,
+        "raise_words": _constant(type(exercise), "SAYS_IT_RAISES").pattern,
         "results": {
             "unanswered": _shown(check(...)),
             "raises": _shown(check("it raises")),
@@ -136,7 +167,11 @@ def _predict_payload(exercise: Any) -> dict[str, Any]:
                 "tuple": _shown(check(("?",))),
             },
         },
-        "shape_reason": exercise._shape_reason(),
+        "shape_reason": _shape_reason(exercise, expected.shape),
+        "mistakes": [
+            {**_array(mistake), "result": _shown(check(mistake))}
+            for mistake in getattr(exercise, "mistakes", {}).values()
+        ],
         "wrong": wrong,
     }
 
@@ -174,8 +209,6 @@ def _special(
 
 
 def _raises_payload(exercise: Any) -> dict[str, Any]:
-    from gatherlab.exercises.kinds import LABEL_SEPARATORS
-
     check = exercise.check
     labels, solution = list(exercise.calls), list(exercise.solution)
     first_wrong = {}
@@ -189,7 +222,7 @@ def _raises_payload(exercise: Any) -> dict[str, Any]:
         "kind": "predict_raises",
         "labels": labels,
         "solution": solution,
-        "separators": LABEL_SEPARATORS.pattern,
+        "separators": _constant(type(exercise), "LABEL_SEPARATORS").pattern,
         "results": {
             "unanswered": _shown(check(...)),
             "passed": _shown(check(solution)),
@@ -210,16 +243,38 @@ def _raises_payload(exercise: Any) -> dict[str, Any]:
     }
 
 
+def _choose_payload(exercise: Any) -> dict[str, Any]:
+    from gatherlab.exercises import PredictRaises
+
+    check = exercise.check
+    labels = list(exercise.options)
+    return {
+        "kind": "choose",
+        "labels": labels,
+        "separators": _constant(PredictRaises, "LABEL_SEPARATORS").pattern,
+        "results": {
+            "unanswered": _shown(check(...)),
+            "pick_one": _shown(check(None)),
+            "unknown": _with_hole(check(SENTINEL_WORD), repr(SENTINEL_WORD), WORD),
+            "by_label": {label: _shown(check(label)) for label in labels},
+        },
+    }
+
+
 def payload(exercise: Any) -> dict[str, Any] | None:
     """What the page needs to check answers to ``exercise``; None if it needs Python."""
-    from gatherlab.exercises import Predict, PredictRaises
+    from gatherlab import exercises
 
-    if isinstance(exercise, PredictRaises):
-        data = _raises_payload(exercise)
-    elif isinstance(exercise, Predict):
-        data = _predict_payload(exercise)
-    else:
+    builders = {
+        exercises.PredictRaises: _raises_payload,
+        exercises.Predict: _predict_payload,
+        # pick-the-true-statement exercises, a kind the feedback work adds
+        getattr(exercises, "Choose", None): _choose_payload,
+    }
+    build = builders.get(type(exercise))
+    if build is None:
         return None
+    data = build(exercise)
     data["id"] = exercise.id
     data["marks"] = MARKS
     data["colours"] = COLOURS
