@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +95,45 @@ COMMON_TEXTS = (
     "[[], [1]]",
     "[[1, [2]], [[3], 4]]",
 )
+
+
+# Random literals (nested lists and tuples of many spellings of numbers, strings and
+# constants), half of them then broken by one inserted or deleted piece, so that the
+# page reads odd text exactly as Python does.
+FUZZ_ATOMS = (
+    "0", "1", "-1", "+2", "- 3", "2.5", "-0.0", "1e3", "1E-2", ".5", "5.", "1_0",
+    "0x1f", "0o7", "0b11", "True", "False", "None", "...", "'B'", '"a"', "'a' 'b'",
+    "(4)", "-(4)", "1e999", "10", "21", "11.0",
+)  # fmt: skip
+FUZZ_PIECES = (
+    "[", "]", "(", ")", ",", "-", "+", "1", ".", "_", " ", "\n", "# c", "j", "\\",
+    "=", "x", "'", "0",
+)  # fmt: skip
+FUZZ_COUNT = 80
+
+
+def _random_literal(rng: random.Random, depth: int = 0) -> str:
+    if depth < 3 and rng.random() < 0.45:
+        items = [_random_literal(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+        opening, closing = rng.choice([("[", "]"), ("[", "]"), ("(", ")")])
+        separator = rng.choice([", ", ",", " , ", ",\n  "])
+        trailing = rng.choice(["", "", ","])
+        return opening + separator.join(items) + trailing + closing
+    return rng.choice(FUZZ_ATOMS)
+
+
+def _fuzz(exercise_id: str) -> list[str]:
+    rng = random.Random(zlib.crc32(exercise_id.encode()))
+    texts = []
+    for _ in range(FUZZ_COUNT):
+        text = _random_literal(rng)
+        at = rng.randint(0, len(text))
+        if rng.random() < 0.25:
+            text = text[:at] + rng.choice(FUZZ_PIECES) + text[at:]
+        elif rng.random() < 0.25:
+            text = text[:at] + text[at + 1 :]
+        texts.append(text)
+    return texts
 
 
 def _literal(value: Any) -> str:
@@ -208,7 +249,8 @@ def build() -> dict[str, Any]:
             own = _label_texts(data["labels"], data["solution"])
         else:  # choose: one true statement
             own = _label_texts(data["labels"], [exercise.right])
-        for text in dict.fromkeys([*own, *COMMON_TEXTS]):  # each text once, in order
+        texts = [*own, *COMMON_TEXTS, *_fuzz(exercise_id)]
+        for text in dict.fromkeys(texts):  # each text once, in order
             result = exercise.check(typed_answer(text))
             expected = [result.status, result.message, list(result.details)]
             cases.append({"id": exercise_id, "text": text, "expected": expected})
