@@ -46,9 +46,7 @@
   }
 
   function intValue(digits) {
-    const clean = digits.replace(/_/g, "");
-    const big = /^0[xob]/i.test(clean) ? BigInt(clean.toLowerCase()) : BigInt(clean);
-    return big;
+    return BigInt(digits.replace(/_/g, "").toLowerCase()); // BigInt reads 0x, 0o, 0b
   }
 
   function tokenize(text) {
@@ -433,10 +431,6 @@
     return filled(wrong.template, "{got}", formatValue(got, array.kind));
   }
 
-  function pyUpper(text) {
-    return text.toUpperCase();
-  }
-
   /** Python's repr() of a label the learner wrote. */
   function strRepr(text) {
     const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
@@ -472,11 +466,11 @@
       words = answer.items.map((item) => item.v);
     } else return null;
     const separators = new RegExp(payload.separators.split("\\s").join(PY_SPACE));
-    const known = new Map(payload.labels.map((label) => [pyUpper(label), label]));
+    const known = new Map(payload.labels.map((label) => [label.toUpperCase(), label]));
     const labels = new Set();
     for (const word of words) {
       for (const part of word.replace(PY_SPACE_RE, "").split(separators)) {
-        const upper = pyUpper(part);
+        const upper = part.toUpperCase();
         if (!part || upper === "NONE") continue;
         if (known.has(upper)) labels.add(known.get(upper));
         else if ([...upper].every((letter) => known.has(letter))) {
@@ -618,7 +612,8 @@
     document.head.append(style);
     root.querySelectorAll("[data-exercise][data-payload]").forEach(mount);
     root.querySelectorAll("[data-exercise-note]").forEach((note) => {
-      note.hidden = false;
+      note.hidden = false; // hidden twice over, for notebooks that drop the attribute
+      note.style.display = "";
     });
   }
 
