@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check gatherlab tests tools
 
 test: lint
-	node --test tests/*.test.mjs
+	node --test tests/js/
 	$(VENV)/bin/pytest -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
 		tests $(NOTEBOOKS)
 

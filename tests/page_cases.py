@@ -1,6 +1,6 @@
 """Answers typed into the book's predict exercises, with what Python's check says.
 
-``tests/page_exercises.test.mjs`` (Node's test runner, in ``make test``) runs
+``tests/js/page_exercises.test.mjs`` (Node's test runner, in ``make test``) runs
 ``book/static/exercise_check.js`` on every case and wants the same status, message and
 details; ``tests/test_page_exercises.py`` fails when the stored file is stale.
 After changing an exercise or the feedback wording, regenerate it with
@@ -24,7 +24,7 @@ from gatherlab._arrays import to_numpy
 from gatherlab.exercises import EXERCISES, Predict
 from gatherlab.exercises.page import payload, typed_answer
 
-CASES_FILE = Path(__file__).with_name("page_exercise_cases.json")
+CASES_FILE = Path(__file__).parent / "js" / "page_exercise_cases.json"
 # Texts any exercise may be given: stubs, words, odd literals, text Python cannot read.
 COMMON_TEXTS = (
     "...",

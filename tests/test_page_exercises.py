@@ -4,7 +4,7 @@ The stub of every predict and which-calls-raise exercise carries one hidden
 ``[data-exercise]`` block (``gatherlab/exercises/page.py``) that
 ``book/static/exercise_check.js`` turns into an answer box; other exercises carry a note
 that their check needs a live notebook. The agreement of the script with Python is
-``tests/page_exercises.test.mjs`` (Node, on ``tests/page_exercise_cases.json``); here:
+``tests/js/page_exercises.test.mjs`` (Node, on its ``page_exercise_cases.json``); here:
 that file is current, and in Chromium (other hosts blocked) each chapter page answers a
 wrong prediction with Python's coordinate feedback and a right one with a pass, from the
 keyboard too. Screenshots land in ``_build/screenshots`` (``$BROWSER_TEST_OUTPUT``).
@@ -12,30 +12,35 @@ keyboard too. Screenshots land in ``_build/screenshots`` (``$BROWSER_TEST_OUTPUT
 
 from __future__ import annotations
 
+import functools
 import html
 import json
+import queue
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 import gatherlab as gl
 from gatherlab._arrays import to_numpy
 from gatherlab.exercises import EXERCISES, PredictRaises
 from gatherlab.exercises.page import payload, typed_answer
 from tests import page_cases
-from tests.test_browser import (  # noqa: F401  (fixtures: one build, one server)
+from tests.test_browser import (  # noqa: F401  (fixtures: the built book, served)
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    KNOWN_PAGE_ERRORS,
     ROOT,
-    Visit,
-    browser,
     built_book,
     needs_chromium,
     output_dir,
     site,
-    visit,
 )
 
 PAGE_IDS = [i for i in EXERCISES if payload(EXERCISES[i]) is not None]
@@ -70,8 +75,8 @@ def test_the_stored_cases_are_what_python_says_now() -> None:
     stored = page_cases.CASES_FILE.read_text(encoding="utf-8")
     assert len(data["cases"]) >= 1000
     assert page_cases.dumped(data) == stored, (
-        "tests/page_exercise_cases.json is stale: run `.venv/bin/python -m "
-        "tests.page_cases`, then `node --test tests/`"
+        "tests/js/page_exercise_cases.json is stale: run `.venv/bin/python -m "
+        "tests.page_cases`, then `node --test tests/js/`"
     )
 
 
@@ -155,58 +160,128 @@ def contrast(locator: Locator, foreground: str, background: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
+class ChromiumThread:
+    """Debian's Chromium under Playwright, in a thread of its own: test_browser's
+    session browser holds this thread's sync Playwright, and a second one may not
+    start beside it. ``run(job)`` calls ``job(browser)`` there and returns its result
+    (or raises its error) here."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+            while (job := self._jobs.get()) is not None:
+                work, done = job
+                try:
+                    done.set_result(work(browser))
+                except BaseException as error:  # handed to the test's own thread
+                    done.set_exception(error)
+            browser.close()
+
+    def run(self, work: Callable[[Browser], Any]) -> Any:
+        done: Future = Future()
+        self._jobs.put((work, done))
+        return done.result()
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[ChromiumThread]:
+    worker = ChromiumThread()
+    yield worker
+    worker.close()
+
+
+def check_exercise(page: Page, exercise_id: str, shots: Path) -> None:
+    """A wrong answer (typed, Enter) gets Python's feedback; the right one (Tab to
+    Check, Space) passes."""
+    block = page.locator(f'[data-exercise="{exercise_id}"]')
+    expect(block).to_be_visible()
+    box = block.get_by_role("textbox")
+    raises = isinstance(EXERCISES[exercise_id], PredictRaises)
+    named = "Calls that raise" if raises else "Your prediction"
+    expect(box).to_have_accessible_name(f"{named} ({exercise_id})")
+    feedback = block.get_by_role("status")
+    wrong, right = wrong_and_right(exercise_id)
+    expected = python_says(exercise_id, wrong)
+    assert not expected.passed
+    box.fill(wrong)
+    box.press("Enter")
+    expect(feedback).to_contain_text(f"{exercise_id}: not yet.")
+    expect(feedback).to_contain_text(expected.message)
+    for line in expected.details:
+        expect(feedback.locator("pre")).to_contain_text(line)
+    task = block.locator("xpath=ancestor::div[contains(@class, 'exercise')][1]")
+    task.screenshot(path=shots / f"page-check-{exercise_id}-wrong.png")
+    box.fill(right)
+    box.press("Tab")
+    check_button = block.get_by_role("button", name=f"Check {exercise_id}")
+    expect(check_button).to_be_focused()
+    page.keyboard.press("Space")
+    expect(feedback).to_contain_text(f"{exercise_id}: passed.")
+    expect(feedback).to_contain_text(python_says(exercise_id, right).message)
+    assert contrast(check_button, "color", "backgroundColor") >= 4.5
+    task.screenshot(path=shots / f"page-check-{exercise_id}-right.png")
+
+
+def check_chapter(browser: Browser, base: str, chapter: str, shots: Path) -> None:
+    """Open a chapter with other hosts blocked; check each exercise and note."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    off_host, errors = [], []
+    page.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(base)
+            else (off_host.append(route.request.url), route.abort())
+        ),
+    )
+    page.on("pageerror", lambda error: errors.append(error.message))
+    try:
+        page.goto(f"{base}{chapter}.html", wait_until="load")
+        mine = [i for i in PAGE_IDS if chapter_of(i) == chapter]
+        found = page.locator("[data-exercise]").evaluate_all(
+            "blocks => blocks.map(block => block.dataset.exercise)"
+        )
+        assert sorted(found) == sorted(mine)  # one block per exercise
+        for exercise_id in mine:
+            check_exercise(page, exercise_id, shots)
+        # the solutions stay in their closed dropdowns
+        expect(page.locator(".solution.dropdown .gl-solution").first).to_be_hidden()
+        assert not any(s.is_visible() for s in page.locator(".gl-solution").all())
+        for exercise_id in (i for i in LIVE_IDS if chapter_of(i) == chapter):
+            note = page.locator(f'[data-exercise-note="{exercise_id}"]')
+            expect(note).to_be_visible()
+            expect(note).to_contain_text("checked in a live notebook")
+        assert off_host == []
+        assert [error for error in errors if error not in KNOWN_PAGE_ERRORS] == []
+    finally:
+        context.close()
+
+
 @needs_chromium
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_predictions_are_checked_in_the_page(
-    visit: Callable[[str], Visit],  # noqa: F811  (test_browser's fixtures)
+    chromium: ChromiumThread,
+    site: str,  # noqa: F811  (test_browser's fixtures)
     chapter: str,
     output_dir: Path,  # noqa: F811
 ) -> None:
     """Every predict exercise has one answer box; a wrong answer gets Python's
     feedback (typed, Enter), the right one passes (Tab to Check, Space)."""
-    opened = visit(f"{chapter}.html")
-    page = opened.page
-    mine = [i for i in PAGE_IDS if chapter_of(i) == chapter]
-    found = page.locator("[data-exercise]").evaluate_all(
-        "blocks => blocks.map(block => block.dataset.exercise)"
+    chromium.run(
+        functools.partial(check_chapter, base=site, chapter=chapter, shots=output_dir)
     )
-    assert sorted(found) == sorted(mine)
-    for exercise_id in mine:
-        block = page.locator(f'[data-exercise="{exercise_id}"]')
-        expect(block).to_be_visible()
-        box = block.get_by_role("textbox")
-        raises = isinstance(EXERCISES[exercise_id], PredictRaises)
-        named = "Calls that raise" if raises else "Your prediction"
-        expect(box).to_have_accessible_name(f"{named} ({exercise_id})")
-        feedback = block.get_by_role("status")
-        wrong, right = wrong_and_right(exercise_id)
-        expected = python_says(exercise_id, wrong)
-        assert not expected.passed
-        box.fill(wrong)
-        box.press("Enter")
-        expect(feedback).to_contain_text(f"{exercise_id}: not yet.")
-        expect(feedback).to_contain_text(expected.message)
-        for line in expected.details:
-            expect(feedback.locator("pre")).to_contain_text(line)
-        task = block.locator("xpath=ancestor::div[contains(@class, 'exercise')][1]")
-        task.screenshot(path=output_dir / f"page-check-{exercise_id}-wrong.png")
-        box.fill(right)
-        box.press("Tab")
-        check_button = block.get_by_role("button", name=f"Check {exercise_id}")
-        expect(check_button).to_be_focused()
-        page.keyboard.press("Space")
-        expect(feedback).to_contain_text(f"{exercise_id}: passed.")
-        expect(feedback).to_contain_text(python_says(exercise_id, right).message)
-        assert contrast(check_button, "color", "backgroundColor") >= 4.5
-        task.screenshot(path=output_dir / f"page-check-{exercise_id}-right.png")
-    # the solutions stay in their closed dropdowns
-    expect(page.locator(".solution.dropdown .gl-solution").first).to_be_hidden()
-    assert not any(shown.is_visible() for shown in page.locator(".gl-solution").all())
-    for exercise_id in (i for i in LIVE_IDS if chapter_of(i) == chapter):
-        note = page.locator(f'[data-exercise-note="{exercise_id}"]')
-        expect(note).to_be_visible()
-        expect(note).to_contain_text("checked in a live notebook")
-    assert opened.problems() == {key: [] for key in opened.problems()}
 
 
 def test_the_node_suite_checks_the_data_the_stubs_carry() -> None:

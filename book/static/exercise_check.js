@@ -5,7 +5,7 @@
  * Check button and answers with the feedback gl.exercises.check gives in Python: every
  * sentence comes from the payload, which the real check wrote; here the typed text is
  * read as Python reads it (page.py's typed_answer) and sorted into its case.
- * tests/page_exercises.test.mjs runs it against answers checked by Python.
+ * tests/js/page_exercises.test.mjs runs it against answers checked by Python.
  */
 (function (factory) {
   "use strict";

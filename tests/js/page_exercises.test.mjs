@@ -1,13 +1,13 @@
 // The book's in-page check (book/static/exercise_check.js) against Python's answers.
 // The cases come from tests/page_cases.py: `.venv/bin/python -m tests.page_cases`.
-// Run with `node --test tests/` (make test does).
+// Run with `node --test tests/js/` (make test does).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test } from "node:test";
 
 const require = createRequire(import.meta.url);
-const page = require("../book/static/exercise_check.js");
+const page = require("../../book/static/exercise_check.js");
 const { payloads, cases } = JSON.parse(
   readFileSync(new URL("./page_exercise_cases.json", import.meta.url), "utf-8"),
 );
