@@ -165,15 +165,19 @@ def _predict_texts(exercise: Predict) -> list[str]:
         _literal(expected.reshape(-1).tolist()),
         _literal(expected[None].tolist()),
         _literal(expected[..., None].tolist()),
-        _literal(expected[0].tolist()),
-        _literal(np.swapaxes(expected, -1, -2).tolist()),
-        _literal(expected[..., :-1].tolist()),
-        _literal(expected[:1].tolist()),
         _literal((expected != 0).tolist()),
         _literal((expected == expected).tolist()),
         _literal(np.zeros_like(expected).astype(bool).tolist()),
-        _literal(flat[0].item()),
     ]
+    if expected.size and expected.ndim:  # a row, a column short, a row short
+        parts = (expected[0], expected[..., :-1], expected[:1])
+        texts += [_literal(part.tolist()) for part in parts]
+        texts.append(_literal(flat[0].item()))
+    if expected.ndim >= 2:
+        texts.append(_literal(np.swapaxes(expected, -1, -2).tolist()))
+    for mistake in getattr(exercise, "mistakes", {}).values():  # known wrong answers
+        values = to_numpy(mistake)
+        texts += [_literal(values.tolist()), _literal(values.astype(float).tolist())]
     call = exercise.explain
     inputs = (
         [] if call is None else sorted(set(to_numpy(call.input).reshape(-1).tolist()))
@@ -191,7 +195,7 @@ def _predict_texts(exercise: Predict) -> list[str]:
                     np.reshape(np.array(answer, dtype=object), expected.shape).tolist()
                 )
             )
-    if expected.ndim:  # a ragged answer: one row short
+    if expected.size and expected.ndim:  # a ragged answer: one row short
         rows = expected.tolist()
         rows[-1] = rows[-1][:-1] if isinstance(rows[-1], list) else [rows[-1], 0]
         texts.append(_literal(rows))
