@@ -29,7 +29,7 @@ from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 import gatherlab as gl
 from gatherlab._arrays import to_numpy
-from gatherlab.exercises import EXERCISES, PredictRaises
+from gatherlab.exercises import EXERCISES
 from gatherlab.exercises.page import payload, typed_answer
 from tests import page_cases
 from tests.test_browser import (  # noqa: F401  (fixtures: the built book, served)
@@ -49,6 +49,11 @@ CHAPTERS = sorted(
     f"notebooks/{path.stem}" for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
 )
 PAYLOAD = re.compile(r'data-payload="([^"]*)"')
+BOX_NAMES = {  # the answer box's label, by kind (exercise_check.js, ASK)
+    "predict": "Your prediction",
+    "predict_raises": "Calls that raise",
+    "choose": "The true statement",
+}
 
 
 def chapter_of(exercise_id: str) -> str:
@@ -124,16 +129,19 @@ def test_each_stub_shows_one_block_or_one_note(exercise_id: str) -> None:
 
 
 def wrong_and_right(exercise_id: str) -> tuple[str, str]:
-    """A wrong answer with coordinate (or per-call) feedback, and the right one."""
+    """A wrong answer with coordinate (or per-call, per-statement) feedback, and the
+    right one."""
     exercise = EXERCISES[exercise_id]
-    if isinstance(exercise, PredictRaises):
-        solution = list(exercise.solution)
-        wrong = [label for label in exercise.calls if label not in solution][:1]
-        return ", ".join(solution[1:] + wrong), repr(solution)
-    expected = to_numpy(exercise.solution)
-    wrong = expected.astype(np.float64 if expected.dtype.kind == "f" else np.int64)
-    wrong.reshape(-1)[wrong.size // 2] += 1
-    return repr(wrong.tolist()), repr(expected.tolist())
+    data = payload(exercise)
+    if data["kind"] == "predict":
+        expected = to_numpy(exercise.solution)
+        wrong = expected.astype(np.float64 if data["float"] else np.int64)
+        wrong.reshape(-1)[wrong.size // 2] += 1
+        return repr(wrong.tolist()), repr(expected.tolist())
+    right = exercise.reference_answer  # the calls that raise, or the true statement
+    right = [right] if isinstance(right, str) else list(right)
+    other = [label for label in data["labels"] if label not in right][:1]
+    return ", ".join(right[1:] + other), repr(right)
 
 
 def python_says(exercise_id: str, text: str) -> gl.exercises.Result:
@@ -207,8 +215,7 @@ def check_exercise(page: Page, exercise_id: str, shots: Path) -> None:
     block = page.locator(f'[data-exercise="{exercise_id}"]')
     expect(block).to_be_visible()
     box = block.get_by_role("textbox")
-    raises = isinstance(EXERCISES[exercise_id], PredictRaises)
-    named = "Calls that raise" if raises else "Your prediction"
+    named = BOX_NAMES[payload(EXERCISES[exercise_id])["kind"]]
     expect(box).to_have_accessible_name(f"{named} ({exercise_id})")
     feedback = block.get_by_role("status")
     wrong, right = wrong_and_right(exercise_id)

@@ -559,7 +559,7 @@
   }
 
   const ASK = {
-    predict: ["type the value as nested lists, such as [[1, 2], [3, 4]]", "Your prediction"],
+    predict: ["type the value, as a number or as nested lists such as [[1, 2], [3, 4]]", "Your prediction"],
     predict_raises: ["type the labels of the calls that raise (such as A, C), or none", "Calls that raise"],
     choose: ["type the label of the true statement", "The true statement"],
   };
