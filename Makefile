@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 test: lint
+	node --test tests/js/
 	$(VENV)/bin/pytest -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
 		tests $(NOTEBOOKS)
 

@@ -44,6 +44,8 @@ class Result:
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
+        from gatherlab.exercises.page import page_html  # the book checks predictions
+
         lines = html.escape("\n".join(self.details))
         details = (
             f'<pre style="margin:0.3em 0 0 0;{WRAP}">{lines}</pre>'
@@ -55,6 +57,7 @@ class Result:
             f'style="border-left:4px solid {COLOURS[self.status]};padding:0.3em 0.7em">'
             f"{MARKS[self.status]} <strong>{html.escape(self.exercise_id)}: "
             f"{self.status}.</strong> {as_html(self.message)}{details}</div>"
+            f"{page_html(self)}"
         )
 
 
