@@ -1,0 +1,108 @@
+"""Wall-clock timing with its spread: one median is never shown without the range.
+
+``time_call`` times one callable; ``time_candidates`` times several under the same
+settings and ``format_timings`` prints them with a ``time:`` prefix, which the nbval
+sanitizer replaces (timings vary between runs, so no test compares them).
+"""
+
+from __future__ import annotations
+
+import statistics
+import timeit
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TimingStats:
+    """Seconds per call over ``repeat`` repeats of ``number`` calls each."""
+
+    median: float
+    low: float
+    high: float
+    repeat: int
+    number: int
+
+    @property
+    def spread(self) -> float:
+        """``high / low``: 1.0 means every repeat took the same time."""
+        return self.high / self.low if self.low > 0 else float("inf")
+
+    def overlaps(self, other: TimingStats) -> bool:
+        """True when the two ranges share a time: their order is not settled."""
+        return self.low <= other.high and other.low <= self.high
+
+
+def time_call(
+    fn: Callable[[], object], *, repeat: int = 7, number: int = 20, warmup: int = 3
+) -> TimingStats:
+    """Median, fastest and slowest seconds per call of ``fn()``, after warm-up calls."""
+    if repeat < 1 or number < 1:
+        raise ValueError("repeat and number must be at least 1")
+    for _ in range(warmup):
+        fn()  # the first calls pay for allocations and caches
+    per_call = [run / number for run in timeit.repeat(fn, number=number, repeat=repeat)]
+    return TimingStats(
+        median=statistics.median(per_call),
+        low=min(per_call),
+        high=max(per_call),
+        repeat=repeat,
+        number=number,
+    )
+
+
+def time_candidates(
+    candidates: Mapping[str, Callable[[], object]],
+    *,
+    repeat: int = 7,
+    number: int = 20,
+    rounds: int = 1,
+) -> dict[str, TimingStats]:
+    """``time_call`` for each candidate; with ``rounds > 1`` the candidates take turns.
+
+    Interleaving rounds spreads a burst of load over every candidate instead of
+    penalising whichever one was running; a candidate's repeats of all rounds are
+    pooled into one ``TimingStats``.
+    """
+    per_call: dict[str, list[float]] = {name: [] for name in candidates}
+    for _ in range(rounds):
+        for name, fn in candidates.items():
+            stats = time_call(fn, repeat=repeat, number=number)
+            per_call[name].extend([stats.low, stats.median, stats.high])
+    pooled = {}
+    for name, times in per_call.items():
+        pooled[name] = TimingStats(
+            median=statistics.median(times),
+            low=min(times),
+            high=max(times),
+            repeat=repeat * rounds,
+            number=number,
+        )
+    return pooled
+
+
+def _micro(seconds: float) -> str:
+    return f"{seconds * 1e6:.1f} µs"
+
+
+def format_timings(timings: Mapping[str, TimingStats]) -> str:
+    """One line per candidate, in the given order: median, range, and overlaps.
+
+    No ranking is printed: the last column names the candidates whose ranges overlap
+    this one's, whose order a rerun may reverse.
+    """
+    width = max(len(name) for name in timings)
+    lines = []
+    for name, stats in timings.items():
+        ties = [
+            other
+            for other, o_stats in timings.items()
+            if other != name and stats.overlaps(o_stats)
+        ]
+        overlap = ", ".join(ties) if ties else "none"
+        lines.append(
+            f"{name:{width}}  median time: {_micro(stats.median)}"
+            f"  range time: {_micro(stats.low)} to time: {_micro(stats.high)}"
+            f"  overlaps: {overlap}"
+        )
+    return "\n".join(lines)
