@@ -620,7 +620,12 @@ def outcome_text(outcome: dict[str, Any] | None, width: int | None = None) -> st
 
 
 def _bad_reading(op: Op, case: str, outcome: dict[str, Any]) -> str:
-    """Name what an op did with the bad first position: raises, wraps, clamps..."""
+    """What an op did with the case's bad first position, in words.
+
+    Every value of x is distinct, so the value read names the position read: -1
+    reading the last entry is Python's rule; a position past the end may wrap
+    (``position % size``), read the last entry (clamped), or give 0.
+    """
     status = outcome["status"]
     if status == "error":
         return f"raises {outcome['error']}"
@@ -629,13 +634,14 @@ def _bad_reading(op: Op, case: str, outcome: dict[str, Any]) -> str:
     positions = next(c for c in CASES if c.name == case).arguments[op.family][1]
     bad = positions[0][1] if op.family == "coords" else _first(positions)
     line = [v for row in X for v in row] if op.family == "flat" else X[0]
-    got = _first(outcome["values"])
-    size = len(line)
-    if got == line[bad % size]:
+    got, size = _first(outcome["values"]), len(line)
+    if bad >= 0 and got == line[bad % size]:
         return "wraps"
-    if got == line[min(max(bad, 0), size - 1)]:
-        return "clamps"
-    return "fills 0" if got == 0 else f"reads {got}"
+    if got == line[-1]:
+        return "reads the last"
+    if got == line[0]:
+        return "reads the first"
+    return "gives 0" if got == 0 else f"reads {got}"
 
 
 def _first(nested: Any) -> Any:
@@ -673,12 +679,27 @@ def _broadcasting(outcomes: dict[str, Any]) -> str:
 
 BEHAVIOURS: dict[str, Callable[[Op, dict[str, Any]], str]] = {
     "negative": lambda op, o: _bad_reading(op, "negative", o["negative"]),
+    "negative int32": lambda op, o: _bad_reading(
+        op, "negative_int32", o["negative_int32"]
+    ),
     "equal to size": lambda op, o: _bad_reading(op, "at_size", o["at_size"]),
     "far out": lambda op, o: _bad_reading(op, "far", o["far"]),
     "int32": lambda op, o: _accepts(o["int32"]),
     "broadcasting": lambda op, o: _broadcasting(o),
     "copy or view": lambda op, o: o["valid"].get("memory", "n/a (immutable)"),
 }
+
+
+# The columns of the chapters' decision tables (the int32 variant of -1 matters only
+# where a compiler clamps, so it is asked for by name).
+DEFAULT_BEHAVIOURS = (
+    "negative",
+    "equal to size",
+    "far out",
+    "int32",
+    "broadcasting",
+    "copy or view",
+)
 
 
 @dataclass(frozen=True)
@@ -721,17 +742,33 @@ def _provenance_line(keys: Iterable[str], atlas: dict) -> str:
     return "Measured on the CPU with " + ", ".join(parts) + "."
 
 
+FAMILY_WORDS = {
+    "shared": "one list for every row",
+    "per_row": "one list per row",
+    "flat": "flat positions",
+    "coords": "(row, column) pairs",
+}
+
+
+def ops_for(library: str | None = None) -> list[str]:
+    """Op names grouped by the positions they read (shared, per row, flat, pairs)."""
+    order = list(FAMILY_WORDS)
+    chosen = [op for op in OPS if library in (None, op.library)]
+    return [op.name for op in sorted(chosen, key=lambda op: order.index(op.family))]
+
+
 def table(
     ops: Sequence[str],
-    behaviours: Sequence[str] = tuple(BEHAVIOURS),
+    behaviours: Sequence[str] = DEFAULT_BEHAVIOURS,
     *,
     mode: str = "eager",
     versions: dict[str, str] | None = None,
     atlas: dict | None = None,
 ) -> Table:
-    """One row per op, one column per behaviour, read from the stored atlas.
+    """One row per op: the positions it reads, then one column per behaviour.
 
-    ``versions`` picks a release per library (default: the installed one).
+    Read from the stored atlas; ``versions`` picks a release per library (default:
+    the installed one), ``mode`` the eager or compiled column.
     """
     atlas = atlas or load()
     versions = versions or {}
@@ -743,28 +780,39 @@ def table(
             used.append(key)
         outcomes = column(op.library, versions.get(op.library), atlas)["outcomes"]
         per_case = outcomes[name][mode]
-        rows.append(
-            (name, *(BEHAVIOURS[behaviour](op, per_case) for behaviour in behaviours))
-        )
-    return Table(("op", *behaviours), tuple(rows), _provenance_line(used, atlas))
+        cells = [BEHAVIOURS[behaviour](op, per_case) for behaviour in behaviours]
+        rows.append((name, FAMILY_WORDS[op.family], *cells))
+    header = ("op", "positions", *behaviours)
+    return Table(header, tuple(rows), _provenance_line(used, atlas))
 
 
-def changes(library: str = "torch", atlas: dict | None = None) -> Table:
-    """Every (op, mode, case) whose stored outcome differs between releases."""
+def changes(
+    library: str = "torch",
+    *,
+    ops: Iterable[str] | None = None,
+    modes: Iterable[str] | None = None,
+    width: int | None = None,
+    atlas: dict | None = None,
+) -> Table:
+    """Every (op, mode, case) whose stored outcome differs between stored releases."""
     atlas = atlas or load()
     keys = [key for key in atlas["columns"] if key.startswith(f"{library} ")]
+    wanted_ops = set(ops) if ops is not None else None
+    wanted_modes = set(modes) if modes is not None else None
     rows = []
     for op in OPS:
-        if op.library != library:
+        if op.library != library or (wanted_ops and op.name not in wanted_ops):
             continue
         for mode in op.modes:
+            if wanted_modes is not None and mode not in wanted_modes:
+                continue
             for case in CASE_NAMES:
                 found = [
-                    atlas["columns"][key]["outcomes"].get(op.name, {}).get(mode, {})
+                    atlas["columns"][key]["outcomes"][op.name][mode].get(case)
                     for key in keys
                 ]
-                texts = [outcome_text(cases.get(case)) for cases in found]
-                if len(set(texts)) > 1:
+                if any(outcome != found[0] for outcome in found):
+                    texts = [outcome_text(outcome, width) for outcome in found]
                     rows.append((op.name, mode, case, *texts))
     header = ("op", "mode", "case", *(key.split(" ", 1)[1] for key in keys))
     return Table(header, tuple(rows), _provenance_line(keys, atlas))

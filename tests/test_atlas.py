@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 
-import numpy as np
 import pytest
 
 from gatherlab import atlas
@@ -138,14 +137,23 @@ def test_tables_name_what_each_op_does_with_a_bad_position():
     assert rows[GATHER]["broadcasting"].startswith("no: (1, 2) index gives (1, 2)")
     assert rows[GATHER]["copy or view"] == "copy"
     numpy_row = rows["np.take_along_axis(x, index, axis=1)"]
-    assert numpy_row["negative"] == "wraps"
+    assert numpy_row["negative"] == "reads the last"
     assert numpy_row["equal to size"] == "raises IndexError"
     assert numpy_row["broadcasting"] == "index stretched; x stretched"
-    xla = atlas.table(["tf.gather(x, index, axis=1)"], mode="xla", atlas=STORED)
-    assert xla.rows[0][1:4] == ("clamps", "clamps", "clamps")
+    behaviours = ["negative", "negative int32", "equal to size", "far out"]
+    batch = ["tf.gather(x, index, axis=1, batch_dims=1)"]
+    xla = atlas.table(batch, behaviours, mode="xla", atlas=STORED)
+    # XLA clamps: int64 -1 reads the last entry here, int32 -1 the first
+    assert xla.rows[0][2:] == (
+        "reads the last",
+        "reads the first",
+        "reads the last",
+        "reads the last",
+    )
     text, markdown = str(rendered), rendered._repr_markdown_()
     assert text.startswith("Measured on the CPU with torch ")
-    assert markdown.count("\n| ") == len(ops) + 2  # header, rule, one line per op
+    assert markdown.count("\n| ") == len(ops) + 2  # header, rule, a line per op
+    assert rows[GATHER]["positions"] == "one list per row"
 
 
 def test_changes_lists_only_outcomes_that_differ_between_releases():
@@ -160,9 +168,16 @@ def test_changes_lists_only_outcomes_that_differ_between_releases():
 
 def test_bad_reading_tells_wrap_from_clamp():
     op = atlas.OPS_BY_NAME["np.take(x, index)"]  # flat: x.flatten() has 6 entries
-    wrapped = {"status": "ok", "values": [[22, 10], [21, 11]]}
-    assert atlas._bad_reading(op, "negative", wrapped) == "wraps"
-    clamped = {"status": "ok", "values": [[10, 10], [21, 11]]}
-    assert atlas._bad_reading(op, "negative", clamped) == "clamps"
-    zero = {"status": "ok", "values": np.zeros((2, 2), dtype=int).tolist()}
-    assert atlas._bad_reading(op, "negative", zero) == "fills 0"
+
+    def reading(case, first_value):
+        outcome = {"status": "ok", "values": [[first_value, 10], [21, 11]]}
+        return atlas._bad_reading(op, case, outcome)
+
+    assert reading("negative", 22) == "reads the last"
+    assert reading("negative", 10) == "reads the first"
+    assert reading("at_size", 10) == "wraps"  # 6 % 6 = 0
+    assert reading("at_size", 22) == "reads the last"
+    assert reading("far", 21) == "wraps"  # 10**6 % 6 = 4
+    assert reading("far", 0) == "gives 0"
+    error = {"status": "error", "error": "IndexError", "message": "out of range"}
+    assert atlas._bad_reading(op, "far", error) == "raises IndexError"
