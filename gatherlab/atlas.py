@@ -20,6 +20,7 @@ import datetime
 import json
 import platform
 import re
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ LIBRARIES = ("torch", "numpy", "tensorflow")
 # The input of every case: each value spells its place, 10 * (row + 1) + column.
 X = [[10, 11, 12], [20, 21, 22]]
 FAR = 10**6
+EMPTY_PAIRS = "no (row, column) pairs: shape (0, 2)"
 
 # How an op reads its positions: one per output along dim 1 (a row of positions per
 # row of x), one list shared by every row, flat positions through x.flatten(), or full
@@ -55,61 +57,38 @@ def _case(name: str, words: str, dtype: str = "int64", **by_family: Any) -> Case
     return Case(name, words, arguments)
 
 
-def _valid(dtype: str, cast: Callable[[int], Any] = int) -> Case:
+def _first_position(
+    name: str, words: str, along_dim: Any, flat: Any, dtype: str = "int64", cast=int
+) -> Case:
+    """A case whose first position is ``along_dim`` (``flat`` for flat positions);
+    the other positions are valid."""
+    zero, one = cast(0), cast(1)
     return _case(
+        name,
+        words,
         dtype,
-        f"valid positions stored as {dtype}",
-        dtype,
-        per_row=[[cast(2), cast(0)], [cast(1), cast(1)]],
-        shared=[cast(2), cast(0)],
-        flat=[[cast(5), cast(0)], [cast(4), cast(1)]],
-        coords=[[cast(0), cast(2)], [cast(1), cast(1)]],
+        per_row=[[cast(along_dim), zero], [one, one]],
+        shared=[cast(along_dim), zero],
+        flat=[[cast(flat), zero], [cast(4), one]],
+        coords=[[zero, cast(along_dim)], [one, one]],
+    )
+
+
+def _valid(dtype: str, cast: Callable[[int], Any] = int) -> Case:
+    return _first_position(
+        dtype, f"valid positions stored as {dtype}", 2, 5, dtype, cast
     )
 
 
 # The first position of each bad case is the bad one; the others are valid.
 CASES: tuple[Case, ...] = (
-    _case(
-        "valid",
-        "valid int64 positions",
-        per_row=[[2, 0], [1, 1]],
-        shared=[2, 0],
-        flat=[[5, 0], [4, 1]],
-        coords=[[0, 2], [1, 1]],
+    _first_position("valid", "valid int64 positions", 2, 5),
+    _first_position("negative", "position -1", -1, -1),
+    _first_position("negative_int32", "position -1 stored as int32", -1, -1, "int32"),
+    _first_position(
+        "at_size", "a position equal to the size (3 along dim 1, 6 flat)", 3, 6
     ),
-    _case(
-        "negative",
-        "position -1",
-        per_row=[[-1, 0], [1, 1]],
-        shared=[-1, 0],
-        flat=[[-1, 0], [4, 1]],
-        coords=[[0, -1], [1, 1]],
-    ),
-    _case(
-        "negative_int32",
-        "position -1 stored as int32",
-        "int32",
-        per_row=[[-1, 0], [1, 1]],
-        shared=[-1, 0],
-        flat=[[-1, 0], [4, 1]],
-        coords=[[0, -1], [1, 1]],
-    ),
-    _case(
-        "at_size",
-        "a position equal to the size (3 along dim 1, 6 flat)",
-        per_row=[[3, 0], [1, 1]],
-        shared=[3, 0],
-        flat=[[6, 0], [4, 1]],
-        coords=[[0, 3], [1, 1]],
-    ),
-    _case(
-        "far",
-        f"a position far out of range ({FAR})",
-        per_row=[[FAR, 0], [1, 1]],
-        shared=[FAR, 0],
-        flat=[[FAR, 0], [4, 1]],
-        coords=[[0, FAR], [1, 1]],
-    ),
+    _first_position("far", f"a position far out of range ({FAR})", FAR, FAR),
     _valid("int32"),
     _valid("int16"),
     _valid("float32", float),
@@ -136,13 +115,9 @@ CASES: tuple[Case, ...] = (
         per_row=[[], []],
         shared=[],
         flat=[[], []],
-        coords=([[10, 11, 12], [20, 21, 22]], "empty-pairs"),
+        coords=(X, EMPTY_PAIRS),
     ),
-    _case(
-        "smaller",
-        "an index with 1 row, where x has 2",
-        per_row=[[2, 0]],
-    ),
+    _case("smaller", "an index with 1 row, where x has 2", per_row=[[2, 0]]),
     _case(
         "larger",
         "an index with 3 rows, where x has 2",
@@ -153,14 +128,7 @@ CASES: tuple[Case, ...] = (
         "x with 1 row (10, 11, 12) and an index of shape (2, 1)",
         per_row=([[10, 11, 12]], [[2], [0]]),
     ),
-    _case(
-        "device",
-        "valid positions on another device than x",
-        per_row=[[2, 0], [1, 1]],
-        shared=[2, 0],
-        flat=[[5, 0], [4, 1]],
-        coords=[[0, 2], [1, 1]],
-    ),
+    _first_position("device", "valid positions on another device than x", 2, 5),
 )
 CASE_NAMES = tuple(case.name for case in CASES)
 
@@ -351,7 +319,7 @@ def _other_device(library: str) -> str | None:
 def _positions(case: Case, family: str, library: str) -> tuple[Any, Any]:
     """(x, index) in the op's library, both on the CPU (index moved for "device")."""
     input, positions, dtype = case.arguments[family]
-    if positions == "empty-pairs":
+    if isinstance(positions, str) and positions == EMPTY_PAIRS:
         positions = _np().zeros((0, 2), dtype="int64")
     np = _np()
     x_np = np.array(input, dtype="int64")
@@ -503,11 +471,25 @@ def measure(
     ``ops``, ``cases`` and ``modes`` narrow the measurement (the tests re-measure
     only a few compiled cases). Compiled modes run ``COMPILE_CASES`` only.
     """
-    wanted_ops = set(ops) if ops is not None else None
-    wanted_cases = set(cases) if cases is not None else None
-    wanted_modes = set(modes) if modes is not None else None
     cache: dict[tuple[str, str], Any] = {}
     outcomes: dict[str, dict[str, dict[str, Any]]] = {}
+    for op, mode, case in _selection(library, ops, modes, cases):
+        outcome = measure_one(op, case, mode, cache)
+        outcomes.setdefault(op.name, {}).setdefault(mode, {})[case.name] = outcome
+    return outcomes
+
+
+def _selection(
+    library: str,
+    ops: Iterable[str] | None,
+    modes: Iterable[str] | None,
+    cases: Iterable[str] | None = None,
+) -> Iterable[tuple[Op, str, Case]]:
+    """Every (op, mode, case) of the library that the filters let through, in order;
+    compiled modes have ``COMPILE_CASES`` only."""
+    wanted_ops = set(ops) if ops is not None else None
+    wanted_modes = set(modes) if modes is not None else None
+    wanted_cases = set(cases) if cases is not None else None
     for op in OPS:
         if op.library != library or (wanted_ops and op.name not in wanted_ops):
             continue
@@ -517,13 +499,8 @@ def measure(
             for case in CASES:
                 if wanted_cases is not None and case.name not in wanted_cases:
                     continue
-                if mode != "eager" and case.name not in COMPILE_CASES:
-                    continue
-                outcome = measure_one(op, case, mode, cache)
-                outcomes.setdefault(op.name, {}).setdefault(mode, {})[case.name] = (
-                    outcome
-                )
-    return outcomes
+                if mode == "eager" or case.name in COMPILE_CASES:
+                    yield op, mode, case
 
 
 # --- the stored atlas -----------------------------------------------------------
@@ -729,17 +706,23 @@ class Table:
             )
             for row in (self.header, *self.rows)
         ]
-        return f"{self.caption}\n" + "\n".join(line.rstrip() for line in lines)
+        caption = textwrap.fill(self.caption, 88)
+        return f"{caption}\n" + "\n".join(line.rstrip() for line in lines)
 
     __repr__ = __str__
 
 
 def _provenance_line(keys: Iterable[str], atlas: dict) -> str:
-    parts = []
+    """``Measured on the CPU with torch 2.7.1+cu126, 2.8.0+cu128 (Python 3.11.7).``"""
+    by_library: dict[str, list[str]] = {}
+    pythons = []
     for key in keys:
         record = atlas["columns"][key]["provenance"]
-        parts.append(f"{key} ({record['version']}, Python {record['python']})")
-    return "Measured on the CPU with " + ", ".join(parts) + "."
+        by_library.setdefault(record["library"], []).append(record["version"])
+        if record["python"] not in pythons:
+            pythons.append(record["python"])
+    versions = "; ".join(f"{lib} {', '.join(v)}" for lib, v in by_library.items())
+    return f"Measured on the CPU with {versions} (Python {', '.join(pythons)})."
 
 
 FAMILY_WORDS = {
@@ -797,25 +780,44 @@ def changes(
     """Every (op, mode, case) whose stored outcome differs between stored releases."""
     atlas = atlas or load()
     keys = [key for key in atlas["columns"] if key.startswith(f"{library} ")]
-    wanted_ops = set(ops) if ops is not None else None
-    wanted_modes = set(modes) if modes is not None else None
     rows = []
-    for op in OPS:
-        if op.library != library or (wanted_ops and op.name not in wanted_ops):
-            continue
-        for mode in op.modes:
-            if wanted_modes is not None and mode not in wanted_modes:
-                continue
-            for case in CASE_NAMES:
-                found = [
-                    atlas["columns"][key]["outcomes"][op.name][mode].get(case)
-                    for key in keys
-                ]
-                if any(outcome != found[0] for outcome in found):
-                    texts = [outcome_text(outcome, width) for outcome in found]
-                    rows.append((op.name, mode, case, *texts))
+    for op, mode, case in _selection(library, ops, modes):
+        found = [
+            atlas["columns"][key]["outcomes"][op.name][mode].get(case.name)
+            for key in keys
+        ]
+        if any(outcome != found[0] for outcome in found):
+            texts = [outcome_text(outcome, width) for outcome in found]
+            rows.append((op.name, mode, case.name, *texts))
     header = ("op", "mode", "case", *(key.split(" ", 1)[1] for key in keys))
     return Table(header, tuple(rows), _provenance_line(keys, atlas))
+
+
+def by_release(
+    op_name: str,
+    behaviours: Sequence[str] = ("negative", "equal to size", "far out", "int32"),
+    *,
+    cases: Sequence[str] | None = None,
+    mode: str = "eager",
+    width: int | None = None,
+    atlas: dict | None = None,
+) -> Table:
+    """One row per stored release of the op's library: its behaviours, or with
+    ``cases`` the outcomes of those cases themselves (messages cut at ``width``)."""
+    atlas = atlas or load()
+    op = OPS_BY_NAME[op_name]
+    keys = [key for key in atlas["columns"] if key.startswith(f"{op.library} ")]
+    rows = []
+    for key in keys:
+        per_case = atlas["columns"][key]["outcomes"][op_name][mode]
+        if cases is None:
+            cells = [BEHAVIOURS[behaviour](op, per_case) for behaviour in behaviours]
+        else:
+            cells = [outcome_text(per_case.get(case), width) for case in cases]
+        rows.append((key.split(" ", 1)[1], *cells))
+    header = (op.library, *(behaviours if cases is None else cases))
+    caption = f"{op_name} [{mode}]. " + _provenance_line(keys, atlas)
+    return Table(header, tuple(rows), caption)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

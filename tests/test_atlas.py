@@ -181,3 +181,19 @@ def test_bad_reading_tells_wrap_from_clamp():
     assert reading("far", 0) == "gives 0"
     error = {"status": "error", "error": "IndexError", "message": "out of range"}
     assert atlas._bad_reading(op, "far", error) == "raises IndexError"
+
+
+def test_by_release_gives_one_row_per_stored_release():
+    rendered = atlas.by_release(TAKE_ALONG_DIM, atlas=STORED)
+    releases = [row[0] for row in rendered.rows]
+    torch_keys = [key for key in STORED["columns"] if key.startswith("torch ")]
+    assert releases == [key.split()[1] for key in torch_keys]
+    assert dict(zip(releases, rendered.rows, strict=True))["2.7.1"][1] == (
+        "raises RuntimeError"
+    )
+    messages = atlas.by_release(GATHER, cases=["int16"], width=40, atlas=STORED)
+    by_version = dict(messages.rows)
+    # the refusal's wording changed when int32 became valid (2.8)
+    assert by_version["2.7.1"] == "RuntimeError: gather(): Expected dtype …"
+    full = atlas.by_release(GATHER, cases=["int16"], atlas=STORED)
+    assert dict(full.rows)["2.8.0"].endswith("Expected dtype int32/int64 for index")
