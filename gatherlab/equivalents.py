@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gatherlab._arrays import to_numpy
 from gatherlab.tf import tensorflow
 
 if TYPE_CHECKING:
@@ -104,6 +105,11 @@ def gather_with_tf_gather_nd(input: Any, dim: int, index: Any) -> Any:
     grids[dim] = index
     coordinates = tf.stack(grids, axis=-1)  # shape: index.shape + (rank,)
     return tf.gather_nd(input, coordinates)
+
+
+def same_shape_and_values(result: Any, expected: Any) -> bool:
+    """True when both have the same shape and values, in any library."""
+    return np.array_equal(to_numpy(result), to_numpy(expected))
 
 
 EQUIVALENTS = {

@@ -81,6 +81,14 @@ def time_candidates(
     return pooled
 
 
+def results_agree(candidates: Mapping[str, Callable[[], object]]) -> bool:
+    """True when every candidate returns the same tensor: check this before timing."""
+    import torch
+
+    results = [candidate() for candidate in candidates.values()]
+    return all(torch.equal(results[0], result) for result in results)
+
+
 def _duration(seconds: float) -> str:
     """``time: 97.2 µs`` or ``time: 14.4 ms``: the prefix the nbval sanitizer knows."""
     if seconds >= 1e-3:

@@ -93,3 +93,12 @@ def test_tf_take_along_axis_refuses_an_empty_axis_that_numpy_accepts():
     assert np.take_along_axis(input[:, :, :0], index, 0).shape == (1, 1, 0)
     with pytest.raises(tf.errors.InvalidArgumentError, match="should be equal to"):
         equivalents.gather_with_tf_numpy(input, 0, index)
+
+
+def test_same_shape_and_values_compares_across_libraries():
+    tf = tensorflow()
+    same = equivalents.same_shape_and_values
+    assert same(tf.constant([[13, 10]]), torch.tensor([[13, 10]]))
+    assert same(np.array([1, 2]), [1, 2])
+    assert not same(torch.tensor([[13, 10]]), torch.tensor([13, 10]))  # shape
+    assert not same(torch.tensor([13, 11]), np.array([13, 10]))

@@ -29,7 +29,7 @@ import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RELEASES = ("2.7.1", "2.8.0", "2.15.0")
+RELEASES = ("2.7.1", "2.8.0", "2.9.1", "2.10.0", "2.11.0", "2.12.1", "2.15.0")
 VENV_ROOT = Path("/tmp/gatherlab-releases")
 
 
