@@ -17,6 +17,7 @@ are imported when measured), so the measuring tool can run it in a bare environm
 from __future__ import annotations
 
 import datetime
+import html
 import json
 import platform
 import re
@@ -687,13 +688,18 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     caption: str
 
-    def _repr_markdown_(self) -> str:
-        def line(cells: Sequence[str]) -> str:
-            return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+    def _repr_html_(self) -> str:
+        def row(cells: Sequence[str], tag: str) -> str:
+            inner = "".join(f"<{tag}>{html.escape(cell)}</{tag}>" for cell in cells)
+            return f"<tr>{inner}</tr>"
 
-        lines = [line(self.header), line(["---"] * len(self.header))]
-        lines += [line(row) for row in self.rows]
-        return f"{self.caption}\n\n" + "\n".join(lines)
+        body = "\n".join(row(cells, "td") for cells in self.rows)
+        caption = html.escape(self.caption)
+        return (
+            f'<table class="gl-atlas">\n<caption>{caption}</caption>\n'
+            f"<thead>{row(self.header, 'th')}</thead>\n<tbody>\n{body}\n</tbody>\n"
+            "</table>"
+        )
 
     def __str__(self) -> str:
         widths = [
