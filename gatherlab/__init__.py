@@ -4,7 +4,7 @@
 ``gl.diagnose`` and the cross-framework ``gl.equivalents``.
 """
 
-from gatherlab import equivalents, exercises, reference, widgets
+from gatherlab import atlas, equivalents, exercises, reference, timing, widgets
 from gatherlab.diagnose import Problem, RuleError, diagnose
 from gatherlab.guard import check_gather
 from gatherlab.notebook import setup_book, versions
@@ -15,12 +15,14 @@ __all__ = [
     "RuleError",
     "Step",
     "Trace",
+    "atlas",
     "check_gather",
     "diagnose",
     "equivalents",
     "exercises",
     "reference",
     "setup_book",
+    "timing",
     "trace",
     "versions",
     "widgets",

@@ -2,7 +2,10 @@
 
 All five give gather's values for in-range, non-negative positions. They differ where
 gather raises: advanced indexing and the NumPy-style functions wrap -1 to the last
-entry.
+entry. And ``np.take_along_axis`` and TensorFlow's copy of it are not gather on their
+own: they broadcast, so a one-row index reads every row of the input, where gather
+reads row 0 only. The two functions built on them therefore cut the input to the
+index's extent first, and their names in ``EQUIVALENTS`` say so.
 The chapters print these functions with ``inspect.getsource``.
 """
 
@@ -12,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gatherlab._arrays import to_numpy
 from gatherlab.tf import tensorflow
 
 if TYPE_CHECKING:
@@ -47,11 +51,15 @@ def gather_by_indexing(
 
 
 def gather_with_numpy(input: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
-    """``np.take_along_axis``: the same rule, once input is cut to index's extent."""
+    """Gather's values from ``np.take_along_axis``, which broadcasts: cut input first.
+
+    Uncut, a (1, k) index on a (2, n) input reads both rows (gather reads one).
+    """
     dim = dim % index.ndim
-    # take_along_axis broadcasts the other dims, where gather reads only the first
-    # index.shape[d] entries: cut input to that extent so both read the same entries.
-    return np.take_along_axis(input[index_extent(index.shape, dim)], index, axis=dim)
+    # gather reads only the first index.shape[d] entries of each other dim d;
+    # take_along_axis would stretch a size-1 index over all of them instead.
+    read_by_gather = input[index_extent(index.shape, dim)]
+    return np.take_along_axis(read_by_gather, index, axis=dim)
 
 
 def gather_with_tf_batch_dims(input: Any, dim: int, index: Any) -> Any:
@@ -74,13 +82,15 @@ def gather_with_tf_batch_dims(input: Any, dim: int, index: Any) -> Any:
 
 
 def gather_with_tf_numpy(input: Any, dim: int, index: Any) -> Any:
-    """``tf.experimental.numpy.take_along_axis``: NumPy's rule, run by TensorFlow."""
+    """Gather's values from ``tf.experimental.numpy.take_along_axis``: cut input first.
+
+    Like NumPy's, it broadcasts a size-1 index over every row of an uncut input.
+    """
     tf = tensorflow()
     dim = dim % len(index.shape)
-    # Like NumPy it broadcasts the other dims: cut input to index's extent first.
     # (TensorFlow 2.21 refuses an input whose dim has size 0, even for an empty index.)
-    params = tf.convert_to_tensor(input)[index_extent(index.shape, dim)]
-    return tf.experimental.numpy.take_along_axis(params, index, axis=dim)
+    read_by_gather = tf.convert_to_tensor(input)[index_extent(index.shape, dim)]
+    return tf.experimental.numpy.take_along_axis(read_by_gather, index, axis=dim)
 
 
 def gather_with_tf_gather_nd(input: Any, dim: int, index: Any) -> Any:
@@ -97,10 +107,15 @@ def gather_with_tf_gather_nd(input: Any, dim: int, index: Any) -> Any:
     return tf.gather_nd(input, coordinates)
 
 
+def same_shape_and_values(result: Any, expected: Any) -> bool:
+    """True when both have the same shape and values, in any library."""
+    return np.array_equal(to_numpy(result), to_numpy(expected))
+
+
 EQUIVALENTS = {
     "advanced indexing": gather_by_indexing,
-    "np.take_along_axis": gather_with_numpy,
+    "np.take_along_axis on the cut input": gather_with_numpy,
     "tf.gather with batch_dims": gather_with_tf_batch_dims,
-    "tf.experimental.numpy.take_along_axis": gather_with_tf_numpy,
+    "tf.experimental.numpy.take_along_axis on the cut input": gather_with_tf_numpy,
     "tf.gather_nd": gather_with_tf_gather_nd,
 }

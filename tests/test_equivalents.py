@@ -14,7 +14,7 @@ from gatherlab._arrays import to_numpy
 from gatherlab.tf import tensorflow
 from tests.gather_cases import calls
 
-TF_NUMPY = "tf.experimental.numpy.take_along_axis"
+TF_NUMPY = "tf.experimental.numpy.take_along_axis on the cut input"
 X = torch.tensor([[10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33]])
 
 
@@ -43,8 +43,12 @@ def test_index_smaller_than_input_needs_the_input_cut_for_numpy():
     index = torch.tensor([[3, 0]])  # one row, while X has three
     expected = torch.gather(X, 1, index)
     assert expected.tolist() == [[13, 10]]
-    # Uncut, NumPy broadcasts the one row of positions over all three rows of X.
+    # Uncut, NumPy broadcasts the one row of positions over all three rows of X,
+    # and so does take_along_dim: the cut is what makes them equal to gather.
     assert np.take_along_axis(X.numpy(), index.numpy(), 1).shape == (3, 2)
+    assert torch.take_along_dim(X, index, 1).shape == (3, 2)
+    cut_names = [name for name in equivalents.EQUIVALENTS if "take_along_axis" in name]
+    assert cut_names and all(name.endswith("on the cut input") for name in cut_names)
     for name, function in equivalents.EQUIVALENTS.items():
         assert to_numpy(_run(name, function, X, 1, index)).tolist() == [[13, 10]], name
 
@@ -89,3 +93,12 @@ def test_tf_take_along_axis_refuses_an_empty_axis_that_numpy_accepts():
     assert np.take_along_axis(input[:, :, :0], index, 0).shape == (1, 1, 0)
     with pytest.raises(tf.errors.InvalidArgumentError, match="should be equal to"):
         equivalents.gather_with_tf_numpy(input, 0, index)
+
+
+def test_same_shape_and_values_compares_across_libraries():
+    tf = tensorflow()
+    same = equivalents.same_shape_and_values
+    assert same(tf.constant([[13, 10]]), torch.tensor([[13, 10]]))
+    assert same(np.array([1, 2]), [1, 2])
+    assert not same(torch.tensor([[13, 10]]), torch.tensor([13, 10]))  # shape
+    assert not same(torch.tensor([13, 11]), np.array([13, 10]))

@@ -5,8 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
+import torch
 
-from gatherlab.timing import TimingStats, format_timings, time_call, time_candidates
+from gatherlab.timing import (
+    TimingStats,
+    format_timings,
+    results_agree,
+    time_call,
+    time_candidates,
+)
 
 
 def test_time_call_runs_warmup_then_repeat_times_number_calls():
@@ -47,12 +54,26 @@ def test_overlapping_ranges_are_named_and_separate_ones_are_not():
     assert fast.overlaps(close) and close.overlaps(fast)
     assert not fast.overlaps(slow)
     lines = format_timings({"fast": fast, "close": close, "slow": slow}).splitlines()
-    assert lines[0].startswith("fast ") and lines[0].endswith("overlaps: close")
-    assert lines[2].endswith("overlaps: none")
+    assert lines[0].startswith("fast ") and lines[1].endswith("overlaps: close")
+    assert lines[5].endswith("overlaps: none")
     # every figure carries the "time:" prefix that tests/sanitize.cfg replaces
-    assert re.findall(r"time: [0-9.]+ µs", lines[0]) == [
+    assert re.findall(r"time: [0-9.]+ .s", lines[0]) == [
         "time: 1.0 µs",
         "time: 0.9 µs",
         "time: 1.2 µs",
     ]
+    assert "time: 10.0 ms" in format_timings(
+        {"slow": TimingStats(9e-3, 8e-3, 1e-2, 7, 1)}
+    )
     assert "x)" not in "\n".join(lines)  # no ratio to a "fastest" from one run
+
+
+def test_results_agree_only_when_every_candidate_returns_the_same_tensor():
+    x = torch.tensor([[10, 11, 12], [20, 21, 22]])
+    cols = torch.tensor([2, 0])
+    same = {
+        "index_select": lambda: torch.index_select(x, 1, cols),
+        "x[:, cols]": lambda: x[:, cols],
+    }
+    assert results_agree(same)
+    assert not results_agree({**same, "one row": lambda: x[:1, cols]})
