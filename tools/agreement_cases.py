@@ -26,7 +26,9 @@ import torch
 import gatherlab as gl
 from gatherlab.widgets._parse import ParseError, parse_tensor
 
-CASES_FILE = Path(__file__).resolve().parents[1] / "tests" / "js" / "agreement_cases.json.gz"
+CASES_FILE = (
+    Path(__file__).resolve().parents[1] / "tests" / "js" / "agreement_cases.json.gz"
+)
 SEED = 20261201
 CALLS = 6000
 OPS = ("gather", "take_along_dim", "take", "index_select")
@@ -38,7 +40,9 @@ FLOATS = (0.5, 1.25, -2.0, 3.0, 0.1, 1e-05, 12345.0, 2.5e-3, -0.75, 100.0)
 
 
 def _shape(rng: np.random.Generator, low: int, high: int) -> tuple[int, ...]:
-    return tuple(int(rng.choice(SIZES)) for _ in range(int(rng.integers(low, high + 1))))
+    return tuple(
+        int(rng.choice(SIZES)) for _ in range(int(rng.integers(low, high + 1)))
+    )
 
 
 def _index_shape(rng, op: str, shape: tuple, dim: int | None) -> tuple[int, ...]:
@@ -91,11 +95,7 @@ def draw_call(rng: np.random.Generator) -> tuple[str, np.ndarray, int | None, An
         source = rng.choice(FLOATS, size=shape) * rng.choice((1, -1), size=shape)
     else:
         source = rng.integers(-99, 100, size=shape)
-    size = (
-        int(np.prod(shape))
-        if dim is None
-        else (shape[dim % rank] if rank else 1)
-    )
+    size = int(np.prod(shape)) if dim is None else (shape[dim % rank] if rank else 1)
     if mutation in ("negative", "too-large") and index.size:
         at = tuple(int(rng.integers(0, s)) for s in index.shape)
         if mutation == "negative":
@@ -108,7 +108,9 @@ def draw_call(rng: np.random.Generator) -> tuple[str, np.ndarray, int | None, An
         else:
             index = index[None]
     elif mutation == "bigger" and index.ndim:
-        others = [d for d in range(index.ndim) if dim is None or d != dim % max(rank, 1)]
+        others = [
+            d for d in range(index.ndim) if dim is None or d != dim % max(rank, 1)
+        ]
         axis = int(rng.choice(others or [0]))
         grow = list(index.shape)
         grow[axis] += int(rng.integers(1, 3))

@@ -60,7 +60,9 @@ def checked_array(values: Any, name: str = "the tensor") -> np.ndarray:
     """A NumPy copy of a tensor the explorers can show: rank <= 4, <= 36 entries."""
     array = to_numpy(values)
     if array.ndim > MAX_RANK:
-        raise ParseError(f"{name} has {array.ndim} dims; the explorers show at most {MAX_RANK}")
+        raise ParseError(
+            f"{name} has {array.ndim} dims; the explorers show at most {MAX_RANK}"
+        )
     if array.size > MAX_ENTRIES:
         raise ParseError(
             f"{name} has {array.size} entries; the explorers show at most "
