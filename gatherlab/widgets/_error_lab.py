@@ -335,9 +335,13 @@ def library_result(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def error_lab(x: Any = None, index: Any = None, dim: int = 1) -> Explorer:
-    """The chapter 4 explorer; ``index`` and ``dim`` start the "your own call" view."""
+    """The chapter 4 explorer: it opens on the first prepared call, or on "your own
+    call" with ``index`` and ``dim`` when an index is given."""
     x = checked_array(DEFAULT_X if x is None else x, "x")
-    index = checked_array([[2, 0], [1, 1]] if index is None else index, "index")
+    code = ""
+    if index is None:
+        index, dim, code = CASES[0].index, CASES[0].dim, CASES[0].index_code
+    index = checked_array(index, "index")
     cases = [
         {
             "label": c.label,
@@ -362,7 +366,7 @@ def error_lab(x: Any = None, index: Any = None, dim: int = 1) -> Explorer:
     return Explorer(
         "error_lab",
         4,
-        {"x": x, "index": index, "dim": dim, "code": ""},
+        {"x": x, "index": index, "dim": dim, "code": code},
         spec,
         library_keys=("x", "index", "dim"),
         library=library_result,

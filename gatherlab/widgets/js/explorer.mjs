@@ -385,7 +385,9 @@ const EXPLORERS = {
   error_lab(app) {
     const s = app.inputs; // x, index, dim, code (how the index is written)
     const spec = app.spec;
-    let chosen = spec.cases.length; // "your own call"
+    // The prepared call on show, if the inputs are one; else "your own call".
+    let chosen = spec.cases.findIndex((c) => same(c.index, s.index) && c.dim === s.dim);
+    if (chosen < 0) chosen = spec.cases.length;
     const view = () => {
       const dims = spec.dims;
       const labels = [...spec.cases.map((c) => c.label), spec.own_label];
@@ -462,7 +464,7 @@ const EXPLORERS = {
       );
       const autograd = app.library().gradients?.[preset];
       const html = renderGradient(s, traced, weights, source ? cells[source - 1] : null, autograd);
-      lastGood = renderGradient(s, traced, weights, null, autograd);
+      lastGood = html;
       return { controls, html };
     };
     app.onTyped = (name) => {
