@@ -23,7 +23,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check gatherlab tests tools notebooks
 	$(VENV)/bin/ruff format --check gatherlab tests tools
 
+# The explorers' browser code against cases generated from gatherlab and torch
+# (tools/agreement_cases.py), with Node's own test runner; then Python and notebooks.
 test: lint
+	node --test tests/js/
 	$(VENV)/bin/pytest -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
 		tests $(NOTEBOOKS)
 
@@ -34,8 +37,8 @@ lab: $(STAMP)
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)
 
-# Refresh the committed browser scripts in book/static from package-lock.json (needs npm;
-# `make book` does not). Bump a version in package.json, then `npm install
+# Refresh the vendored axe-core in tests/js/vendor from package-lock.json (needs npm;
+# `make test` does not). Bump a version in package.json, then `npm install
 # --package-lock-only --ignore-scripts` and this.
 vendor-js: | $(PY)
 	npm ci --ignore-scripts --no-audit --no-fund

@@ -668,9 +668,9 @@ def controls_of(explorer: Locator) -> list[tuple[str, str]]:
                 b => ['button', b.closest('[role=group]').getAttribute('aria-label')
                       + '|' + b.textContent]),
             ...[...root.querySelectorAll('.gl-controls select')].map(
-                s => ['select', s.closest('label').firstChild.textContent]),
+                s => ['select', s.labels[0].textContent]),
             ...[...root.querySelectorAll('.gl-controls input')].map(
-                i => ['textbox', i.closest('label').firstChild.textContent]),
+                i => ['textbox', i.labels[0].textContent]),
         ]"""
     )
 
@@ -718,7 +718,7 @@ def test_explorer_controls_work_from_the_keyboard(
         """(root) => [...root.querySelectorAll('button, select, input')].map(
             c => c.tagName === 'BUTTON'
                 ? c.closest('[role=group]')?.getAttribute('aria-label') && c.textContent
-                : c.closest('label')?.firstChild.textContent)"""
+                : c.labels?.[0]?.textContent)"""
     )
     assert names and all(names), names
     buttons = explorer.locator(".gl-controls button[aria-pressed=false]")

@@ -21,7 +21,7 @@ import numpy as np
 import traitlets
 
 from gatherlab.diagnose import Problem
-from gatherlab.widgets._parse import checked_array, format_tensor
+from gatherlab.widgets._parse import checked_array
 
 JS = Path(__file__).with_name("js")
 IMPORT_CORE = 'from "./core.mjs";'
@@ -92,10 +92,12 @@ class Explorer(anywidget.AnyWidget):
         spec = {**spec, "library_keys": list(library_keys)}
         super().__init__(kind=kind, chapter=chapter, spec=spec, inputs=tensors)
         self._library_hook = library
-        self._saved = [self._entry(tensors)] + [
-            self._entry({**tensors, **self._tensors(p)}) for p in presets
-        ]
-        self.library = [e for e in self._saved if e is not None]
+        self._saved = []
+        for inputs in [tensors, *({**tensors, **self._tensors(p)} for p in presets)]:
+            entry = self._entry(inputs)
+            if entry is not None and entry not in self._saved:
+                self._saved.append(entry)
+        self.library = list(self._saved)
         self.observe(self._on_inputs, names="inputs")
 
     @staticmethod
@@ -115,7 +117,7 @@ class Explorer(anywidget.AnyWidget):
     def _on_inputs(self, change: dict) -> None:
         entry = self._entry(change["new"])
         if entry is not None and entry not in self.library:
-            self.library = [e for e in self._saved if e is not None] + [entry]
+            self.library = [*self._saved, entry]
 
     def edit(self, **values: Any) -> None:
         """Set inputs as the view does when the reader types them (headless use)."""
@@ -141,7 +143,7 @@ class Explorer(anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         shown = ", ".join(
-            f"{name} {format_tensor(self.value(name))}"
+            f"{name} {tuple(held['shape'])}"
             if isinstance(held, dict)
             else f"{name} {held}"
             for name, held in self.inputs.items()

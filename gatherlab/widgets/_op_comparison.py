@@ -179,6 +179,11 @@ def library_ops(values: dict[str, Any]) -> dict[str, Any]:
     """What only the libraries compute: advanced indexing and TensorFlow's ops (the
     view computes the four torch ops itself)."""
     x, index, dim = values["x"], values["index"], values["dim"]
+    if not -x.ndim <= dim < x.ndim:  # a 0-d x, or one with fewer dims than dim
+        rule = Problem("form", f"dim {dim} does not exist on a {x.ndim}-D x")
+        return {
+            "ops": [as_entry(OpResult(n, n, problems=(rule,))) for n in LIBRARY_OPS]
+        }
     results = compute(x, index, dim)
     return {"ops": [as_entry(r) for r in results if r.name in LIBRARY_OPS]}
 

@@ -154,17 +154,25 @@ function make(tag, attributes = {}, text = "") {
   return node;
 }
 
+// A control with its own <label for=...>: the label alone names it.
+let controlCount = 0;
+function labelled(label, control) {
+  const id = `gl-control-${++controlCount}`;
+  control.id = id;
+  const wrapper = make("span", { class: "gl-field" });
+  wrapper.append(make("label", { for: id }, label), control);
+  return wrapper;
+}
+
 // A labelled text box for a tensor; `commit` runs on Enter and when the box is left.
 function textBox(label, value, commit) {
-  const wrapper = make("label", { class: "gl-field" });
-  wrapper.append(make("span", {}, label));
   const input = make("input", { type: "text", spellcheck: "false", autocomplete: "off" });
+  const wrapper = labelled(label, input);
   input.value = value;
   const fit = () => input.setAttribute("size", String(Math.max(12, input.value.length + 2)));
   fit();
   input.addEventListener("input", fit);
   input.addEventListener("change", () => commit(input.value));
-  wrapper.append(input);
   wrapper.setValue = (text) => {
     input.value = text;
     fit();
@@ -185,8 +193,6 @@ function buttons(label, options, current, pick) {
 }
 
 function select(label, options, current, pick) {
-  const wrapper = make("label", { class: "gl-field" });
-  wrapper.append(make("span", {}, label));
   const node = make("select");
   options.forEach((option, k) => {
     const item = make("option", { value: String(k) }, option);
@@ -194,8 +200,7 @@ function select(label, options, current, pick) {
     node.append(item);
   });
   node.addEventListener("change", () => pick(Number(node.value)));
-  wrapper.append(node);
-  return wrapper;
+  return labelled(label, node);
 }
 
 const STYLE = `
@@ -361,7 +366,8 @@ const EXPLORERS = {
     let chosen = 0;
     const view = () => {
       const rank = Math.max(s.x.shape.length, 1);
-      const dim = ((s.dim % rank) + rank) % rank;
+      if (s.dim >= rank) s.dim = rank - 1; // a typed x with fewer dims
+      const dim = s.dim;
       const results = torchOps(s.x, s.index, dim).concat(app.library().ops ?? libraryOps(app));
       const names = ["side by side", ...results.map((r) => r.name)];
       chosen = Math.min(chosen, names.length - 1);
@@ -770,14 +776,14 @@ export function render({ model, el }) {
     },
     refresh() {
       const focused = root.contains(document.activeElement) ? document.activeElement : null;
-      const label = focused?.closest("[aria-label],label")?.textContent;
+      const label = focused?.closest("[aria-label],.gl-field")?.textContent;
       const position = focused ? [...controlsArea.querySelectorAll("button,select")].indexOf(focused) : -1;
       const { controls, html } = explorer.view();
       controlsArea.replaceChildren(...controls);
       viewArea.innerHTML = html;
       if (position >= 0) {
         const again = [...controlsArea.querySelectorAll("button,select")][position];
-        if (again && again.closest("[aria-label],label")?.textContent === label) again.focus();
+        if (again && again.closest("[aria-label],.gl-field")?.textContent === label) again.focus();
       }
     },
     // New inputs: show them, and tell the kernel (if one listens) so that it can add
