@@ -155,8 +155,8 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
             ),
             Typed(
                 "index",
-                "[[1, 0], [0, 2]]",
-                ("out[1, 1] ← index[1, 1] = 2 → x[1, 2] = 22",),
+                "[[1, 2], [0, 2]]",
+                ("out[0, 1] ← index[0, 1] = 2 → x[0, 2] = 12",),
                 "[[5, 0], [1, 1]]",
                 "index-out-of-range: index[0, 0] = 5, but dim 1 of input has size 3",
             ),
@@ -523,7 +523,7 @@ def test_vendored_files_are_exactly_what_make_vendor_js_wrote() -> None:
 def test_every_static_file_is_loaded_by_the_book() -> None:
     """book/static holds only what _config.yml has pages load (no unused vendoring)."""
     config = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]
-    loaded = set(config["nb_ipywidgets_js"])
+    loaded = set(config["nb_ipywidgets_js"]) | set(config["html_js_files"])
     static = ROOT / "book" / "static"
     present = {
         path.relative_to(static).as_posix()

@@ -32,7 +32,18 @@ const MAX_SHOWN = 144;
 const esc = (text) =>
   String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const key = (at) => at.join(",");
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+// Equal values, whatever the order of object keys (saved notebooks sort them).
+function same(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null)
+    return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]))
+  );
+}
 
 // ---- HTML pieces (strings)
 
