@@ -7,7 +7,6 @@ is checked in a browser by ``tests/test_browser.py``."""
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -24,6 +23,7 @@ from gatherlab.widgets import EXPLORERS, Explorer
 from gatherlab.widgets import _error_lab as lab
 from gatherlab.widgets._base import as_json, esm_source, from_json
 from gatherlab.widgets._parse import ParseError, parse_tensor
+from tests import agreement_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 X = [[10, 11, 12], [20, 21, 22]]
@@ -35,16 +35,6 @@ CHAPTERS = {
     "gradient_accumulation": "05_autograd",
 }
 NODE = shutil.which("node")
-
-
-def agreement_module():
-    """tools/agreement_cases.py, imported by path (tools/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(
-        "agreement_cases", ROOT / "tools" / "agreement_cases.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def saved_explorers(chapter: str) -> list[dict]:
@@ -174,7 +164,7 @@ def test_parse_explains_what_it_cannot_read(text, reason):
 def test_the_stored_agreement_cases_are_what_the_generator_makes_now():
     """Regenerate the first 400 calls and every parser text: equal to the stored file,
     so a change in gatherlab (or torch) cannot leave the browser's tests stale."""
-    cases = agreement_module()
+    cases = agreement_cases
     stored = json.loads(gzip.decompress(cases.CASES_FILE.read_bytes()))
     fresh = cases.cases(count=400)
     assert len(stored["calls"]) >= 5000
@@ -183,7 +173,7 @@ def test_the_stored_agreement_cases_are_what_the_generator_makes_now():
 
 
 def test_agreement_cases_cover_every_op_rank_and_rule_with_torch_confirming():
-    cases = agreement_module()
+    cases = agreement_cases
     rng = np.random.default_rng(7)
     drawn = [cases.call_case(*cases.draw_call(rng)) for _ in range(300)]
     assert {c["op"] for c in drawn} == set(cases.OPS)

@@ -183,9 +183,21 @@ function textBox(label, value, commit) {
   const fit = () => input.setAttribute("size", String(Math.max(12, input.value.length + 2)));
   fit();
   input.addEventListener("input", fit);
-  input.addEventListener("change", () => commit(input.value));
+  // Enter applies the text (JupyterLab's notebook keys are off inside the explorer),
+  // and so does leaving the box; the same text is applied once.
+  let applied = value;
+  const apply = () => {
+    if (input.value === applied) return;
+    applied = input.value;
+    commit(input.value);
+  };
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") apply();
+  });
+  input.addEventListener("change", apply);
   wrapper.setValue = (text) => {
     input.value = text;
+    applied = text;
     fit();
   };
   return wrapper;
@@ -761,7 +773,13 @@ export function render({ model, el }) {
   const kind = model.get("kind");
   const spec = model.get("spec");
   const inputs = structuredClone(model.get("inputs"));
-  const root = make("div", { class: "gl-x", "data-explorer": kind });
+  // data-lm-suppress-shortcuts: in JupyterLab, keys typed here edit the boxes instead
+  // of running notebook commands (Enter, A, B, D D...).
+  const root = make("div", {
+    class: "gl-x",
+    "data-explorer": kind,
+    "data-lm-suppress-shortcuts": "true",
+  });
   const style = make("style");
   style.textContent = STYLE;
   const controlsArea = make("div", { class: "gl-controls" });

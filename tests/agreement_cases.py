@@ -1,6 +1,6 @@
 """Cases that the explorers' browser code must answer exactly as gatherlab and torch do.
 
-``python tools/agreement_cases.py`` writes ``tests/js/agreement_cases.json.gz``: calls
+``python -m tests.agreement_cases`` writes ``tests/js/agreement_cases.json.gz``: calls
 of gather, take_along_dim, index_select and take (ranks 0-4, size-0 and size-1 axes,
 negative dims, valid and broken in one drawn way) with ``gl.diagnose``'s problems or
 ``gl.trace``'s steps and trace lines, each valid call's output checked against torch and
@@ -8,6 +8,8 @@ each invalid one checked to raise in torch; and texts for the tensor parser with
 ``parse_tensor``'s result or message. ``tests/js/agreement.test.mjs`` (``node --test``,
 in ``make test``) runs them against ``gatherlab/widgets/js/core.mjs``;
 ``tests/test_widgets.py`` regenerates a sample so the stored file cannot go stale.
+The calls are drawn as ``tests/gather_cases.py`` draws them for the property tests, with
+a seeded NumPy generator instead of hypothesis, so the stored file is reproducible.
 The browser only ever holds contiguous tensors on one device, so strides, devices and
 non-tensor arguments are not drawn.
 """
@@ -25,16 +27,13 @@ import torch
 
 import gatherlab as gl
 from gatherlab.widgets._parse import ParseError, parse_tensor
+from tests.gather_cases import BAD_DTYPES, OPS, _valid_range
 
-CASES_FILE = (
-    Path(__file__).resolve().parents[1] / "tests" / "js" / "agreement_cases.json.gz"
-)
+CASES_FILE = Path(__file__).resolve().parent / "js" / "agreement_cases.json.gz"
 SEED = 20261201
 CALLS = 6000
-OPS = ("gather", "take_along_dim", "take", "index_select")
 MUTATIONS = ("valid", "valid", "negative", "too-large", "dtype", "rank", "bigger",
              "empty", "dim")  # fmt: skip
-BAD_DTYPES = ("int32", "int16", "uint8", "float32", "bool")
 SIZES = (1, 2, 3, 4, 1, 2, 3, 0)
 FLOATS = (0.5, 1.25, -2.0, 3.0, 0.1, 1e-05, 12345.0, 2.5e-3, -0.75, 100.0)
 
@@ -63,18 +62,6 @@ def _index_shape(rng, op: str, shape: tuple, dim: int | None) -> tuple[int, ...]
     return tuple(sizes)
 
 
-def _valid_range(op: str, shape: tuple, dim: int | None) -> tuple[int, int]:
-    numel = int(np.prod(shape))
-    if op == "take":
-        return -numel, numel
-    if dim is None:
-        return 0, numel
-    size = shape[dim % len(shape)] if shape else 1
-    if op == "take_along_dim":
-        return -2 * size, 2 * size + 1
-    return 0, size
-
-
 def draw_call(rng: np.random.Generator) -> tuple[str, np.ndarray, int | None, Any]:
     """One call: op, input, dim and a torch index, valid or broken in one way."""
     op = str(rng.choice(OPS))
@@ -85,7 +72,7 @@ def draw_call(rng: np.random.Generator) -> tuple[str, np.ndarray, int | None, An
     if op == "take" or (op == "take_along_dim" and rng.integers(5) == 0):
         dim = None
     index_shape = _index_shape(rng, op, shape, dim)
-    low, high = _valid_range(op, shape, dim)
+    low, high = _valid_range(op, shape or (1,), dim)  # a 0-d input has one entry
     index = (
         rng.integers(low, high, size=index_shape)
         if high > low
@@ -121,7 +108,7 @@ def draw_call(rng: np.random.Generator) -> tuple[str, np.ndarray, int | None, An
         dim = int(rng.choice((rank, rank + 1, -rank - 1)))
     positions = torch.as_tensor(np.ascontiguousarray(index))
     if mutation == "dtype":
-        positions = positions.to(getattr(torch, str(rng.choice(BAD_DTYPES))))
+        positions = positions.to(BAD_DTYPES[int(rng.integers(len(BAD_DTYPES)))])
     return op, source, dim, positions
 
 
