@@ -644,6 +644,45 @@ def test_explorer_works_with_no_kernel(
     assert opened.problems() == {key: [] for key in opened.problems()}
 
 
+# What a reader might type into any box: every one must give a view or a message.
+ODD_TEXTS = (
+    "",
+    "7",
+    "[]",
+    "[[]]",
+    "[[1.5, 0], [1, 1]]",
+    "[[-9, 0], [1, 1]]",
+    "[[[[0]]]]",
+    "[[[[[0]]]]]",
+    "[0, 1]",
+    "[[0, 1], [1, 0], [0, 0]]",
+    "[[1], [2, 3]]",
+    "[[True, 0]]",
+    str(list(range(40))),
+    "[[2, 0], [1, 1]]",
+)
+
+
+@needs_chromium
+@pytest.mark.parametrize("page_path", list(EXPLORERS))
+def test_odd_input_never_raises_a_script_error(
+    visit: Callable[[str], Visit], page_path: str
+) -> None:
+    """Every box takes every odd text with a view or a message, never a script error;
+    the explorer still answers its controls afterwards."""
+    opened = visit(f"{page_path}.html")
+    explorer = opened.page.locator(EXPLORER).first
+    boxes = [name for kind, name in controls_of(explorer) if kind == "textbox"]
+    for box in boxes:
+        for text in ODD_TEXTS:
+            type_into(explorer, box, text)
+            expect(explorer.locator(".gl-view")).not_to_be_empty()
+        type_into(
+            explorer, box, ODD_TEXTS[-1] if box != "x" else "[[1, 2, 3], [4, 5, 6]]"
+        )
+    assert opened.problems() == {key: [] for key in opened.problems()}
+
+
 def axe_violations(page: Page) -> list[str]:
     """axe-core's WCAG 2.1 A and AA violations on the page, one line each."""
     if not page.evaluate("() => Boolean(window.axe)"):
