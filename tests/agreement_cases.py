@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 import gatherlab as gl
+from gatherlab.widgets import _op_comparison as op_comparison
 from gatherlab.widgets._parse import ParseError, parse_tensor
 from tests.gather_cases import BAD_DTYPES, OPS, _valid_range
 
@@ -178,11 +179,35 @@ def parse_case(text: str) -> dict:
     return {"text": text, "tensor": _tensor(array)}
 
 
+def draw_library_call(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int]:
+    """x (rank 1-3), an index of x's rank mostly, positions around the valid range."""
+    x = rng.integers(-9, 10, size=_shape(rng, 1, 3))
+    dim = int(rng.integers(x.ndim))
+    rank = x.ndim if rng.integers(4) else int(rng.integers(0, 4))
+    shape = tuple(int(rng.choice((0, 1, 2, 2, 3))) for _ in range(rank))
+    size = x.shape[dim]
+    index = rng.integers(-size - 1, size + 2, size=shape)
+    if rng.integers(8) == 0:
+        index = index + 0.5
+    return x, index, dim
+
+
+def library_case(x: np.ndarray, index: np.ndarray, dim: int) -> dict:
+    """What advanced indexing and TensorFlow's ops do, as the explorer saves it."""
+    results = op_comparison.compute(x, index, dim)
+    ops = [op_comparison.as_entry(r) for r in results]
+    chosen = [op for op in ops if op["name"] in op_comparison.LIBRARY_OPS]
+    return {"x": _tensor(x), "index": _tensor(index), "dim": dim, "ops": chosen}
+
+
 def cases(count: int = CALLS, seed: int = SEED) -> dict[str, list]:
-    """``count`` call cases drawn from ``seed``, and the parser cases."""
-    rng = np.random.default_rng(seed)
+    """``count`` call cases drawn from ``seed``, a sixth as many calls of the ops only
+    the libraries run, and the parser cases."""
+    rng, library_rng = np.random.default_rng(seed), np.random.default_rng(seed + 1)
     calls = [call_case(*draw_call(rng)) for _ in range(count)]
-    return {"calls": calls, "parse": [parse_case(t) for t in PARSE_TEXTS]}
+    library = [library_case(*draw_library_call(library_rng)) for _ in range(count // 6)]
+    parse = [parse_case(t) for t in PARSE_TEXTS]
+    return {"calls": calls, "library": library, "parse": parse}
 
 
 def main() -> None:
@@ -193,7 +218,8 @@ def main() -> None:
     invalid = sum("problems" in c for c in data["calls"])
     print(
         f"{CASES_FILE.name}: {len(data['calls'])} calls ({invalid} invalid), "
-        f"{len(data['parse'])} parser texts, {CASES_FILE.stat().st_size} bytes",
+        f"{len(data['library'])} library-op calls, {len(data['parse'])} parser texts, "
+        f"{CASES_FILE.stat().st_size} bytes",
         file=sys.stderr,
     )
 

@@ -238,8 +238,8 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
             ),
             Typed(
                 "index",
-                "[0, 2]",
-                ("index shape (2,)", "only with a running notebook"),
+                "[[0], [2]]",
+                ("out shape (2, 2, 1)", "index shape (2, 1)"),
                 "[0, 2]]",
                 "could not read '[0, 2]]' as a list of numbers",
             ),

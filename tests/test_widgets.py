@@ -162,13 +162,15 @@ def test_parse_explains_what_it_cannot_read(text, reason):
 
 
 def test_the_stored_agreement_cases_are_what_the_generator_makes_now():
-    """Regenerate the first 400 calls and every parser text: equal to the stored file,
-    so a change in gatherlab (or torch) cannot leave the browser's tests stale."""
+    """Regenerate the first 400 calls, 66 library-op calls and every parser text: equal
+    to the stored file, so a change in gatherlab, torch or TensorFlow cannot leave the
+    browser's tests stale."""
     cases = agreement_cases
     stored = json.loads(gzip.decompress(cases.CASES_FILE.read_bytes()))
     fresh = cases.cases(count=400)
     assert len(stored["calls"]) >= 5000
     assert stored["calls"][:400] == json.loads(json.dumps(fresh["calls"]))
+    assert stored["library"][:66] == json.loads(json.dumps(fresh["library"]))
     assert stored["parse"] == json.loads(json.dumps(fresh["parse"]))
 
 

@@ -2,9 +2,10 @@
 PyTorch and TensorFlow; each shows its output and the source cells it read, or the rule
 it breaks.
 
-The view computes the four torch ops in the browser; advanced indexing and TensorFlow's
-ops are run by the libraries themselves, so Python adds them for the inputs it sees (the
-starting tensors are saved with the page; typed ones need a running kernel).
+The view computes every op in the browser (``js/core.mjs``: torch's four as gl.trace
+does, advanced indexing and TensorFlow's as the agreement cases prove). Python runs the
+libraries themselves for the inputs it sees: the starting tensors (saved with the page)
+and, with a kernel, typed ones, so a refusal shows the library's own message.
 
 Which source cells an op read is found by running the same call on an "address" tensor
 (``arange(x.size).reshape(x.shape)``): its output holds the flat position of every value
@@ -200,7 +201,7 @@ def op_comparison(x: Any = None, index: Any = None, dim: int = 1) -> Explorer:
         "op_comparison",
         3,
         {"x": x, "index": index, "dim": dim % x.ndim},
-        {"library_ops": list(LIBRARY_OPS)},
+        {},
         library_keys=("x", "index", "dim"),
         library=library_ops,
     )

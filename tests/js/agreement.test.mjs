@@ -8,6 +8,7 @@ import { gunzipSync } from "node:zlib";
 
 import {
   diagnose,
+  libraryOps,
   ParseError,
   parseTensor,
   RuleError,
@@ -16,7 +17,7 @@ import {
 } from "../../gatherlab/widgets/js/core.mjs";
 
 const file = new URL("./agreement_cases.json.gz", import.meta.url);
-const { calls, parse } = JSON.parse(gunzipSync(readFileSync(file)).toString("utf8"));
+const { calls, library, parse } = JSON.parse(gunzipSync(readFileSync(file)).toString("utf8"));
 
 const describe = (c) =>
   `${c.op}(input ${JSON.stringify(c.input.shape)}, dim ${c.dim}, index ` +
@@ -74,4 +75,36 @@ test("the parser reads and refuses what parse_tensor does", () => {
       assert.deepEqual(parseTensor(c.text), c.tensor, c.text);
     }
   }
+});
+
+test("advanced indexing and TensorFlow's ops: the same output and reads, or a refusal", () => {
+  const disagreements = [];
+  let answered = 0;
+  for (const c of library) {
+    const mine = libraryOps(c.x, c.index, c.dim);
+    assert.deepEqual(mine.map((op) => op.name), c.ops.map((op) => op.name));
+    c.ops.forEach((theirs, k) => {
+      const op = mine[k];
+      const where = `${op.name} x ${JSON.stringify(c.x.shape)} index ${JSON.stringify(c.index)} dim ${c.dim}`;
+      try {
+        if (op.refused) {
+          assert.notEqual(c.index.dtype, "int64", "an int64 index is never refused");
+          return;
+        }
+        assert.equal(op.code, theirs.code);
+        if (theirs.problems) assert.deepEqual(op.problems, theirs.problems);
+        else if (theirs.error) assert.ok(op.raises, `${theirs.error} but JS gave output`);
+        else {
+          assert.deepEqual(op.output, theirs.output);
+          assert.deepEqual(op.reads, theirs.reads);
+        }
+        answered += 1;
+      } catch (error) {
+        disagreements.push(`${where}: ${error.message.slice(0, 300)}`);
+      }
+    });
+  }
+  assert.deepEqual(disagreements.slice(0, 5), [], `${disagreements.length} disagree`);
+  const outputs = library.flatMap((c) => c.ops).filter((op) => op.output).length;
+  assert.ok(answered > 3000 && outputs > 800, `${answered} answered, ${outputs} outputs`);
 });

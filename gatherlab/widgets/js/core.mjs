@@ -575,3 +575,108 @@ export function traceLine(step, dtype, sourceName = "x") {
 
 export const shapeText = (shape) => pyTuple(shape);
 export const listText = pyList;
+
+// ---- the ops only the libraries run: advanced indexing and TensorFlow's three forms,
+// for an int64 index (what a reader types). Each gives {name, code} with its output and
+// the source coordinates it read, or the `form` rule the chapter states, or
+// `raises`: the library refuses the call (its own message needs a running notebook).
+// Another index dtype is `refused`: the libraries check those themselves.
+
+const FORM_INDEXING =
+  "this form builds one coordinate tensor per axis of x from index's shape, " +
+  "so index needs x's number of dims, whole numbers, and at least one entry";
+const FORM_GATHER_ND =
+  "the coordinates are built from index's shape (index on dim, arange on " +
+  "every other axis), so index needs x's number of dims and whole numbers";
+
+function selected(x, shape, readAt) {
+  const reads = [];
+  for (const out of coords(shape)) {
+    const at = readAt(out);
+    if (at === null) return null; // a position the library refuses
+    reads.push(at);
+  }
+  const output = { shape, data: reads.map((at) => valueAt(x, at)), dtype: x.dtype };
+  return { output, reads };
+}
+
+function result(name, code, found, raises) {
+  if (found === null) return { name, code, raises };
+  return { name, code, ...found };
+}
+
+export function libraryOps(x, index, dim) {
+  const rank = x.shape.length;
+  const size = x.shape[dim];
+  const integer = /^u?int/.test(index.dtype);
+  const form = (name, code, message) => ({
+    name,
+    code,
+    problems: [{ rule: "form", message, hint: "", where: null }],
+  });
+  const torchRaises = "PyTorch raises IndexError here";
+  const tfRaises = "TensorFlow raises InvalidArgumentError here on a CPU";
+  const ops = [];
+  // x[index, torch.arange(...)[None, :], ...]: negative positions wrap, as in Python
+  if (index.shape.length !== rank || !integer || index.data.length === 0)
+    ops.push(form("advanced indexing", "x[coordinates]", FORM_INDEXING));
+  else if (index.dtype !== "int64")
+    ops.push({ name: "advanced indexing", code: "x[coordinates]", refused: true });
+  else {
+    const parts = x.shape.map((_, d) =>
+      d === dim
+        ? "index"
+        : `torch.arange(${index.shape[d]})[${x.shape
+            .map((__, k) => (k === d ? ":" : "None"))
+            .join(", ")}]`,
+    );
+    const found = selected(x, index.shape, (out) => {
+      const at = out.slice();
+      const p = valueAt(index, out);
+      if (p < -size || p >= size) return null;
+      at[dim] = p < 0 ? p + size : p;
+      return at.every((c, d) => c < x.shape[d]) ? at : null;
+    });
+    ops.push(result("advanced indexing", `x[${parts.join(", ")}]`, found, torchRaises));
+  }
+  const inRange = (p) => p >= 0 && p < size;
+  // tf.gather(x, index, axis=dim, batch_dims=dim): the leading dims pair up
+  const batchCode = `tf.gather(x, index, axis=${dim}, batch_dims=${dim})`;
+  const plainCode = `tf.gather(x, index, axis=${dim})`;
+  if (index.dtype !== "int64") {
+    ops.push({ name: "tf.gather batch_dims", code: batchCode, refused: true });
+    ops.push({ name: "tf.gather", code: plainCode, refused: true });
+  } else {
+    const lead = index.shape.slice(0, dim);
+    const fits = index.shape.length >= dim && lead.every((s, d) => s === x.shape[d]);
+    const batchShape = [...x.shape.slice(0, dim), ...index.shape.slice(dim), ...x.shape.slice(dim + 1)];
+    const batch = !fits
+      ? null
+      : selected(x, batchShape, (out) => {
+          const k = index.shape.length;
+          const p = valueAt(index, out.slice(0, k));
+          return inRange(p) ? [...out.slice(0, dim), p, ...out.slice(k)] : null;
+        });
+    ops.push(result("tf.gather batch_dims", batchCode, batch, tfRaises));
+    const plainShape = [...x.shape.slice(0, dim), ...index.shape, ...x.shape.slice(dim + 1)];
+    const plain = selected(x, plainShape, (out) => {
+      const k = index.shape.length;
+      const p = valueAt(index, out.slice(dim, dim + k));
+      return inRange(p) ? [...out.slice(0, dim), p, ...out.slice(dim + k)] : null;
+    });
+    ops.push(result("tf.gather", plainCode, plain, tfRaises));
+  }
+  // tf.gather_nd(x, coordinates): index on dim, arange on every other axis
+  const ndCode = "tf.gather_nd(x, coordinates)";
+  if (index.shape.length !== rank || !integer) ops.push(form("tf.gather_nd", ndCode, FORM_GATHER_ND));
+  else if (index.dtype !== "int64") ops.push({ name: "tf.gather_nd", code: ndCode, refused: true });
+  else {
+    const found = selected(x, index.shape, (out) => {
+      const at = out.slice();
+      at[dim] = valueAt(index, out);
+      return inRange(at[dim]) && at.every((c, d) => c < x.shape[d]) ? at : null;
+    });
+    ops.push(result("tf.gather_nd", ndCode, found, tfRaises));
+  }
+  return ops;
+}

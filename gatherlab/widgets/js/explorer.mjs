@@ -9,6 +9,7 @@ import {
   entry,
   formatTensor,
   formatValue,
+  libraryOps,
   ParseError,
   parseTensor,
   RuleError,
@@ -391,7 +392,9 @@ const EXPLORERS = {
       const rank = Math.max(s.x.shape.length, 1);
       if (s.dim >= rank) s.dim = rank - 1; // a typed x with fewer dims
       const dim = s.dim;
-      const results = torchOps(s.x, s.index, dim).concat(app.library().ops ?? libraryOps(app));
+      const results = torchOps(s.x, s.index, dim).concat(
+        app.library().ops ?? libraryOps(s.x, s.index, dim),
+      );
       const names = ["side by side", ...results.map((r) => r.name)];
       chosen = Math.min(chosen, names.length - 1);
       const dims = [...Array(rank).keys()];
@@ -576,17 +579,6 @@ function torchOps(x, index, dim) {
   });
 }
 
-// Ops that only the libraries run (advanced indexing, TensorFlow): without a kernel
-// they are known for the inputs Python saw, and refused otherwise, never guessed.
-function libraryOps(app) {
-  return app.spec.library_ops.map((name) => ({
-    name,
-    code: name,
-    unknown:
-      "computed by PyTorch or TensorFlow themselves, so only with a running notebook " +
-      "(make lab); this page holds them for the explorer's starting tensors",
-  }));
-}
 
 function verdict(result, reference) {
   if (!result.output || !reference.output) return "";
@@ -595,10 +587,14 @@ function verdict(result, reference) {
     : "✗ differs from torch.gather";
 }
 
+// A library's own refusal: its words when Python ran it (the saved start, or a kernel),
+// else what this page knows (it refuses), never a guessed message.
 function outcome(result) {
   if (result.problems) return problemsBox(result.problems, "breaks a rule");
   if (result.error) return failure("raises", result.error);
-  return note(result.unknown);
+  if (result.raises)
+    return failure("raises", `${result.raises}; its own message shows with a running notebook (make lab)`);
+  return note("This index dtype is checked by the library itself: run it in a notebook (make lab).");
 }
 
 function overview(results) {
