@@ -643,8 +643,9 @@ function renderLab(s, library, spec) {
     } else parts.push(note("No one-call TensorFlow form for this dim (see chapter 3)."));
   } else {
     const { traced } = run(s.x, s.dim, s.index);
-    parts.push(heading("PyTorch on the CPU"));
-    parts.push(traced ? ok("runs") + table(traced.output, "out") : note(spec.no_kernel));
+    if (traced)
+      parts.push(heading("PyTorch on the CPU (its output, computed in this page)"), ok("runs") + table(traced.output, "out"));
+    else parts.push(heading("PyTorch on the CPU"), note(spec.no_kernel));
   }
   if (!problems.length) return parts.join("");
   const first = problems[0];
