@@ -635,8 +635,8 @@ function renderLab(s, library, spec) {
   else if (!s.index.data.length) parts.push(ok("no rule is broken: an empty index skips every check but dim's"));
   else parts.push(ok("no rule is broken"));
   if (library.torch) {
-    parts.push(heading("PyTorch on the CPU (run by the kernel)"), libraryOutcome(library.torch));
-    parts.push(heading("TensorFlow on the CPU (run by the kernel)"));
+    parts.push(heading("PyTorch on the CPU (run by PyTorch itself)"), libraryOutcome(library.torch));
+    parts.push(heading("TensorFlow on the CPU (run by TensorFlow itself)"));
     if (library.tf) {
       parts.push(code(library.tf.code), libraryOutcome(library.tf));
       if (library.tf.note) parts.push(note(library.tf.note));
