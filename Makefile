@@ -24,6 +24,9 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check gatherlab tests tools
 	$(VENV)/bin/mypy
 
+# The explorers' browser code against cases generated from gatherlab and torch
+# (tests/agreement_cases.py) and the in-page exercise checks (tests/page_cases.py),
+# with Node's own test runner; then Python and notebooks.
 test: lint
 	node --test tests/js/
 	$(VENV)/bin/pytest -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
@@ -46,8 +49,8 @@ gpu-outputs: $(STAMP)
 gpu-wheels: | $(PY)
 	$(PY) tools/gpu_outputs.py --download-wheels .whl
 
-# Refresh the committed browser scripts in book/static from package-lock.json (needs npm;
-# `make book` does not). Bump a version in package.json, then `npm install
+# Refresh the vendored axe-core in tests/js/vendor from package-lock.json (needs npm;
+# `make test` does not). Bump a version in package.json, then `npm install
 # --package-lock-only --ignore-scripts` and this.
 vendor-js: | $(PY)
 	npm ci --ignore-scripts --no-audit --no-fund

@@ -1,10 +1,9 @@
-"""Explorers: one ipywidgets widget per chapter showing which source value every output
-reads.
+"""Explorers: one widget per chapter showing which source value every output reads.
 
 ``EXPLORERS[name]()`` returns a ready widget with the chapter's default example; every
-factory also takes the reader's own tensors. The choices in each explorer are linked in
-the browser over precomputed views, so they keep working in the static book with no
-kernel; typing new tensors needs a running notebook.
+factory also takes the reader's own tensors. Each is an ``anywidget`` whose one
+JavaScript view (``js/``) renders it and computes gathers, traces and rule messages in
+the browser, so typed tensors work in the static book with no kernel.
 """
 
 from __future__ import annotations

@@ -1,159 +1,156 @@
-"""The widget layer shared by every explorer: choices linked in the browser, HTML views,
-edit boxes that report bad input in place.
+"""The widget every explorer is: an ``anywidget`` whose one JavaScript view
+(``js/explorer.mjs`` with ``js/core.mjs``) renders it from its state, in JupyterLab and
+in the static book alike.
 
-In the static book there is no kernel, so a choice (ToggleButtons or Dropdown) is linked
-with ``jslink`` from its ``index`` to a ``Stack``'s ``selected_index``; the Stack's
-children are HTML views rendered in Python for every choice. Free-form edits need a
-kernel: their observers re-render those views.
+Python sets the state: ``kind`` (which explorer), ``spec`` (fixed texts and choices),
+``inputs`` (the tensors on show, as ``{"shape", "data", "dtype"}``) and ``library``:
+what only PyTorch or TensorFlow can say (their own messages, TensorFlow's ops,
+autograd), computed for the inputs Python has seen. The view computes gathers, traces
+and rule messages itself, so a reader's typed tensors work without a kernel; when a
+kernel runs, the view sends the new inputs back and Python adds their library entry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
-import ipywidgets as widgets
+import anywidget
 import numpy as np
+import traitlets
 
-from gatherlab.widgets import _html
-from gatherlab.widgets._parse import ParseError, parse_tensor, same_tensor
+from gatherlab.diagnose import Problem
+from gatherlab.widgets._parse import checked_array
 
-EDIT_NOTE = (
-    "Editing needs a running notebook (make lab); on the online page the choices "
-    "above work without one."
-)
+JS = Path(__file__).with_name("js")
+IMPORT_CORE = 'from "./core.mjs";'
 
 
-class Explorer(widgets.VBox):
-    """A chapter's explorer: a VBox whose text form is short and the same on every run.
+def esm_source() -> str:
+    """The view's one ES module: core.mjs, then explorer.mjs minus its import of it."""
+    core = (JS / "core.mjs").read_text(encoding="utf-8")
+    view = (JS / "explorer.mjs").read_text(encoding="utf-8")
+    start = view.index("import {")
+    end = view.index(IMPORT_CORE) + len(IMPORT_CORE)
+    return core + view[:start] + view[end:]
 
-    ``links`` are the browser-side links the static book relies on; ``apply_links`` does
-    in Python what the browser does with them, for headless tests and benchmarks.
-    """
+
+def as_json(values: Any) -> dict[str, Any]:
+    """A tensor as the view holds it: shape, row-major data and dtype name."""
+    array = np.asarray(values)
+    data = array.reshape(-1).tolist()
+    if array.dtype == np.bool_:
+        data = [int(v) for v in data]
+    return {"shape": list(array.shape), "data": data, "dtype": array.dtype.name}
+
+
+def from_json(tensor: Mapping[str, Any]) -> np.ndarray:
+    """The inverse of :func:`as_json`."""
+    dtype = np.dtype(tensor["dtype"])
+    return np.array(tensor["data"], dtype=dtype).reshape(tensor["shape"])
+
+
+def problem_json(problem: Problem) -> dict[str, Any]:
+    """A ``gl.diagnose`` problem as the view shows it."""
+    where = None if problem.where is None else list(problem.where)
+    return {
+        "rule": problem.rule,
+        "message": problem.message,
+        "hint": problem.hint,
+        "where": where,
+    }
+
+
+LibraryHook = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class Explorer(anywidget.AnyWidget):
+    """A chapter's explorer; its text form is short and the same on every run."""
+
+    _esm = traitlets.Unicode(esm_source()).tag(sync=True)
+    kind = traitlets.Unicode().tag(sync=True)
+    chapter = traitlets.Int().tag(sync=True)
+    spec = traitlets.Dict().tag(sync=True)
+    inputs = traitlets.Dict().tag(sync=True)
+    library = traitlets.List().tag(sync=True)
 
     def __init__(
         self,
-        explorer_name: str,
+        kind: str,
         chapter: int,
-        children: Sequence[widgets.Widget],
-        links: Sequence[widgets.Widget],
-        describe: Callable[[], str],
+        inputs: Mapping[str, Any],
+        spec: Mapping[str, Any],
+        library_keys: Sequence[str] = (),
+        library: LibraryHook | None = None,
+        presets: Sequence[Mapping[str, Any]] = (),
     ) -> None:
-        super().__init__(children=tuple(children))
-        self.explorer_name = explorer_name
-        self.chapter = chapter
-        self.links = list(links)
-        self._describe = describe
+        """``library(values)`` computes the entry for ``values`` (the inputs named by
+        ``library_keys``, as NumPy arrays and ints); ``presets`` are further inputs
+        whose entries are saved with the page (a prepared call the reader can pick)."""
+        tensors = {k: as_json(v) if _is_tensor(v) else v for k, v in inputs.items()}
+        spec = {**spec, "library_keys": list(library_keys)}
+        super().__init__(kind=kind, chapter=chapter, spec=spec, inputs=tensors)
+        self._library_hook = library
+        self._saved = []
+        for inputs in [tensors, *({**tensors, **self._tensors(p)} for p in presets)]:
+            entry = self._entry(inputs)
+            if entry is not None and entry not in self._saved:
+                self._saved.append(entry)
+        self.library = list(self._saved)
+        self.observe(self._on_inputs, names="inputs")
+
+    @staticmethod
+    def _tensors(values: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: as_json(v) if _is_tensor(v) else v for k, v in values.items()}
+
+    def _entry(self, inputs: Mapping[str, Any]) -> dict[str, Any] | None:
+        if self._library_hook is None:
+            return None
+        keys = self.spec["library_keys"]
+        chosen = {k: inputs[k] for k in keys}
+        values = {
+            k: from_json(v) if isinstance(v, dict) else v for k, v in chosen.items()
+        }
+        return {"inputs": chosen, "result": self._library_hook(values)}
+
+    def _on_inputs(self, change: dict) -> None:
+        entry = self._entry(change["new"])
+        if entry is not None and entry not in self.library:
+            self.library = [*self._saved, entry]
+
+    def edit(self, **values: Any) -> None:
+        """Set inputs as the view does when the reader types them (headless use)."""
+        checked = {
+            k: checked_array(v, k) if not isinstance(v, int) else v
+            for k, v in values.items()
+        }
+        self.inputs = {**self.inputs, **self._tensors(checked)}
+
+    def value(self, name: str) -> Any:
+        """One input as NumPy (or the int it is)."""
+        held = self.inputs[name]
+        return from_json(held) if isinstance(held, dict) else held
+
+    def entry_for_inputs(self) -> dict[str, Any]:
+        """The library entry of the inputs on show ({} when none)."""
+        keys = self.spec["library_keys"]
+        chosen = {k: self.inputs[k] for k in keys}
+        for entry in self.library:
+            if entry["inputs"] == chosen:
+                return entry["result"]
+        return {}
 
     def __repr__(self) -> str:
-        name, chapter = self.explorer_name, self.chapter
-        return f"{name} explorer (chapter {chapter}): {self._describe()}"
-
-    def apply_links(self) -> None:
-        """Copy every linked choice to its Stack, as ``jslink`` does in a browser."""
-        for link in self.links:
-            (source, source_trait), (target, target_trait) = link.source, link.target
-            setattr(target, target_trait, getattr(source, source_trait))
-
-
-def choice(
-    labels: Sequence[str], description: str, dropdown: bool = False
-) -> widgets.Widget:
-    """ToggleButtons (or a Dropdown for long lists) whose ``index`` picks a view."""
-    options = [(label, k) for k, label in enumerate(labels)]
-    if dropdown:
-        return widgets.Dropdown(options=options, value=0, description=description)
-    buttons = widgets.ToggleButtons(options=options, value=0, description=description)
-    buttons.style.button_width = "auto"
-    return buttons
+        shown = ", ".join(
+            f"{name} {tuple(held['shape'])}"
+            if isinstance(held, dict)
+            else f"{name} {held}"
+            for name, held in self.inputs.items()
+            if not isinstance(held, str)
+        )
+        return f"{self.kind} explorer (chapter {self.chapter}): {shown}"
 
 
-def show_choices(
-    control: widgets.Widget,
-    labels: Sequence[str],
-    linked: Sequence[tuple[widgets.Stack, Sequence[str]]],
-) -> None:
-    """New labels for a choice and new views for the Stacks linked to it.
-
-    The Stacks get their views first, so a browser following the link never selects a
-    view a Stack does not have yet; the chosen position stays when it still exists.
-    """
-    current = control.index
-    keep = current if current is not None and current < len(labels) else 0
-    for views_stack, views in linked:
-        show_views(views_stack, views, keep)
-    options = tuple((label, k) for k, label in enumerate(labels))
-    if tuple(control.options) != options:
-        control.options = options
-        control.value = keep
-
-
-def stack(views: Sequence[str], selected: int = 0) -> widgets.Stack:
-    """A Stack showing one HTML view per choice (equal views share one widget)."""
-    views_stack = widgets.Stack(selected_index=None)
-    show_views(views_stack, views, selected)
-    return views_stack
-
-
-def show_views(
-    views_stack: widgets.Stack, views: Sequence[str], selected: int = 0
-) -> None:
-    """Point a Stack at ``views``; reused HTML widgets send nothing when unchanged.
-
-    Equal views share one widget: the Stack in the browser shows one child at a time and
-    an invalid call's message, repeated for every choice, is saved once.
-    """
-    pool = list(dict.fromkeys(views_stack.children))
-    shown: dict[str, widgets.HTML] = {}
-    children = []
-    for view in views:
-        if view not in shown:
-            html_widget = pool.pop(0) if pool else widgets.HTML()
-            html_widget.value = _html.styled(view)
-            shown[view] = html_widget
-        children.append(shown[view])
-    target = min(selected, len(children) - 1) if children else None
-    if tuple(children) != views_stack.children:
-        current = views_stack.selected_index
-        if current is not None and current >= len(children):
-            views_stack.selected_index = target  # valid before and after the change
-        views_stack.children = tuple(children)
-    for unused in pool:
-        unused.close()
-    views_stack.selected_index = target
-
-
-def link(control: widgets.Widget, views_stack: widgets.Stack) -> widgets.Widget:
-    """Link a choice to a Stack in the browser (no kernel needed); align them now."""
-    views_stack.selected_index = control.index
-    return widgets.jslink((control, "index"), (views_stack, "selected_index"))
-
-
-def read_edit(
-    text: str, status: widgets.HTML, current: np.ndarray
-) -> np.ndarray | None:
-    """The tensor the reader typed, or None when there is nothing to recompute: text
-    that cannot be read (the reason goes to ``status``) or the tensor already shown."""
-    try:
-        candidate = parse_tensor(text)
-    except ParseError as error:
-        status.value = _html.error(str(error))
-        return None
-    if same_tensor(candidate, current):
-        status.value = ""
-        return None
-    return candidate
-
-
-def edit_box(description: str, value: str, width: str = "16em") -> widgets.Text:
-    """A text box for a tensor; it reports when the reader presses Enter or leaves."""
-    return widgets.Text(
-        value=value,
-        description=description,
-        continuous_update=False,
-        layout=widgets.Layout(width=width),
-    )
-
-
-def edit_note() -> widgets.HTML:
-    """The one line saying edits need a kernel while the choices do not."""
-    return widgets.HTML(_html.note(EDIT_NOTE))
+def _is_tensor(value: Any) -> bool:
+    return not isinstance(value, (int, str)) or isinstance(value, bool)

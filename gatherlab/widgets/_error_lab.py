@@ -1,13 +1,12 @@
 """Chapter 4 explorer: broken gather calls, each with the rule it breaks, what PyTorch
 raises, what TensorFlow does on the CPU, what a GPU does, and a suggested fix.
 
-Structure (for the static book): a Dropdown of broken calls is linked to a Stack of
-precomputed views, so choosing a call needs no kernel. The last choice, "your own
-call", shows the call typed in the boxes below; typing needs a kernel (its observers
-re-render only that one view); with a kernel, choosing a prepared call copies its index
-and dim into those boxes, so the reader edits from it. Every PyTorch and TensorFlow call
-here is really run on the CPU; the GPU lines come from the libraries' documentation and
-maintainers' issue comments (linked), never run.
+The view diagnoses every call in the browser (the rule, the entry, the fix line) and
+copies a chosen call into the boxes, so the reader edits from it. What PyTorch and
+TensorFlow say, and the repairs (built and run by PyTorch), are computed here: saved
+with the page for the prepared calls, and for a typed call when a kernel runs. Every
+PyTorch and TensorFlow call here is really run on the CPU; the GPU lines come from the
+libraries' documentation and maintainers' issue comments (linked), never run.
 """
 
 from __future__ import annotations
@@ -15,15 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-import ipywidgets as widgets
 import numpy as np
 
 from gatherlab.diagnose import Problem, diagnose
-from gatherlab.widgets import _base, _html
-from gatherlab.widgets._parse import (
-    checked_array,
-    format_tensor,
-)
+from gatherlab.widgets._base import Explorer, as_json
+from gatherlab.widgets._parse import checked_array
 from gatherlab.widgets._run import attempt, tensorflow_or_none
 
 DEFAULT_X = [[10, 11, 12], [20, 21, 22]]
@@ -49,9 +44,17 @@ GPU_TITLE = (
     "comments, not run here)"
 )
 OWN_CALL_NOTE = (
-    "Used only by the last choice, your own call. In a running notebook, picking a "
-    "prepared call copies its index and dim here; on this page the boxes keep their "
-    "first value."
+    "Picking a prepared call copies its index and dim into the boxes; edit them to "
+    "make it your own call."
+)
+NO_KERNEL = (
+    "PyTorch's own message and TensorFlow's answer come from the libraries, so they "
+    "show here for the prepared calls and, for your own, with a running notebook "
+    "(make lab); the rule above is the one PyTorch enforces."
+)
+NO_KERNEL_FIX = (
+    "The repairs are built and run by PyTorch: with a running notebook (make lab) they "
+    "show here; the fix line above says what to change."
 )
 CALL_CHOICE_WIDTH = "24em"  # the longest call's name shows in full
 
@@ -282,24 +285,6 @@ def compute(x: np.ndarray, dim: int, index: np.ndarray) -> LabResult:
     )
 
 
-def _outcome(output: np.ndarray | None, error: str) -> str:
-    if output is None:
-        return _html.error(error, "raises")
-    return _html.ok("runs") + _html.tensor(output, "out")
-
-
-def past_the_end(dim: int, index: np.ndarray, problem: Problem) -> str:
-    """Why no automatic fix is offered for a position past the end, and what to do."""
-    value = "" if problem.where is None else f" {index[problem.where]}"
-    return (
-        f"No automatic fix: clamping or wrapping the position{value} would turn a loud "
-        f"bug into a silent one. Correct the arithmetic that produced{value} (an "
-        "off-by-one, a size taken from another tensor), and call "
-        f"gl.check_gather(x, {dim}, index) before the gather to stop at the first "
-        "bad position."
-    )
-
-
 def below_python_range(x: np.ndarray, dim: int, index: np.ndarray) -> str:
     """Why a position below -size gets no automatic fix, and what to do."""
     size = x.shape[dim % x.ndim]
@@ -311,174 +296,79 @@ def below_python_range(x: np.ndarray, dim: int, index: np.ndarray) -> str:
     )
 
 
-def render_fixes(fixes: tuple[Fix, ...]) -> str:
-    """The repairs: the code, the call it leads to and what that call returns."""
-    parts = []
-    if len(fixes) == 2:
-        parts.append(
-            _html.note(
-                "Two readings of this index, two repairs: pick the one that "
-                "selects what you meant."
-            )
-        )
-    for fix in fixes:
-        fixed_call = (
-            f"torch.gather(x, {fix.dim}, torch.tensor({format_tensor(fix.index)}))"
-        )
-        if fix.reading:
-            parts.append(_html.heading(f"Read as {fix.reading}:"))
-        parts.append(_html.code_block([*fix.steps, fixed_call]))
-        if len(fixes) == 1:
-            parts.append(
-                _html.note("One possible repair: check it selects what you meant.")
-            )
-        parts.append(_outcome(fix.output, ""))
-    return "".join(parts)
+def _outcome(output: np.ndarray | None, error: str) -> dict[str, Any]:
+    return {"error": error} if output is None else {"output": as_json(output)}
 
 
-def render(
-    x: np.ndarray, dim: int, index: np.ndarray, index_code: str, result: LabResult
-) -> str:
-    """One broken call, section by section."""
-    fault = {p.where: "fault" for p in result.problems if p.where is not None}
-    if result.problems:
-        rule = _html.problems(result.problems, hints=False)
-    elif index.size == 0:
-        rule = _html.ok("no rule is broken: an empty index skips every check but dim's")
-    else:
-        rule = _html.ok("no rule is broken")
-    index_table = _html.tensor(index, "index", fault, note=f"dtype {index.dtype}")
-    parts = [
-        _html.code_block([f"index = {index_code}", f"torch.gather(x, {dim}, index)"]),
-        _html.row(_html.tensor(x, "x"), index_table),
-        _html.legend("fault") if fault else "",
-        _html.heading("The rule (gl.diagnose)"),
-        rule,
-        _html.heading("PyTorch on the CPU (run here)"),
-        _outcome(result.torch_output, result.torch_error),
-        _html.heading("TensorFlow on the CPU (run here)"),
-    ]
+def library_result(values: dict[str, Any]) -> dict[str, Any]:
+    """What PyTorch and TensorFlow do with the call, and the repairs that run."""
+    x, dim, index = values["x"], values["dim"], values["index"]
+    if x.ndim == 0:
+        return {}  # the view's rule says why; nothing here has a dim to repair
+    result = compute(x, dim, index)
+    entry: dict[str, Any] = {"torch": _outcome(result.torch_output, result.torch_error)}
     if result.tf_code:
         ran = result.tf_output is not None
-        tf_note = tensorflow_note(x, dim, index, ran)
-        parts += [
-            _html.code(result.tf_code),
-            _outcome(result.tf_output, result.tf_error),
-            _html.note(tf_note) if tf_note else "",
+        entry["tf"] = {
+            "code": result.tf_code,
+            **_outcome(result.tf_output, result.tf_error),
+            "note": tensorflow_note(x, dim, index, ran),
+        }
+    if result.fixes:
+        entry["fixes"] = [
+            {
+                "reading": fix.reading,
+                "steps": list(fix.steps),
+                "dim": fix.dim,
+                "index": as_json(fix.index),
+                **_outcome(fix.output, ""),
+            }
+            for fix in result.fixes
         ]
-    else:
-        parts.append(
-            _html.note("No one-call TensorFlow form for this dim (see chapter 3).")
-        )
-    if result.problems:
-        value_rule = result.problems[0].rule in VALUE_RULES
-        parts += [
-            _html.heading(GPU_TITLE),
-            _html.note(GPU_VALUE if value_rule else GPU_OTHER),
-            _html.sources(GPU_SOURCES) if value_rule else "",
-        ]
-        parts.append(_html.heading("A suggested fix"))
-        if result.problems[0].hint:
-            parts.append(_html.note(f"hint: {result.problems[0].hint}"))
-        past_end = [p for p in result.problems if p.rule == "index-out-of-range"]
-        if past_end:  # even behind a negative position: no safe automatic fix
-            parts.append(_html.note(past_the_end(dim, index, past_end[0])))
-        elif result.fixes:
-            parts.append(render_fixes(result.fixes))
-        elif result.problems[0].rule == "negative-index":
-            parts.append(_html.note(below_python_range(x, dim, index)))
-        else:
-            parts.append(_html.note("No automatic fix for this call."))
-    return "".join(parts)
+    if (
+        index.size
+        and index.dtype.kind in "iu"
+        and (index < -x.shape[dim % x.ndim]).any()
+    ):
+        entry["below_range"] = below_python_range(x, dim, index)
+    return entry
 
 
-def render_case(x: np.ndarray, case: Case) -> str:
-    """The view of one of the prepared broken calls."""
-    return render(
-        x, case.dim, case.index, case.index_code, compute(x, case.dim, case.index)
-    )
-
-
-def render_own(x: np.ndarray, dim: int, index: np.ndarray, code: str = "") -> str:
-    """The view of the reader's own call (``code``: how its index is written)."""
-    code = code or f"torch.tensor({format_tensor(index)})"
-    return render(x, dim, index, code, compute(x, dim, index))
-
-
-def error_lab(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
-    """The chapter 4 explorer; ``index`` and ``dim`` start the "your own call" view."""
+def error_lab(x: Any = None, index: Any = None, dim: int = 1) -> Explorer:
+    """The chapter 4 explorer: it opens on the first prepared call, or on "your own
+    call" with ``index`` and ``dim`` when an index is given."""
     x = checked_array(DEFAULT_X if x is None else x, "x")
-    own = {
-        "index": checked_array([[2, 0], [1, 1]] if index is None else index, "index")
+    code = ""
+    if index is None:
+        index, dim, code = CASES[0].index, CASES[0].dim, CASES[0].index_code
+    index = checked_array(index, "index")
+    cases = [
+        {
+            "label": c.label,
+            "code": c.index_code,
+            "index": as_json(c.index),
+            "dim": c.dim,
+        }
+        for c in CASES
+    ]
+    spec = {
+        "cases": cases,
+        "own_label": OWN_CALL,
+        "dims": list(DIMS),
+        "gpu_title": GPU_TITLE,
+        "gpu_value": GPU_VALUE,
+        "gpu_other": GPU_OTHER,
+        "gpu_sources": [list(s) for s in GPU_SOURCES],
+        "no_kernel": NO_KERNEL,
+        "no_kernel_fix": NO_KERNEL_FIX,
+        "note": OWN_CALL_NOTE,
     }
-    own["dim"], own["code"] = dim, ""
-    case_choice = _base.choice(
-        [c.label for c in CASES] + [OWN_CALL], "call", dropdown=True
-    )
-    case_choice.layout.width = CALL_CHOICE_WIDTH
-    prepared = [render_case(x, case) for case in CASES]  # never re-rendered
-    views = _base.stack([*prepared, render_own(x, dim, own["index"])])
-    status = widgets.HTML("")
-    index_box = _base.edit_box("index", format_tensor(own["index"]))
-    dim_choice = widgets.Dropdown(options=DIMS, value=dim, description="dim")
-    dim_choice.layout.width = "10em"
-
-    copying = {"case": False}  # True while a chosen case is copied into the boxes
-
-    def show_own(select: bool = True) -> None:
-        own_view = render_own(x, own["dim"], own["index"], own["code"])
-        chosen = len(CASES) if select else case_choice.index
-        _base.show_views(views, [*prepared, own_view], chosen)
-        case_choice.index = chosen
-
-    def on_index(change: dict) -> None:
-        if copying["case"]:
-            return
-        candidate = _base.read_edit(change["new"], status, own["index"])
-        if candidate is None:
-            return
-        status.value = ""
-        own["index"], own["code"] = candidate, ""
-        show_own()
-
-    def on_dim(change: dict) -> None:
-        if copying["case"]:
-            return
-        own["dim"] = change["new"]
-        show_own()
-
-    def on_case(change: dict) -> None:
-        """Copy a prepared call into the boxes (kernel only), so edits start from it."""
-        if change["new"] is None or change["new"] >= len(CASES):
-            return
-        case = CASES[change["new"]]
-        own.update(index=case.index, dim=case.dim, code=case.index_code)
-        copying["case"] = True
-        try:
-            index_box.value = format_tensor(case.index)
-            dim_choice.value = case.dim
-        finally:
-            copying["case"] = False
-        status.value = ""
-        show_own(select=False)
-
-    index_box.observe(on_index, names="value")
-    dim_choice.observe(on_dim, names="value")
-    case_choice.observe(on_case, names="index")
-    return _base.Explorer(
+    return Explorer(
         "error_lab",
         4,
-        [
-            case_choice,
-            views,
-            widgets.HTML(_html.heading("Your own call") + _html.note(OWN_CALL_NOTE)),
-            widgets.HBox([index_box, dim_choice]),
-            status,
-            _base.edit_note(),
-        ],
-        [_base.link(case_choice, views)],
-        lambda: (
-            f"x {x.shape}, {len(CASES)} broken calls; own call: index "
-            f"{format_tensor(own['index'])}, dim {own['dim']}"
-        ),
+        {"x": x, "index": index, "dim": dim, "code": code},
+        spec,
+        library_keys=("x", "index", "dim"),
+        library=library_result,
+        presets=[{"index": c.index, "dim": c.dim} for c in CASES],
     )

@@ -2,9 +2,10 @@
 PyTorch and TensorFlow; each shows its output and the source cells it read, or the rule
 it breaks.
 
-Structure (for the static book): an op choice is linked to a Stack of precomputed views
-(first every op side by side, then one detailed view per op), so switching the op needs
-no kernel. The index box needs a kernel; it re-runs every op (all of them read it).
+The view computes every op in the browser (``js/core.mjs``: torch's four as gl.trace
+does, advanced indexing and TensorFlow's as the agreement cases prove). Python runs the
+libraries themselves for the inputs it sees: the starting tensors (saved with the page)
+and, with a kernel, typed ones, so a refusal shows the library's own message.
 
 Which source cells an op read is found by running the same call on an "address" tensor
 (``arange(x.size).reshape(x.shape)``): its output holds the flat position of every value
@@ -17,15 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import ipywidgets as widgets
 import numpy as np
 
 from gatherlab.diagnose import Problem, diagnose
-from gatherlab.widgets import _base, _html
-from gatherlab.widgets._parse import (
-    checked_array,
-    format_tensor,
-)
+from gatherlab.widgets._base import Explorer, as_json, problem_json
+from gatherlab.widgets._parse import checked_array
 from gatherlab.widgets._run import attempt, tensorflow_or_none
 
 DEFAULT_X = [[10, 11, 12], [20, 21, 22]]
@@ -163,94 +160,48 @@ def compute(x: np.ndarray, index: np.ndarray, dim: int) -> list[OpResult]:
     return _torch_ops(x, index, dim) + _tensorflow_ops(x, index, dim)
 
 
-def verdict(result: OpResult, reference: OpResult) -> str:
-    """Whether ``result`` matches torch.gather's output, in words; tick or cross."""
-    if result.output is None or reference.output is None:
-        return ""
-    if result.output.shape == reference.output.shape and np.array_equal(
-        result.output, reference.output
-    ):
-        return "✓ same shape and values as torch.gather"
-    return "✗ differs from torch.gather"
+LIBRARY_OPS = ("advanced indexing", "tf.gather batch_dims", "tf.gather", "tf.gather_nd")
 
 
-def _failure(result: OpResult) -> str:
-    if result.problems:
-        return _html.problems(result.problems, "breaks a rule")
-    return _html.error(result.error, "raises")
+def as_entry(result: OpResult) -> dict[str, Any]:
+    """One op's result as the view reads it."""
+    entry: dict[str, Any] = {"name": result.name, "code": result.code}
+    if result.output is not None:
+        entry["output"] = as_json(result.output)
+        entry["reads"] = [list(at) for at in result.reads]
+    elif result.problems:
+        entry["problems"] = [problem_json(p) for p in result.problems]
+    else:
+        entry["error"] = result.error
+    return entry
 
 
-def render_detail(
-    x: np.ndarray, index: np.ndarray, result: OpResult, reference: OpResult
-) -> str:
-    """One op: its call, x with every cell it read marked, its output (or its rule)."""
-    head = _html.code(result.code)
-    if result.output is None:
-        return (
-            head
-            + _failure(result)
-            + _html.row(_html.tensor(x, "x"), _html.tensor(index, "index"))
-        )
-    read = {c: "source" for c in result.reads}
-    tables = _html.row(
-        _html.tensor(x, "x", read),
-        _html.tensor(index, "index"),
-        _html.tensor(result.output, "out"),
-    )
-    return (
-        head
-        + tables
-        + _html.note(verdict(result, reference))
-        + _html.legend("source", meanings={"source": "a source value this op read"})
-    )
+def library_ops(values: dict[str, Any]) -> dict[str, Any]:
+    """What only the libraries compute: advanced indexing and TensorFlow's ops (the
+    view computes the four torch ops itself)."""
+    x, index, dim = values["x"], values["index"], values["dim"]
+    if not -x.ndim <= dim < x.ndim:  # a 0-d x, or one with fewer dims than dim
+        rule = Problem("form", f"dim {dim} does not exist on a {x.ndim}-D x")
+        return {
+            "ops": [as_entry(OpResult(n, n, problems=(rule,))) for n in LIBRARY_OPS]
+        }
+    results = compute(x, index, dim)
+    return {"ops": [as_entry(r) for r in results if r.name in LIBRARY_OPS]}
 
 
-def render_overview(results: list[OpResult]) -> str:
-    """Every op side by side: its call and output, or the rule it breaks."""
-    cards = []
-    for result in results:
-        body = (
-            _html.tensor(result.output, "out") + _html.note(verdict(result, results[0]))
-            if result.output is not None
-            else _failure(result)
-        )
-        cards.append(
-            f'<div style="max-width:22em">{_html.code(result.code)}{body}</div>'
-        )
-    return _html.row(*cards)
-
-
-def render_all(x: np.ndarray, index: np.ndarray, results: list[OpResult]) -> list[str]:
-    """The overview, then one detailed view per op (the order of the op choice)."""
-    details = [render_detail(x, index, r, results[0]) for r in results]
-    return [render_overview(results), *details]
-
-
-def op_comparison(x: Any = None, index: Any = None, dim: int = 1) -> _base.Explorer:
+def op_comparison(x: Any = None, index: Any = None, dim: int = 1) -> Explorer:
     """The chapter 3 explorer (defaults: the seed's x and index, dim 1)."""
     x = checked_array(DEFAULT_X if x is None else x, "x")
-    state = {"index": checked_array(DEFAULT_INDEX if index is None else index, "index")}
-    results = compute(x, state["index"], dim)
-    op_choice = _base.choice(["side by side"] + [r.name for r in results], "op")
-    views = _base.stack(render_all(x, state["index"], results))
-    status = widgets.HTML("")
-    index_box = _base.edit_box("index", format_tensor(state["index"]))
-
-    def on_index(change: dict) -> None:
-        candidate = _base.read_edit(change["new"], status, state["index"])
-        if candidate is None:
-            return
-        status.value = ""
-        state["index"] = candidate
-        _base.show_views(
-            views, render_all(x, candidate, compute(x, candidate, dim)), op_choice.index
+    index = checked_array(DEFAULT_INDEX if index is None else index, "index")
+    if not -x.ndim <= dim < x.ndim:
+        raise ValueError(
+            f"dim must be in {-x.ndim}..{x.ndim - 1} for x of shape {x.shape}"
         )
-
-    index_box.observe(on_index, names="value")
-    return _base.Explorer(
+    return Explorer(
         "op_comparison",
         3,
-        [op_choice, views, widgets.HBox([index_box]), status, _base.edit_note()],
-        [_base.link(op_choice, views)],
-        lambda: f"x {x.shape}, index {format_tensor(state['index'])}, dim {dim}",
+        {"x": x, "index": index, "dim": dim % x.ndim},
+        {},
+        library_keys=("x", "index", "dim"),
+        library=library_ops,
     )

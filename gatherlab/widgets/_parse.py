@@ -14,7 +14,7 @@ import numpy as np
 from gatherlab._arrays import to_numpy
 
 MAX_ENTRIES = 36  # keeps every precomputed view small (a page's HTML budget is 1.5 MB)
-MAX_RANK = 3
+MAX_RANK = 4
 
 
 class ParseError(ValueError):
@@ -57,10 +57,12 @@ def _dtype_of(value: Any) -> type:
 
 
 def checked_array(values: Any, name: str = "the tensor") -> np.ndarray:
-    """A NumPy copy of a tensor the explorers can show: rank <= 3, <= 36 entries."""
+    """A NumPy copy of a tensor the explorers can show: rank <= 4, <= 36 entries."""
     array = to_numpy(values)
     if array.ndim > MAX_RANK:
-        raise ParseError(f"{name} has {array.ndim} dims; the explorers show at most 3")
+        raise ParseError(
+            f"{name} has {array.ndim} dims; the explorers show at most {MAX_RANK}"
+        )
     if array.size > MAX_ENTRIES:
         raise ParseError(
             f"{name} has {array.size} entries; the explorers show at most "

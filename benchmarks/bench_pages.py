@@ -1,0 +1,153 @@
+"""Weigh and time the built book's chapter pages in headless Chromium, offline.
+
+Run: ``.venv/bin/python benchmarks/bench_pages.py [--html _build/html] [--loads 5]``
+(build the book first with ``make book``, or point ``--html`` at another build to
+compare). Every page is loaded cold (a fresh browser context each time) from a local
+server with every other host blocked. For each chapter page it prints:
+
+- the bytes transferred for the page and everything it loaded, as served plainly and
+  as a static host serves them, with gzip for text (``--gzip``; GitHub Pages, Netlify
+  and nginx defaults all compress HTML, CSS and JavaScript);
+- the median time from navigation start until its first explorer is interactive (its
+  view drawn and its first control in the page), with the main thread's CPU time
+  until then, which on a busy machine says more than wall time;
+- the same for every explorer of the page.
+
+Targets from the issue: at most 2.5 MB per page, first explorer interactive within 1 s
+(median of cold loads on the project's 2-core machine). Reported, never asserted: load
+times depend on the machine and on what else runs on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import statistics
+import threading
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHAPTERS = (
+    "notebooks/01_gather_2d",
+    "notebooks/02_batched_selection",
+    "notebooks/03_choosing_an_op",
+    "notebooks/04_error_cases",
+    "notebooks/05_autograd",
+)
+VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
+# The first explorer is interactive once a control of it is in the page: the new
+# explorers (.gl-x) and the widget-manager ones of older builds (.widget-subarea).
+FIRST_READY = """() => {
+    const root = document.querySelector('.gl-x, .widget-subarea');
+    return root && root.querySelector('button, select, input') ? performance.now()
+        : false;
+}"""
+ALL_READY = f"""() => {{
+    const expected = document.querySelectorAll('{VIEW}').length;
+    const roots = [...document.querySelectorAll('.gl-x, .widget-subarea')];
+    return roots.length >= expected &&
+        roots.every(r => r.querySelector('button, select, input')) ? performance.now()
+        : false;
+}}"""
+
+
+TEXT = (".html", ".js", ".css", ".json", ".svg", ".txt")
+
+
+def serve(folder: Path, compress: bool) -> tuple[http.server.ThreadingHTTPServer, str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            path = Path(self.translate_path(self.path))
+            wants = "gzip" in self.headers.get("Accept-Encoding", "")
+            if not (compress and wants and path.suffix in TEXT and path.is_file()):
+                super().do_GET()
+                return
+            body = gzip.compress(path.read_bytes())
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(str(path)))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}/"
+
+
+def load(browser, base: str, page_path: str) -> dict[str, float]:
+    """One cold load: bytes, first and all explorers interactive (s), CPU (s)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Performance.enable")
+    sizes: dict[str, float] = {}
+    cdp.on(
+        "Network.loadingFinished",
+        lambda event: sizes.__setitem__(event["requestId"], event["encodedDataLength"]),
+    )
+    page.route(
+        "**/*",
+        lambda route: (
+            route.continue_() if route.request.url.startswith(base) else route.abort()
+        ),
+    )
+    page.goto(base + page_path + ".html", wait_until="commit")
+    first = page.wait_for_function(FIRST_READY, polling="raf", timeout=30_000)
+    first_s = first.json_value() / 1000
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    cpu_s = next(m["value"] for m in metrics if m["name"] == "ThreadTime")
+    every = page.wait_for_function(ALL_READY, polling="raf", timeout=30_000)
+    all_s = every.json_value() / 1000
+    page.wait_for_load_state("networkidle")
+    context.close()
+    return {
+        "bytes": sum(sizes.values()),
+        "first_s": first_s,
+        "cpu_s": cpu_s,
+        "all_s": all_s,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--html", type=Path, default=ROOT / "_build" / "html")
+    parser.add_argument("--loads", type=int, default=5)
+    parser.add_argument("--gzip", action="store_true", help="compress text responses")
+    args = parser.parse_args()
+    server, base = serve(args.html, args.gzip)
+    header = (
+        f"{'page':<32} {'MB':>6} {'first s':>8} {'CPU s':>6} {'all s':>6}"
+        f"  (median of {args.loads} cold loads)"
+    )
+    served = "gzip for text" if args.gzip else "uncompressed"
+    print(f"{args.html} ({served})\n{header}")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless", "--no-sandbox"]
+        )
+        for page_path in CHAPTERS:
+            loads = [load(browser, base, page_path) for _ in range(args.loads)]
+            median = {k: statistics.median(x[k] for x in loads) for k in loads[0]}
+            print(
+                f"{page_path:<32} {median['bytes'] / 1e6:>6.2f} "
+                f"{median['first_s']:>8.2f} {median['cpu_s']:>6.2f} "
+                f"{median['all_s']:>6.2f}"
+            )
+        browser.close()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

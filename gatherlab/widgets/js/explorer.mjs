@@ -1,0 +1,842 @@
+// The explorers' one view: renders every explorer from its widget state, in JupyterLab
+// (anywidget) and in the static book (book/static/explorers.js gives it a small model).
+// Gathers, traces and rule messages are computed here by core.mjs; only what a library
+// must run itself (PyTorch's and TensorFlow's own messages, TensorFlow's ops, autograd)
+// comes from Python, as `library` entries for the inputs it has seen.
+import {
+  coords,
+  diagnose,
+  entry,
+  formatTensor,
+  formatValue,
+  libraryOps,
+  ParseError,
+  parseTensor,
+  RuleError,
+  shapeText,
+  trace,
+  traceLine,
+  valueAt,
+} from "./core.mjs";
+
+// role -> [background, text colour, border, what the legend calls it]; Okabe–Ito hues,
+// each with its own border style and bold text, so no mark relies on colour alone.
+const MARKS = {
+  out: ["#E69F00", "#000", "3px solid #000", "output chosen"],
+  index: ["#56B4E9", "#000", "3px dashed #000", "index entry it used"],
+  source: ["#0072B2", "#fff", "3px double #000", "source value it read"],
+  fault: ["#D55E00", "#000", "3px dotted #000", "entry that breaks the rule"],
+};
+const HEAT = [0, 158, 115]; // Okabe–Ito bluish green; text stays black on every shade
+const MAX_SHOWN = 144;
+
+const esc = (text) =>
+  String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const key = (at) => at.join(",");
+// Equal values, whatever the order of object keys (saved notebooks sort them).
+function same(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null)
+    return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]))
+  );
+}
+
+// ---- HTML pieces (strings)
+
+function cell(text, role, at, name, heat, width) {
+  const least = width ? `;box-sizing:content-box;width:${width}` : "";
+  if (role) {
+    const [background, colour, border] = MARKS[role];
+    return (
+      `<td data-mark="${role}" data-at="${esc(entry(name, at))}" style="background:` +
+      `${background};color:${colour};border:${border};font-weight:bold${least}">` +
+      `${esc(text)}</td>`
+    );
+  }
+  if (heat > 0) {
+    const [r, g, b] = HEAT.map((c) => Math.round(255 - (255 - c) * heat));
+    return `<td style="background:rgb(${r},${g},${b});font-weight:bold${least}">${esc(text)}</td>`;
+  }
+  return least ? `<td style="${least.slice(1)}">${esc(text)}</td>` : `<td>${esc(text)}</td>`;
+}
+
+function grid(name, tensor, prefix, marks, labels, heat, width) {
+  const shape = tensor.shape;
+  const rank = shape.length;
+  const blockShape = rank === 1 ? [1, shape[0]] : shape.slice(-2);
+  const [rows, cols] = blockShape;
+  const first = rank - (rank === 1 ? 1 : 2);
+  const across = `<th colspan="${cols}">dim ${rank - 1} →</th>`;
+  let numbers = "";
+  for (let c = 0; c < cols; c++) numbers += `<th>${c}</th>`;
+  const head =
+    rank === 1
+      ? `<tr>${across}</tr><tr>${numbers}</tr>`
+      : `<tr><th class="l">dim ${first} ↓</th>${across}</tr><tr><td class="gl-c"></td>${numbers}</tr>`;
+  let body = "";
+  for (let r = 0; r < rows; r++) {
+    let cells = rank === 1 ? "" : `<th class="l" scope="row">${r}</th>`;
+    for (let c = 0; c < cols; c++) {
+      const at = rank === 1 ? [c] : [...prefix, r, c];
+      const text = labels[key(at)] ?? formatValue(valueAt(tensor, at), tensor.dtype);
+      cells += cell(text, marks[key(at)], at, name, heat ? heat[key(at)] : 0, width);
+    }
+    body += `<tr>${cells}</tr>`;
+  }
+  return `<table class="gl-t">${head}${body}</table>`;
+}
+
+export function table(tensor, name, options = {}) {
+  const { marks = {}, labels = {}, heat = null, note = "", even = false } = options;
+  const size = tensor.data.length;
+  let width = "";
+  if (even && size && size <= MAX_SHOWN) {
+    const texts = coords(tensor.shape).map(
+      (at) => labels[key(at)] ?? formatValue(valueAt(tensor, at), tensor.dtype),
+    );
+    width = `${Math.max(...texts.map((t) => t.length))}ch`;
+  }
+  const title =
+    `<div class="gl-title"><b>${esc(name)}</b> <span class="gl-q">shape ` +
+    `${esc(shapeText(tensor.shape))}${note ? ` ${esc(note)}` : ""}</span></div>`;
+  let body;
+  if (size === 0) body = '<div class="gl-q">(empty: no values)</div>';
+  else if (size > MAX_SHOWN) body = `<div class="gl-q">(${size} values: too many to show)</div>`;
+  else if (tensor.shape.length === 0)
+    body = `<table class="gl-t"><tr>${cell(
+      labels[""] ?? formatValue(tensor.data[0], tensor.dtype), marks[""], [], name, 0, "",
+    )}</tr></table>`;
+  else if (tensor.shape.length <= 2) body = grid(name, tensor, [], marks, labels, heat, width);
+  else {
+    const lead = tensor.shape.slice(0, -2);
+    body = coords(lead)
+      .map(
+        (at) =>
+          `<div class="gl-q">${esc(name)}[${at.join(", ")}]</div>` +
+          grid(name, tensor, at, marks, labels, heat, width),
+      )
+      .join("");
+  }
+  return `<div class="gl-tensor">${title}${body}</div>`;
+}
+
+const row = (...blocks) =>
+  `<div class="gl-row">${blocks.filter(Boolean).map((b) => `<div>${b}</div>`).join("")}</div>`;
+const code = (text) => `<div class="gl-code">${esc(text)}</div>`;
+const codeBlock = (lines) => `<div class="gl-code gl-pre">${lines.map(esc).join("\n")}</div>`;
+const heading = (text) => `<div class="gl-head">${esc(text)}</div>`;
+const note = (text) => `<div class="gl-q">${esc(text)}</div>`;
+const ok = (text) => `<div class="gl-ok"><b>✓</b> ${esc(text)}</div>`;
+const failure = (title, text) =>
+  `<div class="gl-bad"><b>✗ ${esc(title)}:</b> ${esc(text)}</div>`;
+
+// gl.diagnose's problems: which rule, its message (naming the entry), and the fix.
+export function problemsBox(problems, title = "This call breaks a rule", hints = true) {
+  const items = problems
+    .map(
+      (p) =>
+        `<li data-rule="${esc(p.rule)}"><code>${esc(p.rule)}</code>: ${esc(p.message)}` +
+        (p.hint && hints ? `<br><span class="gl-q">fix: ${esc(p.hint)}</span>` : "") +
+        "</li>",
+    )
+    .join("");
+  return `<div class="gl-bad" role="alert"><b>✗ ${esc(title)}</b><ul>${items}</ul></div>`;
+}
+
+function legend(roles, meanings = {}) {
+  const swatches = roles.map((role) => {
+    const [background, colour, border, meaning] = MARKS[role];
+    const style = `background:${background};color:${colour};border:${border}`;
+    return `<span class="gl-swatch" style="${style}">&#8203;</span> ${esc(meanings[role] ?? meaning)}`;
+  });
+  return `<div class="gl-legend">${swatches.join(" &nbsp; ")}</div>`;
+}
+
+// ---- controls (DOM)
+
+function make(tag, attributes = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text) node.textContent = text;
+  return node;
+}
+
+// A control with its own <label for=...>: the label alone names it.
+let controlCount = 0;
+function labelled(label, control) {
+  const id = `gl-control-${++controlCount}`;
+  control.id = id;
+  const wrapper = make("span", { class: "gl-field" });
+  wrapper.append(make("label", { for: id }, label), control);
+  return wrapper;
+}
+
+// A labelled text box for a tensor; `commit` runs on Enter and when the box is left.
+function textBox(label, value, commit) {
+  const input = make("input", { type: "text", spellcheck: "false", autocomplete: "off" });
+  const wrapper = labelled(label, input);
+  input.value = value;
+  const fit = () => input.setAttribute("size", String(Math.max(12, input.value.length + 2)));
+  fit();
+  input.addEventListener("input", fit);
+  // Enter applies the text (JupyterLab's notebook keys are off inside the explorer),
+  // and so does leaving the box; the same text is applied once.
+  let applied = value;
+  const apply = () => {
+    if (input.value === applied) return;
+    applied = input.value;
+    commit(input.value);
+  };
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") apply();
+  });
+  input.addEventListener("change", apply);
+  wrapper.setValue = (text) => {
+    input.value = text;
+    applied = text;
+    fit();
+  };
+  return wrapper;
+}
+
+// A row of toggle buttons (aria-pressed) named by `label`.
+function buttons(label, options, current, pick) {
+  const group = make("div", { role: "group", "aria-label": label, class: "gl-buttons" });
+  group.append(make("span", { class: "gl-label", "aria-hidden": "true" }, label));
+  options.forEach((option, k) => {
+    const button = make("button", { type: "button", "aria-pressed": String(k === current) }, option);
+    button.addEventListener("click", () => pick(k));
+    group.append(button);
+  });
+  return group;
+}
+
+function select(label, options, current, pick) {
+  const node = make("select");
+  options.forEach((option, k) => {
+    const item = make("option", { value: String(k) }, option);
+    if (k === current) item.selected = true;
+    node.append(item);
+  });
+  node.addEventListener("change", () => pick(Number(node.value)));
+  return labelled(label, node);
+}
+
+const STYLE = `
+.gl-x{font-size:14px;line-height:1.4;color:#000}
+.gl-x .gl-t{border-collapse:collapse;font-family:monospace;margin:0}
+.gl-x .gl-t td{border:1px solid #999;padding:2px 8px;text-align:center;min-width:1.6em}
+.gl-x .gl-t th{padding:1px 5px;color:#555;font-weight:normal;font-size:85%;text-align:center}
+.gl-x .gl-t th.l{text-align:right}.gl-x .gl-t td.gl-c{border:0}
+.gl-x .gl-tensor{display:inline-block;vertical-align:top}
+.gl-x .gl-title{font-family:monospace;margin-bottom:2px}
+.gl-x .gl-q{color:#555;font-size:90%;margin:2px 0}
+.gl-x .gl-row{display:flex;flex-wrap:wrap;gap:8px 20px;align-items:flex-start}
+.gl-x .gl-code{font-family:monospace;margin:4px 0}.gl-x .gl-pre{white-space:pre;overflow-x:auto}
+.gl-x .gl-head{font-weight:bold;margin:6px 0 2px}
+.gl-x .gl-bad{border-left:5px solid #D55E00;padding:2px 10px;margin:4px 0}
+.gl-x .gl-bad>b{color:#A63D00}.gl-x .gl-bad ul{margin:2px 0;padding-left:1.2em}
+.gl-x .gl-ok{margin:4px 0}.gl-x .gl-legend{font-size:90%;margin:4px 0}
+.gl-x .gl-swatch{display:inline-block;padding:2px 8px;min-width:1.6em;font-weight:bold}
+.gl-x .gl-controls{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:4px 0}
+.gl-x .gl-field{display:inline-flex;gap:6px;align-items:center}
+.gl-x .gl-field input,.gl-x .gl-field select{font-family:monospace;font-size:14px;
+  padding:2px 4px;border:1px solid #767676;background:#fff;color:#000}
+.gl-x .gl-buttons{display:inline-flex;flex-wrap:wrap;gap:4px;align-items:center}
+.gl-x .gl-label{margin-right:4px}
+.gl-x button{font:inherit;padding:2px 10px;border:1px solid #767676;background:#fff;
+  color:#000;border-radius:3px;cursor:pointer}
+.gl-x button[aria-pressed="true"]{background:#1f4e79;color:#fff;border-color:#1f4e79}
+.gl-x :focus-visible{outline:3px solid #E69F00;outline-offset:1px}
+.gl-x .gl-last{margin-top:8px;padding-top:4px;border-top:1px dashed #999}
+`;
+
+// ---- the explorers: each returns {controls, view} over its own state
+
+const parseOr = (state, name, text, status) => {
+  try {
+    return parseTensor(text, name);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    status(failure("Not applied", `${name}: ${error.message}`));
+    return null;
+  }
+};
+
+function run(input, dim, index, op = "gather") {
+  try {
+    return { traced: trace(input, dim, index, op), problems: [] };
+  } catch (error) {
+    if (!(error instanceof RuleError)) throw error;
+    return { traced: null, problems: error.problems };
+  }
+}
+
+function callLine(dim, rank, op = "gather") {
+  const text = `torch.${op}(x, ${dim}, index)`;
+  return dim < 0 ? `${text}  # dim ${dim} is dim ${((dim % rank) + rank) % rank} here` : text;
+}
+
+const EXPLORERS = {
+  gather_2d(app) {
+    const s = app.inputs; // x, index, dim
+    let show = 0;
+    let lastGood = null;
+    const view = () => {
+      const rank = Math.max(s.x.shape.length, 1);
+      const dims = [...Array(rank).keys(), -1];
+      const { traced, problems } = run(s.x, s.dim, s.index);
+      const controls = [
+        buttons("dim", dims.map((d) => `dim ${d}`), dims.indexOf(s.dim), (k) => {
+          s.dim = dims[k];
+          app.commit();
+        }),
+      ];
+      let html = codeBlock([callLine(s.dim, rank)]);
+      if (problems.length) {
+        const fault = Object.fromEntries(
+          problems.filter((p) => p.where).map((p) => [key(p.where), "fault"]),
+        );
+        controls.push(make("span", { class: "gl-q" }, "show: no output to pick (the call raises)"));
+        html +=
+          problemsBox(problems, "No output: the call raises because it breaks a rule") +
+          row(table(s.x, "x"), table(s.index, "index", { marks: fault })) +
+          (Object.keys(fault).length ? legend(["fault"]) : "");
+        if (lastGood) html += `<div class="gl-last">${heading("The last call that ran")}${lastGood}</div>`;
+        return { controls, html };
+      }
+      const outs = traced.steps.map((step) => step.out);
+      show = Math.min(show, outs.length);
+      controls.push(
+        select("show", ["all", ...outs.map((at) => entry("out", at))], show, (k) => {
+          show = k;
+          app.refresh();
+        }),
+      );
+      const tables = (step) =>
+        row(
+          table(s.x, "x", { marks: step ? { [key(step.source)]: "source" } : {} }),
+          table(s.index, "index", { marks: step ? { [key(step.index_at)]: "index" } : {} }),
+          table(traced.output, "out", { marks: step ? { [key(step.out)]: "out" } : {} }),
+        );
+      const overview =
+        codeBlock([callLine(s.dim, rank)]) +
+        tables(null) +
+        (traced.steps.length
+          ? codeBlock(traced.steps.map((step) => traceLine(step, s.x.dtype)))
+          : note("An empty index selects nothing: out is empty."));
+      lastGood = overview;
+      if (show === 0) return { controls, html: overview };
+      const step = traced.steps[show - 1];
+      html += tables(step) + code(traceLine(step, s.x.dtype)) + legend(["out", "index", "source"]);
+      return { controls, html };
+    };
+    return { boxes: ["x", "index"], view };
+  },
+
+  batched_selection(app) {
+    const s = app.inputs; // features, positions
+    let step = 0;
+    let member = 0;
+    let lastGood = null;
+    const LABELS = ["positions", "unsqueeze(-1)", "expand", "gather"];
+    const compute = () => {
+      const { features, positions } = s;
+      if (features.shape.length !== 3)
+        return { problems: [{ rule: "features-shape", message: `features has shape ${shapeText(features.shape)}, but the recipe needs (batch, time, feature)`, hint: "write a 3-D list", where: null }] };
+      if (positions.shape.length !== 2)
+        return { problems: [{ rule: "positions-shape", message: `positions has shape ${shapeText(positions.shape)}, but the recipe needs one row of time positions per batch member: shape (batch, selected_time)`, hint: "write one list of time positions per batch member", where: null }] };
+      const [batch, picks] = positions.shape;
+      const size = features.shape[2];
+      const unsqueezed = { shape: [batch, picks, 1], data: positions.data.slice(), dtype: positions.dtype };
+      const index = { shape: [batch, picks, size], data: positions.data.flatMap((p) => Array(size).fill(p)), dtype: positions.dtype };
+      const { traced, problems } = run(features, 1, index);
+      return { problems, unsqueezed, index, traced, batch, picks, size };
+    };
+    const view = () => {
+      const r = compute();
+      const controls = [
+        buttons("step", LABELS, step, (k) => {
+          step = k;
+          app.refresh();
+        }),
+      ];
+      if (r.problems.length) {
+        let html = problemsBox(r.problems, "Not applied: the recipe cannot run on these tensors");
+        if (lastGood) html += `<div class="gl-last">${heading("The last positions that ran")}${lastGood}</div>`;
+        return { controls, html };
+      }
+      member = Math.min(member, r.batch - 1);
+      controls.push(
+        buttons("member", [...Array(r.batch).keys()].map((b) => `batch ${b}`), member, (k) => {
+          member = k;
+          app.refresh();
+        }),
+      );
+      const html = renderSelection(s, r, step, member);
+      lastGood = renderSelection(s, r, 3, member);
+      return { controls, html };
+    };
+    return { boxes: ["features", "positions"], view };
+  },
+
+  op_comparison(app) {
+    const s = app.inputs; // x, index, dim
+    let chosen = 0;
+    const view = () => {
+      const rank = Math.max(s.x.shape.length, 1);
+      if (s.dim >= rank) s.dim = rank - 1; // a typed x with fewer dims
+      const dim = s.dim;
+      const results = torchOps(s.x, s.index, dim).concat(
+        app.library().ops ?? libraryOps(s.x, s.index, dim),
+      );
+      const names = ["side by side", ...results.map((r) => r.name)];
+      chosen = Math.min(chosen, names.length - 1);
+      const dims = [...Array(rank).keys()];
+      const controls = [
+        select("dim", dims.map((d) => `dim ${d}`), dims.indexOf(dim), (k) => {
+          s.dim = dims[k];
+          app.commit();
+        }),
+        buttons("op", names, chosen, (k) => {
+          chosen = k;
+          app.refresh();
+        }),
+      ];
+      const html = chosen === 0 ? overview(results) : detail(s, results[chosen - 1], results[0]);
+      return { controls, html };
+    };
+    return { boxes: ["x", "index"], view };
+  },
+
+  error_lab(app) {
+    const s = app.inputs; // x, index, dim, code (how the index is written)
+    const spec = app.spec;
+    // The prepared call on show, if the inputs are one; else "your own call".
+    let chosen = spec.cases.findIndex((c) => same(c.index, s.index) && c.dim === s.dim);
+    if (chosen < 0) chosen = spec.cases.length;
+    const view = () => {
+      const dims = spec.dims;
+      const labels = [...spec.cases.map((c) => c.label), spec.own_label];
+      const controls = [
+        select("call", labels, chosen, (k) => {
+          chosen = k;
+          if (k < spec.cases.length) {
+            const picked = spec.cases[k];
+            Object.assign(s, { index: picked.index, dim: picked.dim, code: picked.code });
+            app.boxes.index.setValue(formatTensor(picked.index));
+            app.commit();
+          } else app.refresh();
+        }),
+        select("dim", dims.map(String), dims.indexOf(s.dim), (k) => {
+          s.dim = dims[k];
+          s.code = "";
+          chosen = spec.cases.length;
+          app.commit();
+        }),
+      ];
+      return { controls, html: renderLab(s, app.library(), spec) };
+    };
+    app.onTyped = () => {
+      s.code = "";
+      chosen = spec.cases.length;
+    };
+    return { boxes: ["x", "index"], view };
+  },
+
+  gradient_accumulation(app) {
+    const s = app.inputs; // x, index, weights, dim
+    let preset = 0;
+    let source = 0;
+    let lastGood = null;
+    const presets = () => {
+      const n = s.index.data.length;
+      const onlyFirst = Array(n).fill(0);
+      if (n) onlyFirst[0] = 1;
+      const first = entry("out", s.index.shape.map(() => 0));
+      const like = (data) => ({ shape: s.index.shape, data, dtype: "float64" });
+      return [
+        [s.first ?? "chapter weights", s.weights],
+        ["all ones", like(Array(n).fill(1))],
+        [`only ${first}`, like(onlyFirst)],
+      ];
+    };
+    const view = () => {
+      const choices = presets();
+      const weights = choices[preset][1];
+      const { traced, problems } = run(s.x, s.dim, s.index);
+      const mismatch =
+        !problems.length && !same(weights.shape, s.index.shape)
+          ? [{ rule: "weights-shape", message: `weights has shape ${shapeText(weights.shape)}, but it multiplies the output, whose shape is the index's: ${shapeText(s.index.shape)}`, hint: `write weights of shape ${shapeText(s.index.shape)}`, where: null }]
+          : [];
+      const controls = [
+        buttons("weights", choices.map(([name]) => name), preset, (k) => {
+          preset = k;
+          app.boxes.weights.setValue(formatTensor(presets()[k][1]));
+          app.refresh();
+        }),
+      ];
+      if (problems.length || mismatch.length) {
+        let html = problemsBox(problems.length ? problems : mismatch, "Not applied: no gradient for this call");
+        if (lastGood) html += `<div class="gl-last">${heading("The last call that ran")}${lastGood}</div>`;
+        return { controls, html };
+      }
+      const cells = coords(s.x.shape);
+      source = Math.min(source, cells.length);
+      controls.push(
+        select("source", ["all", ...cells.map((at) => entry("x", at))], source, (k) => {
+          source = k;
+          app.refresh();
+        }),
+      );
+      const autograd = app.library().gradients?.[preset];
+      const html = renderGradient(s, traced, weights, source ? cells[source - 1] : null, autograd);
+      lastGood = html;
+      return { controls, html };
+    };
+    app.onTyped = (name) => {
+      if (name === "weights") {
+        s.first = "your weights";
+        preset = 0;
+      }
+    };
+    return { boxes: ["x", "index", "weights"], view };
+  },
+};
+
+// ---- chapter 2
+
+function renderSelection(s, r, step, member) {
+  const { features, positions } = s;
+  const { picks, size } = r;
+  const memberPositions = positions.data.slice(member * picks, (member + 1) * picks);
+  const read = {};
+  if (step > 0)
+    for (const p of memberPositions)
+      for (let f = 0; f < (step === 1 ? 1 : size); f++) read[key([member, p, f])] = "source";
+  const rows = {};
+  const cells = {};
+  const firsts = {};
+  for (let k = 0; k < picks; k++) {
+    rows[key([member, k])] = "index";
+    firsts[key([member, k, 0])] = "index";
+    for (let f = 0; f < size; f++) cells[key([member, k, f])] = "index";
+  }
+  const outs = Object.fromEntries(Object.keys(cells).map((c) => [c, "out"]));
+  const produced = [
+    () => table(positions, "positions", { marks: rows }),
+    () => table(r.unsqueezed, "positions.unsqueeze(-1)", { marks: firsts }),
+    () => table(r.index, "index", { marks: cells }),
+    () => table(r.traced.output, "out", { marks: outs }),
+  ][step]();
+  const lines = [
+    ["positions", shapeText([r.batch, picks])],
+    ["positions.unsqueeze(-1)", shapeText([r.batch, picks, 1])],
+    [`index = positions.unsqueeze(-1).expand(-1, -1, ${size})`, shapeText([r.batch, picks, size])],
+    ["out = torch.gather(features, 1, index)", shapeText([r.batch, picks, size])],
+  ].slice(0, step + 1);
+  const width = Math.max(...lines.map(([c]) => c.length));
+  const recipe = codeBlock(lines.map(([c, shape]) => `${c.padEnd(width)}  # shape ${shape}`));
+  const tables = row(table(features, "features", { marks: read, note: "(batch, time, feature)" }), produced);
+  const asks = `Batch member ${member} asks for time positions [${memberPositions.join(", ")}].`;
+  if (step === 3) {
+    const steps = r.traced.steps.filter((t) => t.out[0] === member);
+    return (
+      recipe + tables + codeBlock(steps.map((t) => traceLine(t, features.dtype, "features"))) +
+      legend(["out", "source"], { out: `batch member ${member}'s output` })
+    );
+  }
+  const words = [
+    `${asks} Nothing is read yet: positions has 2 dims and features 3, so torch.gather would refuse it as an index.`,
+    `${asks} Used as it is, this (${r.batch}, ${picks}, 1) index would read only feature 0 of each chosen step; expand repeats it over all ${size} features (a stride-0 view, no copy).`,
+    `${asks} The expanded index reads the whole feature vectors.`,
+  ][step];
+  const meanings = {
+    index: `batch member ${member}'s positions`,
+    source: step === 1 ? "what this index alone would read" : "what gather will read with it",
+  };
+  return recipe + tables + note(words) + legend(step === 0 ? ["index"] : ["index", "source"], meanings);
+}
+
+// ---- chapter 3
+
+function torchOps(x, index, dim) {
+  const calls = [
+    ["gather", `torch.gather(x, ${dim}, index)`, dim],
+    ["take_along_dim", `torch.take_along_dim(x, index, dim=${dim})`, dim],
+    ["index_select", `torch.index_select(x, ${dim}, index)`, dim],
+    ["take", "torch.take(x, index)", null],
+  ];
+  return calls.map(([name, text, opDim]) => {
+    const { traced, problems } = run(x, opDim, index, name);
+    if (problems.length) return { name, code: text, problems };
+    return { name, code: text, output: traced.output, reads: traced.steps.map((t) => t.source) };
+  });
+}
+
+
+function verdict(result, reference) {
+  if (!result.output || !reference.output) return "";
+  return same(result.output.shape, reference.output.shape) && same(result.output.data, reference.output.data)
+    ? "✓ same shape and values as torch.gather"
+    : "✗ differs from torch.gather";
+}
+
+// A library's own refusal: its words when Python ran it (the saved start, or a kernel),
+// else what this page knows (it refuses), never a guessed message.
+function outcome(result) {
+  if (result.problems) return problemsBox(result.problems, "breaks a rule");
+  if (result.error) return failure("raises", result.error);
+  if (result.raises)
+    return failure("raises", `${result.raises}; its own message shows with a running notebook (make lab)`);
+  return note("This index dtype is checked by the library itself: run it in a notebook (make lab).");
+}
+
+function overview(results) {
+  return row(
+    ...results.map(
+      (r) =>
+        `<div style="max-width:22em">${code(r.code)}${
+          r.output ? table(r.output, "out") + note(verdict(r, results[0])) : outcome(r)
+        }</div>`,
+    ),
+  );
+}
+
+function detail(s, result, reference) {
+  if (!result.output) return code(result.code) + outcome(result) + row(table(s.x, "x"), table(s.index, "index"));
+  const read = Object.fromEntries(result.reads.map((at) => [key(at), "source"]));
+  return (
+    code(result.code) +
+    row(table(s.x, "x", { marks: read }), table(s.index, "index"), table(result.output, "out")) +
+    note(verdict(result, reference)) +
+    legend(["source"], { source: "a source value this op read" })
+  );
+}
+
+// ---- chapter 4
+
+function renderLab(s, library, spec) {
+  const problems = diagnose(s.x, s.dim, s.index);
+  const fault = Object.fromEntries(problems.filter((p) => p.where).map((p) => [key(p.where), "fault"]));
+  const written = s.code || `torch.tensor(${formatTensor(s.index)})`;
+  const parts = [
+    codeBlock([`index = ${written}`, `torch.gather(x, ${s.dim}, index)`]),
+    row(table(s.x, "x"), table(s.index, "index", { marks: fault, note: `dtype ${s.index.dtype}` })),
+    Object.keys(fault).length ? legend(["fault"]) : "",
+    heading("The rule (gl.diagnose, checked in this page)"),
+  ];
+  if (problems.length) parts.push(problemsBox(problems, "This call breaks a rule", false));
+  else if (!s.index.data.length) parts.push(ok("no rule is broken: an empty index skips every check but dim's"));
+  else parts.push(ok("no rule is broken"));
+  if (library.torch) {
+    parts.push(heading("PyTorch on the CPU (run by PyTorch itself)"), libraryOutcome(library.torch));
+    parts.push(heading("TensorFlow on the CPU (run by TensorFlow itself)"));
+    if (library.tf) {
+      parts.push(code(library.tf.code), libraryOutcome(library.tf));
+      if (library.tf.note) parts.push(note(library.tf.note));
+    } else parts.push(note("No one-call TensorFlow form for this dim (see chapter 3)."));
+  } else {
+    const { traced } = run(s.x, s.dim, s.index);
+    if (traced)
+      parts.push(heading("PyTorch on the CPU (its output, computed in this page)"), ok("runs") + table(traced.output, "out"));
+    else parts.push(heading("PyTorch on the CPU"), note(spec.no_kernel));
+  }
+  if (!problems.length) return parts.join("");
+  const first = problems[0];
+  const valueRule = ["negative-index", "index-out-of-range"].includes(first.rule);
+  parts.push(heading(spec.gpu_title), note(valueRule ? spec.gpu_value : spec.gpu_other));
+  if (valueRule)
+    parts.push(
+      `<div class="gl-q">Sources: ${spec.gpu_sources
+        .map(([text, url]) => `<a href="${esc(url)}" target="_blank" rel="noopener">${esc(text)}</a>`)
+        .join(", ")}</div>`,
+    );
+  parts.push(heading("A suggested fix"));
+  if (first.hint) parts.push(note(`fix: ${first.hint}`));
+  const pastEnd = problems.find((p) => p.rule === "index-out-of-range");
+  if (pastEnd) {
+    const value = pastEnd.where ? ` ${valueAt(s.index, pastEnd.where)}` : "";
+    parts.push(
+      note(
+        `No automatic fix: clamping or wrapping the position${value} would turn a loud bug ` +
+          `into a silent one. Correct the arithmetic that produced${value} (an off-by-one, a ` +
+          `size taken from another tensor), and call gl.check_gather(x, ${s.dim}, index) ` +
+          "before the gather to stop at the first bad position.",
+      ),
+    );
+  } else if (library.fixes) parts.push(renderFixes(library.fixes));
+  else if (!library.torch) parts.push(note(spec.no_kernel_fix));
+  else if (first.rule === "negative-index" && library.below_range) parts.push(note(library.below_range));
+  else parts.push(note("No automatic fix for this call."));
+  return parts.join("");
+}
+
+function libraryOutcome(result) {
+  return result.error ? failure("raises", result.error) : ok("runs") + table(result.output, "out");
+}
+
+function renderFixes(fixes) {
+  const parts = [];
+  if (fixes.length === 2)
+    parts.push(note("Two readings of this index, two repairs: pick the one that selects what you meant."));
+  for (const fix of fixes) {
+    if (fix.reading) parts.push(heading(`Read as ${fix.reading}:`));
+    parts.push(codeBlock([...fix.steps, `torch.gather(x, ${fix.dim}, torch.tensor(${formatTensor(fix.index)}))`]));
+    if (fixes.length === 1) parts.push(note("One possible repair: check it selects what you meant."));
+    parts.push(libraryOutcome(fix));
+  }
+  return parts.join("");
+}
+
+// ---- chapter 5
+
+function renderGradient(s, traced, weights, chosen, autograd) {
+  const contributions = {};
+  const byHand = Array(s.x.data.length).fill(0);
+  for (const step of traced.steps) {
+    const weight = valueAt(weights, step.out);
+    byHand[coordsIndex(s.x.shape, step.source)] += weight;
+    (contributions[key(step.source)] ??= []).push([step.out, weight]);
+  }
+  const grad = { shape: s.x.shape, data: byHand, dtype: "float64" };
+  const f = (v) => formatValue(v, "float64");
+  const labels = {};
+  const heat = {};
+  const largest = Math.max(0, ...byHand.map(Math.abs));
+  coords(s.x.shape).forEach((at, k) => {
+    const parts = contributions[key(at)] ?? [];
+    const total = f(parts.reduce((sum, [, w]) => sum + w, 0));
+    labels[key(at)] =
+      parts.length > 1 ? `${parts.map(([, w]) => f(w)).join("+").replace(/\+-/g, "−")}=${total}` : parts.length ? total : "0";
+    heat[key(at)] = largest ? Math.abs(byHand[k]) / largest : 0;
+  });
+  const lines = codeBlock([`out = torch.gather(x, ${s.dim}, index)`, "(out * weights).sum().backward()"]);
+  const parts = chosen ? contributions[key(chosen)] ?? [] : [];
+  const outs = Object.fromEntries(parts.map(([out]) => [key(out), "x"]));
+  const tables = [
+    table(s.index, "index", { marks: Object.fromEntries(Object.keys(outs).map((o) => [o, "index"])) }),
+    table(weights, "weights", { marks: Object.fromEntries(Object.keys(outs).map((o) => [o, "out"])) }),
+    table(grad, "x.grad by hand", {
+      marks: chosen ? { [key(chosen)]: "source" } : {},
+      labels,
+      heat,
+      note: "(sums of weights)",
+      even: true,
+    }),
+  ];
+  let html;
+  if (!chosen)
+    html =
+      lines + row(table(s.x, "x"), ...tables) +
+      note("Each source cell's gradient is the sum of the weights of the outputs that read it. Choose a source cell to see them.");
+  else {
+    const name = entry("x", chosen);
+    const words = parts.length
+      ? `${name} is read by ${parts.map(([out, w]) => `${entry("out", out)} (weight ${f(w)})`).join(", ")}: its gradient is ${parts.map(([, w]) => f(w)).join(" + ")} = ${f(parts.reduce((a, [, w]) => a + w, 0))}.`
+      : `${name} is never read, so its gradient is 0.`;
+    html =
+      lines + row(...tables) + code(words) +
+      legend(["index", "out", "source"], {
+        out: "weights that reach it",
+        index: "index entries that point at it",
+        source: "source cell chosen",
+      });
+  }
+  return html + renderAutograd(autograd, grad);
+}
+
+const coordsIndex = (shape, at) => at.reduce((flat, c, d) => flat * shape[d] + c, 0);
+
+function renderAutograd(autograd, byHand) {
+  const title = heading("Autograd's own gradients");
+  if (!autograd)
+    return title + note("PyTorch's and TensorFlow's autograd run only with a running notebook (make lab); the sums above are computed in this page.");
+  const blocks = autograd.map(([name, result]) => (result.error ? failure(name, result.error) : table(result.output, name)));
+  const agrees = autograd.every(
+    ([, r]) => r.output && r.output.data.every((v, k) => Math.abs(v - byHand.data[k]) <= 1e-8 + 1e-5 * Math.abs(byHand.data[k])),
+  );
+  return title + row(...blocks) + (agrees ? ok("both autograd gradients equal the sums by hand") : failure("Check", "the gradients disagree"));
+}
+
+// ---- the widget
+
+export function render({ model, el }) {
+  const kind = model.get("kind");
+  const spec = model.get("spec");
+  const inputs = structuredClone(model.get("inputs"));
+  // data-lm-suppress-shortcuts: in JupyterLab, keys typed here edit the boxes instead
+  // of running notebook commands (Enter, A, B, D D...).
+  const root = make("div", {
+    class: "gl-x",
+    "data-explorer": kind,
+    "data-lm-suppress-shortcuts": "true",
+  });
+  const style = make("style");
+  style.textContent = STYLE;
+  const controlsArea = make("div", { class: "gl-controls" });
+  const viewArea = make("div", { class: "gl-view" });
+  const boxesArea = make("div", { class: "gl-controls" });
+  const status = make("div", { class: "gl-status", "aria-live": "polite" });
+  root.append(style, controlsArea, viewArea, boxesArea, status);
+  if (spec.note) root.append(make("div", { class: "gl-q" }, spec.note));
+  el.replaceChildren(root);
+
+  const app = {
+    inputs,
+    spec,
+    boxes: {},
+    onTyped: () => {},
+    // What Python computed for exactly these inputs (the libraries' own results).
+    library() {
+      const found = (model.get("library") ?? []).find((item) => same(item.inputs, app.key()));
+      return found ? found.result : {};
+    },
+    key() {
+      return Object.fromEntries(spec.library_keys.map((name) => [name, app.inputs[name]]));
+    },
+    refresh() {
+      const focused = root.contains(document.activeElement) ? document.activeElement : null;
+      const label = focused?.closest("[aria-label],.gl-field")?.textContent;
+      const position = focused ? [...controlsArea.querySelectorAll("button,select")].indexOf(focused) : -1;
+      const { controls, html } = explorer.view();
+      controlsArea.replaceChildren(...controls);
+      viewArea.innerHTML = html;
+      if (position >= 0) {
+        const again = [...controlsArea.querySelectorAll("button,select")][position];
+        if (again && again.closest("[aria-label],.gl-field")?.textContent === label) again.focus();
+      }
+    },
+    // New inputs: show them, and tell the kernel (if one listens) so that it can add
+    // what only the libraries compute.
+    commit() {
+      app.refresh();
+      model.set("inputs", structuredClone(app.inputs));
+      model.save_changes();
+    },
+  };
+  const explorer = EXPLORERS[kind](app);
+  for (const name of explorer.boxes) {
+    const box = textBox(name, formatTensor(inputs[name]), (text) => {
+      status.innerHTML = "";
+      const parsed = parseOr(app, name, text, (html) => (status.innerHTML = html));
+      if (!parsed) return;
+      app.inputs[name] = parsed;
+      app.onTyped(name);
+      app.commit();
+    });
+    app.boxes[name] = box;
+    boxesArea.append(box);
+  }
+  app.refresh();
+  const onLibrary = () => app.refresh();
+  model.on("change:library", onLibrary);
+  return () => model.off("change:library", onLibrary);
+}
+
+export default { render };
