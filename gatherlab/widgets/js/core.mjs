@@ -293,7 +293,11 @@ function diagnoseGather(input, dim, index) {
         "rank-mismatch",
         `index has ${index.shape.length} dims but input has ${input.shape.length}: ` +
           "gather needs the same number of dims and never adds or broadcasts axes",
-        "add the missing axis with unsqueeze, then expand it if every row needs it",
+        rankFix(
+          index.shape.length,
+          input.shape.length,
+          "then expand it if every row needs it",
+        ),
       ),
     ];
   const wrapped = wrap(dim, source.length);
@@ -313,6 +317,14 @@ function diagnoseGather(input, dim, index) {
   if (tooLarge.length) return tooLarge;
   const axisText = input.shape.length ? `dim ${wrapped} of input` : "the 0-d input";
   return valueProblems(index, source[wrapped], axisText);
+}
+
+// Add the missing axis, or remove the extra one: never advise the wrong way
+// (gatherlab.diagnose._rank_fix).
+function rankFix(indexRank, inputRank, then = "") {
+  if (indexRank > inputRank)
+    return "remove the extra axis (squeeze it, or build the index without it)";
+  return "add the missing axis with unsqueeze" + (then ? `, ${then}` : "");
 }
 
 function broadcastForTakeAlongDim(sourceShape, indexShape, dim) {
@@ -339,7 +351,7 @@ function diagnoseTakeAlongDim(input, index, dim) {
         "rank-mismatch",
         `indices has ${index.shape.length} dims but input has ${ndim}: ` +
           "take_along_dim broadcasts sizes, never the number of dims",
-        "add the missing axis with unsqueeze",
+        rankFix(index.shape.length, ndim),
       ),
     ];
   const bad = dtypeProblem("take_along_dim", index) || dimProblem(dim, ndim, false);
