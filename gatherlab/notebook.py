@@ -1,7 +1,8 @@
 """Notebook set-up: the hidden first cell of every chapter calls ``setup_book()``.
 
-It silences TensorFlow's start-up logging (before any import of TensorFlow), seeds every
-random generator, fixes print options, and registers the ``%%gpu`` cell magic.
+It silences TensorFlow's start-up logging and loads triton (where installed) before any
+import of TensorFlow (``gatherlab.tf`` says why the order matters), seeds every random
+generator, fixes print options, and registers the ``%%gpu`` cell magic.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import random
 
 import numpy as np
 
-from gatherlab.tf import quiet_tensorflow_logs
+from gatherlab.tf import load_triton_first, quiet_tensorflow_logs
 
 GPU_SKIP_MESSAGE = (
     "Skipped: this cell needs a CUDA device (torch.cuda.is_available() is False)."
@@ -53,6 +54,7 @@ def versions() -> str:
 def setup_book(seed: int = 0) -> None:
     """Make a chapter reproducible and quiet; safe to call more than once."""
     quiet_tensorflow_logs()
+    load_triton_first()
     import torch
 
     random.seed(seed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,32 @@ def test_strict_nbval_fails_when_a_stored_output_was_edited(tmp_path):
     result = _nbval(path)
     assert result.returncode == 1
     assert "43" in result.stdout and "42" in result.stdout
+
+
+def _sanitized(text: str) -> str:
+    from nbval.plugin import get_sanitize_patterns
+
+    patterns = get_sanitize_patterns((ROOT / "tests" / "sanitize.cfg").read_text())
+    for regex, replace in patterns:
+        text = re.sub(regex, replace, text)
+    return text
+
+
+def test_versions_line_compares_pins_not_python_patch_or_torch_build():
+    line = notebook.versions()
+    assert re.fullmatch(
+        r"Python 3\.\d+\.\d+, torch [\d.]+(\+\w+)?, tensorflow [\d.]+, numpy [\d.]+",
+        line,
+    ), line
+    stored = "Python 3.11.7, torch 2.13.0+cpu, tensorflow 2.21.0, numpy 2.4.6\n"
+    for other in (
+        "Python 3.12.1, torch 2.13.0+cu130, tensorflow 2.21.0, numpy 2.4.6\n",
+        "Python 3.13.0, torch 2.13.0, tensorflow 2.21.0, numpy 2.4.6\n",
+    ):
+        assert _sanitized(other) == _sanitized(stored), other
+    for changed_pin in (
+        "Python 3.11.7, torch 2.14.0+cpu, tensorflow 2.21.0, numpy 2.4.6\n",
+        "Python 3.11.7, torch 2.13.0+cpu, tensorflow 2.22.0, numpy 2.4.6\n",
+        "Python 3.11.7, torch 2.13.0+cpu, tensorflow 2.21.0, numpy 2.5.0\n",
+    ):
+        assert _sanitized(changed_pin) != _sanitized(stored), changed_pin
