@@ -7,7 +7,10 @@ generator, fixes print options, and registers the ``%%gpu`` cell magic.
 
 from __future__ import annotations
 
+import html
 import random
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +38,38 @@ def gpu(line: str, cell: str) -> None:
     result = get_ipython().run_cell(cell)
     if result.error_in_exec is not None:
         raise result.error_in_exec
+
+
+@dataclass(frozen=True)
+class Collapsed:
+    """Content behind a click: a closed ``<details>`` box, in JupyterLab and the book.
+
+    Running the cell (Run All included) shows only the summary line; the learner opens
+    the box. Nothing depends on cell metadata that JupyterLab rewrites on save.
+    """
+
+    summary: str
+    content: Any
+
+    def _repr_html_(self) -> str:
+        render = getattr(self.content, "_repr_html_", None)
+        inner = render() if render else f"<pre>{html.escape(str(self.content))}</pre>"
+        return (
+            '<details class="gl-collapsed"><summary style="cursor: pointer">'
+            f"{html.escape(self.summary)}</summary>{inner}</details>"
+        )
+
+    def __repr__(self) -> str:
+        return f"{self.summary}\n\n{self.content}"
+
+
+def solution(exercise_id: str) -> Collapsed:
+    """An exercise's solution (``gl.exercises.show_solution``), closed until clicked."""
+    from gatherlab import exercises
+
+    exercise = exercises.EXERCISES.get(exercise_id)
+    title = f"Solution: {exercise.title}" if exercise is not None else "Solution"
+    return Collapsed(title, exercises.show_solution(exercise_id))
 
 
 def versions() -> str:
