@@ -133,3 +133,21 @@ def test_versions_line_compares_pins_not_python_patch_or_torch_build():
         "Python 3.11.7, torch 2.13.0+cpu, tensorflow 2.21.0, numpy 2.5.0\n",
     ):
         assert _sanitized(changed_pin) != _sanitized(stored), changed_pin
+
+
+def test_solution_is_a_closed_details_box_with_the_registry_solution():
+    from gatherlab import exercises
+
+    shown = notebook.solution("01.pick_columns")
+    html = shown._repr_html_()
+    assert html.startswith('<details class="gl-collapsed"><summary')
+    assert "<details open" not in html
+    assert "Solution: Pick different columns in every row</summary>" in html
+    inner = exercises.show_solution("01.pick_columns")
+    assert html.endswith(inner._repr_html_() + "</details>")
+    assert repr(shown) == f"Solution: Pick different columns in every row\n\n{inner}"
+
+
+def test_solution_of_an_unknown_exercise_says_so_inside_the_box():
+    html = notebook.solution("01.no_such_exercise")._repr_html_()
+    assert "<summary" in html and "There is no exercise" in html

@@ -99,3 +99,67 @@ def test_page_shape_has_overview_prerequisites_summary_and_next(path):
     assert headings[0].startswith("# ")
     for heading in ("## Overview", "## Prerequisites", "## Summary", "## What's next"):
         assert heading in headings, heading
+
+
+EXERCISE_START = re.compile(r"```\{exercise-start\}\n:label: (ex-\d\d-[a-z0-9-]+)\n```")
+CHECK_CALL = re.compile(r'gl\.exercises\.check\("(\d\d\.\w+)"')
+SOLUTION_CALL = re.compile(r'gl\.solution\("(\d\d\.\w+)"\)')
+
+
+def _exercises(path: Path) -> list[list]:
+    """Each exercise's cells, from its hidden start marker to its solution cell."""
+    cells = nbformat.read(path, as_version=4).cells
+    starts = [i for i, c in enumerate(cells) if "{exercise-start}" in c.source]
+    return [
+        cells[
+            i : i
+            + next(k for k, c in enumerate(cells[i:]) if SOLUTION_CALL.search(c.source))
+            + 1
+        ]
+        for i in starts
+    ]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_exercise_markup_or_solution_shows_in_jupyterlab(path):
+    """Markers are folded away; nothing reveals a solution when Run All runs it."""
+    for cell in nbformat.read(path, as_version=4).cells:
+        jupyter = cell.metadata.get("jupyter", {})
+        assert "outputs_hidden" not in jupyter, cell.source[:80]  # JupyterLab drops it
+        assert "show_solution" not in cell.source, cell.source[:80]
+        assert "{solution-" not in cell.source, cell.source[:80]
+        if re.search(r"\{exercise-(start|end)\}", cell.source):
+            assert cell.cell_type == "markdown"
+            assert jupyter.get("source_hidden") is True, cell.source[:80]
+            assert re.fullmatch(
+                r"```\{exercise-(start|end)\}\n(:label: [\w-]+\n)?```", cell.source
+            ), cell.source
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_exercise_follows_the_cell_pattern(path):
+    exercises = _exercises(path)
+    assert exercises, "every chapter has exercises"
+    for cells in exercises:
+        start, task, *inside, end, solution = cells
+        label = EXERCISE_START.fullmatch(start.source).group(1)
+        assert start.id == f"{label}-start"
+        assert task.cell_type == "markdown" and task.source.strip(), label
+        assert "jupyter" not in task.metadata, label
+        assert end.source == "```{exercise-end}\n```", label
+        checks = [
+            m
+            for c in inside
+            if c.cell_type == "code"
+            for m in CHECK_CALL.findall(c.source)
+        ]
+        exercise_id = SOLUTION_CALL.fullmatch(solution.source).group(1)
+        assert checks == [exercise_id], (label, checks)
+        assert label == "ex-" + exercise_id.replace(".", "-").replace("_", "-")
+        assert exercise_id[:2] == path.stem[:2]
+        assert solution.metadata["jupyter"] == {"source_hidden": True}
+        assert "remove-input" in _tags(solution)
+        (output,) = solution.outputs
+        html = output.data["text/html"]
+        assert html.startswith('<details class="gl-collapsed">'), html[:80]
+        assert "<details open" not in html and "✔" in html, (label, html[:200])
