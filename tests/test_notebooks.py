@@ -101,65 +101,59 @@ def test_page_shape_has_overview_prerequisites_summary_and_next(path):
         assert heading in headings, heading
 
 
-EXERCISE_START = re.compile(r"```\{exercise-start\}\n:label: (ex-\d\d-[a-z0-9-]+)\n```")
 CHECK_CALL = re.compile(r'gl\.exercises\.check\("(\d\d\.\w+)"')
 SOLUTION_CALL = re.compile(r'gl\.solution\("(\d\d\.\w+)"\)')
 
 
 def _exercises(path: Path) -> list[list]:
-    """Each exercise's cells, from its hidden start marker to its solution cell."""
+    """Each exercise's cells, from the one that opens its box to its solution cell."""
     cells = nbformat.read(path, as_version=4).cells
-    starts = [i for i, c in enumerate(cells) if "{exercise-start}" in c.source]
-    return [
-        cells[
-            i : i
-            + next(k for k, c in enumerate(cells[i:]) if SOLUTION_CALL.search(c.source))
-            + 1
-        ]
-        for i in starts
-    ]
+    found = []
+    for i, cell in enumerate(cells):
+        if "{exercise-start}" in cell.source:
+            end = next(
+                k for k in range(i, len(cells)) if "{exercise-end}" in cells[k].source
+            )
+            found.append(cells[i : end + 2])
+    return found
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_no_exercise_markup_or_solution_shows_in_jupyterlab(path):
-    """Markers are folded away; nothing reveals a solution when Run All runs it."""
+    """Only empty fences mark the boxes, and nothing reveals a solution on Run All."""
     for cell in nbformat.read(path, as_version=4).cells:
         jupyter = cell.metadata.get("jupyter", {})
         assert "outputs_hidden" not in jupyter, cell.source[:80]  # JupyterLab drops it
         assert "show_solution" not in cell.source, cell.source[:80]
         assert "{solution-" not in cell.source, cell.source[:80]
-        if re.search(r"\{exercise-(start|end)\}", cell.source):
-            assert cell.cell_type == "markdown"
-            assert jupyter.get("source_hidden") is True, cell.source[:80]
-            assert re.fullmatch(
-                r"```\{exercise-(start|end)\}\n(:label: [\w-]+\n)?```", cell.source
-            ), cell.source
+        assert ":label:" not in cell.source and ":class:" not in cell.source
+        if "{exercise-start}" in cell.source:
+            assert cell.source.startswith("```{exercise-start}\n```\n\n**"), cell.source
+        if "{exercise-end}" in cell.source:
+            assert cell.source == "```{exercise-end}\n```", cell.source
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_every_exercise_follows_the_cell_pattern(path):
     exercises = _exercises(path)
     assert exercises, "every chapter has exercises"
-    for cells in exercises:
-        start, task, *inside, end, solution = cells
-        label = EXERCISE_START.fullmatch(start.source).group(1)
-        assert start.id == f"{label}-start"
-        assert task.cell_type == "markdown" and task.source.strip(), label
-        assert "jupyter" not in task.metadata, label
-        assert end.source == "```{exercise-end}\n```", label
+    for start, *inside, end, solution in exercises:
+        assert start.cell_type == end.cell_type == "markdown"
         checks = [
-            m
-            for c in inside
-            if c.cell_type == "code"
-            for m in CHECK_CALL.findall(c.source)
+            found
+            for cell in inside
+            if cell.cell_type == "code"
+            for found in CHECK_CALL.findall(cell.source)
         ]
-        exercise_id = SOLUTION_CALL.fullmatch(solution.source).group(1)
-        assert checks == [exercise_id], (label, checks)
-        assert label == "ex-" + exercise_id.replace(".", "-").replace("_", "-")
+        match = SOLUTION_CALL.fullmatch(solution.source)
+        assert match, f"the cell after {checks}'s box must be gl.solution(...)"
+        exercise_id = match.group(1)
+        assert checks == [exercise_id], (checks, exercise_id)
         assert exercise_id[:2] == path.stem[:2]
         assert solution.metadata["jupyter"] == {"source_hidden": True}
         assert "remove-input" in _tags(solution)
         (output,) = solution.outputs
         html = output.data["text/html"]
         assert html.startswith('<details class="gl-collapsed">'), html[:80]
-        assert "<details open" not in html and "✔" in html, (label, html[:200])
+        assert "<details open" not in html, exercise_id
+        assert "passed" in output.data["text/plain"], exercise_id
