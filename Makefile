@@ -1,14 +1,17 @@
 # The book's two everyday commands are `make book` and `make test`; see README.md.
 SHELL := /bin/bash
-VENV := .venv
+# Another interpreter or environment: `make test PYTHON=python3.12 VENV=.venv312`
+# (.ci/run's second leg). TEST_ARGS adds pytest arguments.
+PYTHON ?= python3
+VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 
-.PHONY: book test lab notebooks lint clean vendor-js gpu-outputs gpu-wheels
+.PHONY: book test test-platforms lab notebooks lint clean vendor-js gpu-outputs gpu-wheels
 
 $(PY):
-	python3 -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV)
 
 # Reinstall only when requirements.txt or pyproject.toml changed.
 $(STAMP): requirements.txt pyproject.toml | $(PY)
@@ -29,11 +32,19 @@ lint: $(STAMP)
 # with Node's own test runner; then Python and notebooks.
 test: lint
 	node --test tests/js/
-	$(VENV)/bin/pytest -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
-		tests $(NOTEBOOKS)
+	$(VENV)/bin/pytest -rs -m "not network" --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/sanitize.cfg tests $(NOTEBOOKS) $(TEST_ARGS)
 
+# Asks PyPI whether requirements.txt installs on every supported system and Python
+# (metadata only, a few minutes); .ci/run runs it.
+test-platforms: $(STAMP)
+	$(VENV)/bin/pytest -rs -m network tests/test_platforms.py
+
+# The shipped notebooks are trusted first, so their stored explorers render (a fresh
+# clone's notebooks are untrusted: JupyterLab would show no saved widget or HTML output).
 # Jupyter refuses to run as root unless told; containers often run as root.
 lab: $(STAMP)
+	$(VENV)/bin/jupyter trust $(NOTEBOOKS)
 	$(VENV)/bin/jupyter lab notebooks $(LAB_ARGS) $(if $(filter 0,$(shell id -u)),--allow-root)
 
 notebooks: $(STAMP)

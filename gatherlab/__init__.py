@@ -7,7 +7,7 @@
 from gatherlab import atlas, equivalents, exercises, reference, timing, widgets
 from gatherlab.diagnose import Problem, RuleError, diagnose
 from gatherlab.guard import check_gather
-from gatherlab.notebook import setup_book, versions
+from gatherlab.notebook import setup_book, solution, versions
 from gatherlab.trace import Step, Trace, trace
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "exercises",
     "reference",
     "setup_book",
+    "solution",
     "timing",
     "trace",
     "versions",

@@ -1,17 +1,21 @@
 """Notebook set-up: the hidden first cell of every chapter calls ``setup_book()``.
 
-It silences TensorFlow's start-up logging (before any import of TensorFlow), seeds every
-random generator, fixes print options, and registers the ``%%gpu`` cell magic.
+It silences TensorFlow's start-up logging and loads triton (where installed) before any
+import of TensorFlow (``gatherlab.tf`` says why the order matters), seeds every random
+generator, fixes print options, and registers the ``%%gpu`` cell magic.
 """
 
 from __future__ import annotations
 
 import ast
+import html
 import random
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from gatherlab.tf import quiet_tensorflow_logs
+from gatherlab.tf import load_triton_first, quiet_tensorflow_logs
 
 GPU_SKIP_MESSAGE = (
     "Skipped: this cell needs a CUDA device (torch.cuda.is_available() is False)."
@@ -63,6 +67,38 @@ def gpu(line: str, cell: str) -> None:
     run_in_shell(get_ipython(), cell)
 
 
+@dataclass(frozen=True)
+class Collapsed:
+    """Content behind a click: a closed ``<details>`` box, in JupyterLab and the book.
+
+    Running the cell (Run All included) shows only the summary line; the learner opens
+    the box. Nothing depends on cell metadata that JupyterLab rewrites on save.
+    """
+
+    summary: str
+    content: Any
+
+    def _repr_html_(self) -> str:
+        render = getattr(self.content, "_repr_html_", None)
+        inner = render() if render else f"<pre>{html.escape(str(self.content))}</pre>"
+        return (
+            '<details class="gl-collapsed"><summary style="cursor: pointer">'
+            f"{html.escape(self.summary)}</summary>{inner}</details>"
+        )
+
+    def __repr__(self) -> str:
+        return f"{self.summary}\n\n{self.content}"
+
+
+def solution(exercise_id: str) -> Collapsed:
+    """An exercise's solution (``gl.exercises.show_solution``), closed until clicked."""
+    from gatherlab import exercises
+
+    exercise = exercises.EXERCISES.get(exercise_id)
+    title = f"Solution: {exercise.title}" if exercise is not None else "Solution"
+    return Collapsed(title, exercises.show_solution(exercise_id))
+
+
 def versions() -> str:
     """The library versions a chapter's outputs came from, as one line."""
     import platform
@@ -80,6 +116,7 @@ def versions() -> str:
 def setup_book(seed: int = 0) -> None:
     """Make a chapter reproducible and quiet; safe to call more than once."""
     quiet_tensorflow_logs()
+    load_triton_first()
     import torch
 
     random.seed(seed)

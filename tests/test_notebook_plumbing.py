@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +90,124 @@ def test_strict_nbval_fails_when_a_stored_output_was_edited(tmp_path):
     result = _nbval(path)
     assert result.returncode == 1
     assert "43" in result.stdout and "42" in result.stdout
+
+
+def _sanitized(text: str) -> str:
+    from nbval.plugin import get_sanitize_patterns
+
+    patterns = get_sanitize_patterns((ROOT / "tests" / "sanitize.cfg").read_text())
+    for regex, replace in patterns:
+        text = re.sub(regex, replace, text)
+    return text
+
+
+def test_versions_line_compares_pins_not_python_patch_or_torch_build():
+    line = notebook.versions()
+    assert re.fullmatch(
+        r"Python 3\.\d+\.\d+, torch [\d.]+(\+\w+)?, tensorflow [\d.]+, numpy [\d.]+",
+        line,
+    ), line
+    stored = "Python 3.11.7, torch 2.13.0+cpu, tensorflow 2.21.0, numpy 2.4.6\n"
+    for other in (
+        "Python 3.12.1, torch 2.13.0+cu130, tensorflow 2.21.0, numpy 2.4.6\n",
+        "Python 3.13.0, torch 2.13.0, tensorflow 2.21.0, numpy 2.4.6\n",
+    ):
+        assert _sanitized(other) == _sanitized(stored), other
+    for changed_pin in (
+        "Python 3.11.7, torch 2.14.0+cpu, tensorflow 2.21.0, numpy 2.4.6\n",
+        "Python 3.11.7, torch 2.13.0+cpu, tensorflow 2.22.0, numpy 2.4.6\n",
+        "Python 3.11.7, torch 2.13.0+cpu, tensorflow 2.21.0, numpy 2.5.0\n",
+    ):
+        assert _sanitized(changed_pin) != _sanitized(stored), changed_pin
+
+
+def test_solution_is_a_closed_details_box_with_the_registry_solution():
+    from gatherlab import exercises
+
+    shown = notebook.solution("01.pick_columns")
+    html = shown._repr_html_()
+    assert html.startswith('<details class="gl-collapsed"><summary')
+    assert "<details open" not in html
+    assert "Solution: Pick different columns in every row</summary>" in html
+    inner = exercises.show_solution("01.pick_columns")
+    assert html.endswith(inner._repr_html_() + "</details>")
+    assert repr(shown) == f"Solution: Pick different columns in every row\n\n{inner}"
+
+
+def test_solution_of_an_unknown_exercise_says_so_inside_the_box():
+    html = notebook.solution("01.no_such_exercise")._repr_html_()
+    assert "<summary" in html and "There is no exercise" in html
+
+
+def _executor():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "execute_notebooks", ROOT / "tools" / "execute_notebooks.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _widget_notebook(ids: dict[str, str], state_order: list[str]):
+    """A box holding a button, a jslink nothing displays, in the given state order."""
+    box, button, layout, link = (ids[k] for k in ("box", "button", "layout", "link"))
+    models = {
+        box: {
+            "model_name": "VBoxModel",
+            "state": {"children": [f"IPY_MODEL_{button}"]},
+        },
+        button: {
+            "model_name": "ButtonModel",
+            "state": {"layout": f"IPY_MODEL_{layout}"},
+        },
+        layout: {"model_name": "LayoutModel", "state": {}},
+        link: {
+            "model_name": "LinkModel",
+            "state": {"source": [f"IPY_MODEL_{button}", "value"], "target": ["", ""]},
+        },
+    }
+    book = nbformat.v4.new_notebook()
+    view = {"model_id": box, "version_major": 2, "version_minor": 0}
+    cell = _code("box")
+    cell.id = "box-cell"
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data", data={"application/vnd.jupyter.widget-view+json": view}
+        )
+    ]
+    book.cells = [cell]
+    state = {ids[k]: models[ids[k]] for k in state_order}
+    book.metadata["widgets"] = {
+        "application/vnd.jupyter.widget-state+json": {"state": state}
+    }
+    return book
+
+
+def test_widget_ids_depend_only_on_the_notebook_and_the_order_of_appearance():
+    executor = _executor()
+    runs = []
+    for seed, order in (
+        (1, ["link", "layout", "box", "button"]),
+        (2, ["button", "box"]),
+    ):
+        names = ("box", "button", "layout", "link")
+        ids = {k: f"{seed:x}{i:x}".ljust(32, "a") for i, k in enumerate(names)}
+        book = _widget_notebook(ids, order + [k for k in names if k not in order])
+        executor.stable_widget_ids(book, "ch")
+        runs.append(nbformat.writes(book))
+    assert runs[0] == runs[1]
+    book = nbformat.reads(runs[0], as_version=4)
+    state = book.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]
+    # Named by order of appearance: the shown box, what it refers to, then the link.
+    box, button, layout, link = (
+        hashlib.md5(f"ch:{i}".encode()).hexdigest() for i in range(4)
+    )
+    names = [state["state"][m]["model_name"] for m in (box, button, layout, link)]
+    assert names == ["VBoxModel", "ButtonModel", "LayoutModel", "LinkModel"]
+    view = book.cells[0].outputs[0].data["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == box
+    assert state["state"][box]["state"]["children"] == [f"IPY_MODEL_{button}"]
+    assert state["state"][button]["state"]["layout"] == f"IPY_MODEL_{layout}"
+    assert state["state"][link]["state"]["source"][0] == f"IPY_MODEL_{button}"

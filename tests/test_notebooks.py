@@ -124,3 +124,61 @@ def test_page_shape_has_overview_prerequisites_summary_and_next(path):
     assert headings[0].startswith("# ")
     for heading in ("## Overview", "## Prerequisites", "## Summary", "## What's next"):
         assert heading in headings, heading
+
+
+CHECK_CALL = re.compile(r'gl\.exercises\.check\("(\d\d\.\w+)"')
+SOLUTION_CALL = re.compile(r'gl\.solution\("(\d\d\.\w+)"\)')
+
+
+def _exercises(path: Path) -> list[list]:
+    """Each exercise's cells, from the one that opens its box to its solution cell."""
+    cells = nbformat.read(path, as_version=4).cells
+    found = []
+    for i, cell in enumerate(cells):
+        if "{exercise-start}" in cell.source:
+            end = next(
+                k for k in range(i, len(cells)) if "{exercise-end}" in cells[k].source
+            )
+            found.append(cells[i : end + 2])
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_exercise_markup_or_solution_shows_in_jupyterlab(path):
+    """Only empty fences mark the boxes, and nothing reveals a solution on Run All."""
+    for cell in nbformat.read(path, as_version=4).cells:
+        jupyter = cell.metadata.get("jupyter", {})
+        assert "outputs_hidden" not in jupyter, cell.source[:80]  # JupyterLab drops it
+        assert "show_solution" not in cell.source, cell.source[:80]
+        assert "{solution-" not in cell.source, cell.source[:80]
+        assert ":label:" not in cell.source and ":class:" not in cell.source
+        if "{exercise-start}" in cell.source:
+            assert cell.source.startswith("```{exercise-start}\n```\n\n**"), cell.source
+        if "{exercise-end}" in cell.source:
+            assert cell.source == "```{exercise-end}\n```", cell.source
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_exercise_follows_the_cell_pattern(path):
+    exercises = _exercises(path)
+    assert exercises, "every chapter has exercises"
+    for start, *inside, end, solution in exercises:
+        assert start.cell_type == end.cell_type == "markdown"
+        checks = [
+            found
+            for cell in inside
+            if cell.cell_type == "code"
+            for found in CHECK_CALL.findall(cell.source)
+        ]
+        match = SOLUTION_CALL.fullmatch(solution.source)
+        assert match, f"the cell after {checks}'s box must be gl.solution(...)"
+        exercise_id = match.group(1)
+        assert checks == [exercise_id], (checks, exercise_id)
+        assert exercise_id[:2] == path.stem[:2]
+        assert solution.metadata["jupyter"] == {"source_hidden": True}
+        assert "remove-input" in _tags(solution)
+        (output,) = solution.outputs
+        html = output.data["text/html"]
+        assert html.startswith('<details class="gl-collapsed">'), html[:80]
+        assert "<details open" not in html, exercise_id
+        assert "passed" in output.data["text/plain"], exercise_id
