@@ -520,7 +520,9 @@ def test_vendored_files_are_exactly_what_make_vendor_js_wrote() -> None:
 def test_every_static_file_is_loaded_by_the_book() -> None:
     """book/static holds only what _config.yml has pages load (no unused vendoring)."""
     config = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]
-    loaded = set(config["nb_ipywidgets_js"]) | set(config["html_js_files"])
+    # An html_js_files entry is a path, or [path, attributes].
+    scripts = [e[0] if isinstance(e, list) else e for e in config["html_js_files"]]
+    loaded = set(config["nb_ipywidgets_js"]) | set(scripts)
     static = ROOT / "book" / "static"
     present = {
         path.relative_to(static).as_posix()

@@ -249,19 +249,19 @@ def test_which_calls_raise_solution_lines_run_as_written(exercise_id):
                 eval(code, namespace)
 
 
-def _task(notebook: str, label: str) -> str:
+def _task(notebook: str, exercise_id: str) -> str:
+    """The task text: the markdown cell right above the exercise's check cell."""
     cells = json.loads((NOTEBOOKS / notebook).read_text())["cells"]
-    return next(
-        "".join(c["source"])
-        for c in cells
-        if f":label: {label}" in "".join(c["source"])
-    )
+    check = f'gl.exercises.check("{exercise_id}"'
+    at = next(i for i, c in enumerate(cells) if check in "".join(c["source"]))
+    assert cells[at - 1]["cell_type"] == "markdown"
+    return "".join(cells[at - 1]["source"])
 
 
 def test_exercise_texts_forbid_only_what_the_check_enforces():
-    wrong_axis = _task("02_batched_selection.ipynb", "ex-02-fix-wrong-axis")
+    wrong_axis = _task("02_batched_selection.ipynb", "02.fix_wrong_axis")
     assert "skip" not in wrong_axis and "compares" in wrong_axis
-    shared = _task("01_gather_2d.ipynb", "ex-01-fix-shared-columns")
+    shared = _task("01_gather_2d.ipynb", "01.fix_shared_columns")
     assert "compares" in shared
 
 
