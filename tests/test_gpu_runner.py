@@ -25,6 +25,8 @@ STUB_LABEL = "GPU run: stub device (no CUDA), for tests only\n"
 sys.path.insert(0, str(ROOT / "tools"))
 import gpu_outputs  # noqa: E402
 
+from tests.test_notebook_plumbing import nbval_run  # noqa: E402
+
 cpu_only = pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU path")
 
 
@@ -162,28 +164,7 @@ def test_executor_keeps_stored_gpu_outputs_and_counts_on_a_cpu_machine(tmp_path)
 def test_nbval_skips_stored_gpu_cells_and_compares_the_rest(tmp_path):
     copy = tmp_path / FABRICATED.name
     shutil.copy(FABRICATED, copy)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-rs",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "tests.notebook_plugin",
-            "--nbval",
-            "--nbval-current-env",
-            "--nbval-sanitize-with",
-            str(ROOT / "tests" / "sanitize.cfg"),
-            str(copy),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    result = nbval_run(copy)
     assert result.returncode == 0, result.stdout
     assert "4 passed, 3 skipped" in result.stdout
     assert "needs a CUDA device" in result.stdout

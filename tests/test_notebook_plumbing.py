@@ -61,15 +61,19 @@ def _code(source: str, tags=(), outputs=(), count=None):
     return cell
 
 
-def _nbval(path: Path) -> subprocess.CompletedProcess:
+def nbval_run(path: Path) -> subprocess.CompletedProcess:
+    """Strict nbval on one notebook in a fresh pytest, with the book's GPU-cell skip."""
     return subprocess.run(
         [
             sys.executable,
             "-m",
             "pytest",
             "-q",
+            "-rs",
             "-p",
             "no:cacheprovider",
+            "-p",
+            "tests.notebook_plugin",
             "--nbval",
             "--nbval-current-env",
             "--nbval-sanitize-with",
@@ -78,16 +82,16 @@ def _nbval(path: Path) -> subprocess.CompletedProcess:
         ],
         capture_output=True,
         text=True,
-        timeout=120,
-        cwd=path.parent,
+        timeout=300,
+        cwd=ROOT,
     )
 
 
 def test_strict_nbval_fails_when_a_stored_output_was_edited(tmp_path):
     path = _notebook(tmp_path, [_code("print(6 * 7)", outputs=["42\n"], count=1)])
-    assert _nbval(path).returncode == 0
+    assert nbval_run(path).returncode == 0
     path = _notebook(tmp_path, [_code("print(6 * 7)", outputs=["43\n"], count=1)])
-    result = _nbval(path)
+    result = nbval_run(path)
     assert result.returncode == 1
     assert "43" in result.stdout and "42" in result.stdout
 
