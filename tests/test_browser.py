@@ -523,6 +523,9 @@ def test_every_static_file_is_loaded_by_the_book() -> None:
     # An html_js_files entry is a path, or [path, attributes].
     scripts = [e[0] if isinstance(e, list) else e for e in config["html_js_files"]]
     loaded = set(config["nb_ipywidgets_js"]) | set(scripts)
+    # scripts/fontawesome.js replaces the theme's file of that name (which every page
+    # loads) with the icons the theme uses (tools/fontawesome_subset.py).
+    loaded.add("scripts/fontawesome.js")
     static = ROOT / "book" / "static"
     present = {
         path.relative_to(static).as_posix()
@@ -530,6 +533,19 @@ def test_every_static_file_is_loaded_by_the_book() -> None:
         if path.is_file()
     }
     assert present == loaded
+
+
+def test_icon_subset_is_what_the_tool_writes_from_the_installed_theme(
+    built_book: Path,
+) -> None:
+    sys.path.insert(0, str(ROOT / "tools"))
+    import fontawesome_subset
+
+    stored = (ROOT / "book" / "static" / "scripts" / "fontawesome.js").read_text()
+    assert stored == fontawesome_subset.subset_script()
+    assert fontawesome_subset.bundle().stat().st_size > 1_000_000  # what it replaces
+    served = built_book / "_static" / "scripts" / "fontawesome.js"
+    assert served.read_text() == stored  # Sphinx copied it over the theme's bundle
 
 
 def test_built_pages_load_nothing_from_other_hosts(built_book: Path) -> None:
