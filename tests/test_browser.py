@@ -13,50 +13,22 @@ explorer control is used. Screenshots land in ``_build/screenshots`` (or
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import http.server
 import json
-import os
 import re
-import shutil
-import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 import yaml
-from playwright.sync_api import Browser, Locator, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.chromium import KNOWN_PAGE_ERRORS, needs_chromium
+
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = next(
-    (
-        path
-        for path in ("/usr/bin/chromium", shutil.which("chromium"))
-        if path and Path(path).exists()
-    ),
-    None,
-)
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium)"
-)
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-# Jupyter Book 1 puts sphinx-thebe's `const THEBE_JS_URL = ...` on every page twice; the
-# second declaration throws. Harmless: Thebe is never launched in this book.
-KNOWN_PAGE_ERRORS = {"Identifier 'THEBE_JS_URL' has already been declared"}
 # pydata-sphinx-theme logs this on a first visit (no theme mode stored yet).
 KNOWN_CONSOLE_ERRORS = {"Got invalid theme mode: . Resetting to auto."}
 # The one off-host URL in the built HTML: a string constant sphinx-thebe reads only when
@@ -365,71 +337,6 @@ def rgb(hex_colour: str) -> str:
     """``#0072B2`` as a browser reports a computed colour: ``rgb(0, 114, 178)``."""
     red, green, blue = (int(hex_colour[k : k + 2], 16) for k in (1, 3, 5))
     return f"rgb({red}, {green}, {blue})"
-
-
-@pytest.fixture(scope="session")
-def output_dir() -> Path:
-    """Where the screenshots go."""
-    folder = Path(
-        os.environ.get("BROWSER_TEST_OUTPUT", ROOT / "_build" / "screenshots")
-    )
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture(scope="session")
-def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the whole book once, privately, with warnings as errors."""
-    output = tmp_path_factory.mktemp("book")
-    jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    command = [str(jupyter_book), "build", str(ROOT), "--path-output", str(output)]
-    result = subprocess.run(
-        [*command, "--all", "-W", "--keep-going", "-q"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, (
-        f"book build failed:\n{result.stdout}\n{result.stderr}"
-    )
-    return output / "_build" / "html"
-
-
-@pytest.fixture(scope="session")
-def site(built_book: Path) -> Iterator[str]:
-    """Serve the built book on 127.0.0.1; yield its base URL."""
-
-    class QuietHandler(http.server.SimpleHTTPRequestHandler):
-        def do_GET(self) -> None:
-            # Browsers ask every site for a favicon; the book has none, and the 404
-            # would show up as a console error on every page.
-            if self.path == "/favicon.ico":
-                self.send_response(204)
-                self.end_headers()
-            else:
-                super().do_GET()
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    handler = functools.partial(QuietHandler, directory=str(built_book))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Debian's headless Chromium under Playwright (never a downloaded browser)."""
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
 
 
 @dataclass

@@ -12,36 +12,23 @@ keyboard too. Screenshots land in ``_build/screenshots`` (``$BROWSER_TEST_OUTPUT
 
 from __future__ import annotations
 
-import functools
 import html
 import json
-import queue
 import re
-import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
 import gatherlab as gl
 from gatherlab._arrays import to_numpy
 from gatherlab.exercises import EXERCISES
 from gatherlab.exercises.page import payload, typed_answer
 from tests import page_cases
-from tests.test_browser import (  # noqa: F401  (fixtures: the built book, served)
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    KNOWN_PAGE_ERRORS,
-    ROOT,
-    built_book,
-    needs_chromium,
-    output_dir,
-    site,
-)
+from tests.chromium import KNOWN_PAGE_ERRORS, needs_chromium
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PAGE_IDS = [i for i in EXERCISES if payload(EXERCISES[i]) is not None]
 LIVE_IDS = [i for i in EXERCISES if i not in PAGE_IDS]
@@ -168,47 +155,6 @@ def contrast(locator: Locator, foreground: str, background: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-class ChromiumThread:
-    """Debian's Chromium under Playwright, in a thread of its own: test_browser's
-    session browser holds this thread's sync Playwright, and a second one may not
-    start beside it. ``run(job)`` calls ``job(browser)`` there and returns its result
-    (or raises its error) here."""
-
-    def __init__(self) -> None:
-        self._jobs: queue.Queue = queue.Queue()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=CHROMIUM, args=CHROMIUM_ARGS
-            )
-            while (job := self._jobs.get()) is not None:
-                work, done = job
-                try:
-                    done.set_result(work(browser))
-                except BaseException as error:  # handed to the test's own thread
-                    done.set_exception(error)
-            browser.close()
-
-    def run(self, work: Callable[[Browser], Any]) -> Any:
-        done: Future = Future()
-        self._jobs.put((work, done))
-        return done.result()
-
-    def close(self) -> None:
-        self._jobs.put(None)
-        self._thread.join()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[ChromiumThread]:
-    worker = ChromiumThread()
-    yield worker
-    worker.close()
-
-
 def check_exercise(page: Page, exercise_id: str, shots: Path) -> None:
     """A wrong answer (typed, Enter) gets Python's feedback; the right one (Tab to
     Check, Space) passes."""
@@ -279,16 +225,11 @@ def check_chapter(browser: Browser, base: str, chapter: str, shots: Path) -> Non
 @needs_chromium
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_predictions_are_checked_in_the_page(
-    chromium: ChromiumThread,
-    site: str,  # noqa: F811  (test_browser's fixtures)
-    chapter: str,
-    output_dir: Path,  # noqa: F811
+    browser: Browser, site: str, chapter: str, output_dir: Path
 ) -> None:
     """Every predict exercise has one answer box; a wrong answer gets Python's
     feedback (typed, Enter), the right one passes (Tab to Check, Space)."""
-    chromium.run(
-        functools.partial(check_chapter, base=site, chapter=chapter, shots=output_dir)
-    )
+    check_chapter(browser, site, chapter, output_dir)
 
 
 def test_the_node_suite_checks_the_data_the_stubs_carry() -> None:

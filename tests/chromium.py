@@ -1,0 +1,33 @@
+"""Debian's Chromium for the browser tests: where it is, its flags, what it may say."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = next(
+    (
+        path
+        for path in ("/usr/bin/chromium", shutil.which("chromium"))
+        if path and Path(path).exists()
+    ),
+    None,
+)
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium)"
+)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Jupyter Book 1 puts sphinx-thebe's `const THEBE_JS_URL = ...` on every page twice; the
+# second declaration throws. Harmless: Thebe is never launched in this book.
+KNOWN_PAGE_ERRORS = {"Identifier 'THEBE_JS_URL' has already been declared"}
