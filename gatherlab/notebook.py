@@ -17,6 +17,9 @@ import numpy as np
 
 from gatherlab.tf import load_triton_first, quiet_tensorflow_logs
 
+# The tag that marks a cell needing CUDA (with the %%gpu magic); the executor, the GPU
+# runner and the nbval plugin all select cells by it.
+GPU_TAG = "gpu"
 GPU_SKIP_MESSAGE = (
     "Skipped: this cell needs a CUDA device (torch.cuda.is_available() is False)."
 )

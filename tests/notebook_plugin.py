@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from gatherlab.notebook import cuda_available
+from gatherlab.notebook import GPU_TAG, cuda_available
 from gatherlab.tf import quiet_tensorflow_logs
 
 quiet_tensorflow_logs()
 
-GPU_TAG = "gpu"
 GPU_SKIP_REASON = "needs a CUDA device"
 
 

@@ -22,9 +22,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from gatherlab.notebook import cuda_available
-
-GPU_TAG = "gpu"
+from gatherlab.notebook import GPU_TAG, cuda_available
 
 
 def _gpu_cells(notebook) -> list:

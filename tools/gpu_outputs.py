@@ -35,8 +35,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gatherlab.notebook import GPU_TAG
+
 ROOT = Path(__file__).resolve().parent.parent
-GPU_TAG = "gpu"
 RAISES_TAG = "raises-exception"
 IGNORE_TAG = "nbval-ignore-output"
 # What `import gatherlab` and the replayed cells need besides torch, numpy, matplotlib,
