@@ -28,13 +28,13 @@ import torch
 import gatherlab as gl
 from gatherlab.widgets import _op_comparison as op_comparison
 from gatherlab.widgets._parse import ParseError, parse_tensor
-from tests.gather_cases import BAD_DTYPES, OPS, _valid_range
+from tests.gather_cases import BAD_DTYPES, OPS, _valid_range, break_index
 
 CASES_FILE = Path(__file__).resolve().parent / "js" / "agreement_cases.json.gz"
 SEED = 20261201
 CALLS = 6000
-MUTATIONS = ("valid", "valid", "negative", "too-large", "dtype", "rank", "bigger",
-             "empty", "dim")  # fmt: skip
+MUTATIONS = ("valid", "valid", "negative", "too-large", "dtype", "rank", "bigger-index",
+             "empty", "dim-out-of-range")  # fmt: skip
 SIZES = (1, 2, 3, 4, 1, 2, 3, 0)
 FLOATS = (0.5, 1.25, -2.0, 3.0, 0.1, 1e-05, 12345.0, 2.5e-3, -0.75, 100.0)
 
@@ -84,29 +84,18 @@ def draw_call(rng: np.random.Generator) -> tuple[str, np.ndarray, int | None, An
     else:
         source = rng.integers(-99, 100, size=shape)
     size = int(np.prod(shape)) if dim is None else (shape[dim % rank] if rank else 1)
-    if mutation in ("negative", "too-large") and index.size:
-        at = tuple(int(rng.integers(0, s)) for s in index.shape)
-        if mutation == "negative":
-            index[at] = (-size if op == "take" else 0) - int(rng.integers(1, 4))
-        else:
-            index[at] = size + int(rng.integers(0, 4))
-    elif mutation == "rank":
-        if index.ndim >= 2 and rng.integers(2):
-            index = index.reshape((index.shape[0] * index.shape[1],) + index.shape[2:])
-        else:
-            index = index[None]
-    elif mutation == "bigger" and index.ndim:
-        others = [
-            d for d in range(index.ndim) if dim is None or d != dim % max(rank, 1)
-        ]
-        axis = int(rng.choice(others or [0]))
-        grow = list(index.shape)
-        grow[axis] += int(rng.integers(1, 3))
-        index = np.resize(index, grow)
-    elif mutation == "empty":
-        index = np.zeros(index.shape[:-1] + (0,), dtype=np.int64)
-    elif mutation == "dim" and dim is not None:
-        dim = int(rng.choice((rank, rank + 1, -rank - 1)))
+    index, dim = break_index(
+        index,
+        dim,
+        rank,
+        op,
+        mutation,
+        size,
+        where=lambda s: int(rng.integers(0, s)),
+        amount=lambda low, high: int(rng.integers(low, high + 1)),
+        pick=lambda options: int(rng.choice(options)),
+        coin=lambda: bool(rng.integers(2)),
+    )
     positions = torch.as_tensor(np.ascontiguousarray(index))
     if mutation == "dtype":
         positions = positions.to(BAD_DTYPES[int(rng.integers(len(BAD_DTYPES)))])

@@ -9,7 +9,9 @@ empty index, or a transposed input.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -115,34 +117,72 @@ def calls(
     input = torch.as_tensor(rng.integers(-99, 100, size=shape))
     size = shape[dim % rank] if dim is not None else int(np.prod(shape))
 
-    if mutation in ("negative", "too-large") and index.size:
-        at = tuple(rng.integers(0, s) for s in index.shape)
-        if mutation == "negative":
-            index[at] = (-size if op == "take" else 0) - draw(st.integers(1, 3))
-        else:
-            index[at] = size + draw(st.integers(0, 3))
-    elif mutation == "rank":
-        if index.ndim >= 2 and draw(st.booleans()):  # merge the first two axes
-            index = index.reshape((index.shape[0] * index.shape[1],) + index.shape[2:])
-        else:
-            index = index[None]
-    elif mutation == "bigger-index" and index.ndim:
-        others = [d for d in range(index.ndim) if dim is None or d != dim % rank]
-        axis = draw(st.sampled_from(others or [0]))
-        grow = list(index.shape)
-        grow[axis] += draw(st.integers(1, 2))
-        index = np.resize(index, grow)
-    elif mutation == "empty":
-        index = np.zeros(index.shape[:-1] + (0,), dtype=np.int64)
-    elif mutation == "dim-out-of-range" and dim is not None:
-        dim = draw(st.sampled_from((rank, rank + 1, -rank - 1)))
-    elif mutation == "transposed" and rank >= 2:
+    index, dim = break_index(
+        index,
+        dim,
+        rank,
+        op,
+        mutation,
+        size,
+        where=lambda s: int(rng.integers(0, s)),
+        amount=lambda low, high: draw(st.integers(low, high)),
+        pick=lambda options: draw(st.sampled_from(options)),
+        coin=lambda: draw(st.booleans()),
+    )
+    if mutation == "transposed" and rank >= 2:
         input = input.transpose(0, 1)
 
     index = torch.as_tensor(np.ascontiguousarray(index))
     if mutation == "dtype":
         index = index.to(draw(st.sampled_from(BAD_DTYPES)))
     return Call(op, input, dim, index, mutation)
+
+
+def break_index(
+    index: np.ndarray,
+    dim: int | None,
+    rank: int,
+    op: str,
+    mutation: str,
+    size: int,
+    *,
+    where: Callable[[int], int],
+    amount: Callable[[int, int], int],
+    pick: Callable[[Sequence[Any]], Any],
+    coin: Callable[[], bool],
+) -> tuple[np.ndarray, int | None]:
+    """Break a valid index (or dim) the one way ``mutation`` names.
+
+    ``size`` is the length positions count along. The callables draw what varies, from
+    hypothesis or from a NumPy generator: ``where(n)`` a position in ``0..n-1``,
+    ``amount(low, high)`` a number in ``low..high``, ``pick(options)`` one option,
+    ``coin()`` True or False.
+    Mutations that do not apply (an empty index has no entry to break) leave it valid.
+    """
+    if mutation in ("negative", "too-large") and index.size:
+        at = tuple(where(s) for s in index.shape)
+        if mutation == "negative":
+            index[at] = (-size if op == "take" else 0) - amount(1, 3)
+        else:
+            index[at] = size + amount(0, 3)
+    elif mutation == "rank":
+        if index.ndim >= 2 and coin():  # merge the first two axes
+            index = index.reshape((index.shape[0] * index.shape[1],) + index.shape[2:])
+        else:
+            index = index[None]
+    elif mutation == "bigger-index" and index.ndim:
+        others = [
+            d for d in range(index.ndim) if dim is None or d != dim % max(rank, 1)
+        ]
+        axis = pick(others or [0])
+        grow = list(index.shape)
+        grow[axis] += amount(1, 2)
+        index = np.resize(index, grow)
+    elif mutation == "empty":
+        index = np.zeros(index.shape[:-1] + (0,), dtype=np.int64)
+    elif mutation == "dim-out-of-range" and dim is not None:
+        dim = pick((rank, rank + 1, -rank - 1))
+    return index, dim
 
 
 # What PyTorch 2.13 raises for each rule: the exception type(s) and a message pattern.
