@@ -34,14 +34,37 @@ class TimingStats:
 
 
 def time_call(
-    fn: Callable[[], object], *, repeat: int = 7, number: int = 20, warmup: int = 3
+    fn: Callable[[], object],
+    *,
+    repeat: int = 7,
+    number: int = 20,
+    warmup: int = 3,
+    sync: Callable[[], object] | None = None,
 ) -> TimingStats:
-    """Median, fastest and slowest seconds per call of ``fn()``, after warm-up calls."""
+    """Median, fastest and slowest seconds per call of ``fn()``, after warm-up calls.
+
+    ``sync`` (e.g. ``torch.cuda.synchronize``) waits for queued device work: it runs
+    after the warm-up and once after each repeat's ``number`` calls, inside the timed
+    span, so a figure covers the calls' launches and their work, with one wait shared
+    by the ``number`` calls rather than one per call.
+    """
     if repeat < 1 or number < 1:
         raise ValueError("repeat and number must be at least 1")
     for _ in range(warmup):
         fn()  # the first calls pay for allocations and caches
-    per_call = [run / number for run in timeit.repeat(fn, number=number, repeat=repeat)]
+    if sync is None:
+        timed, calls = fn, number
+    else:
+        sync()
+
+        def timed() -> None:
+            for _ in range(number):
+                fn()
+            sync()
+
+        calls = 1
+    runs = timeit.repeat(timed, number=calls, repeat=repeat)
+    per_call = [run / number for run in runs]
     return TimingStats(
         median=statistics.median(per_call),
         low=min(per_call),
@@ -57,17 +80,18 @@ def time_candidates(
     repeat: int = 7,
     number: int = 20,
     rounds: int = 1,
+    sync: Callable[[], object] | None = None,
 ) -> dict[str, TimingStats]:
     """``time_call`` for each candidate; with ``rounds > 1`` the candidates take turns.
 
     Interleaving rounds spreads a burst of load over every candidate instead of
     penalising whichever one was running; a candidate's repeats of all rounds are
-    pooled into one ``TimingStats``.
+    pooled into one ``TimingStats``. ``sync`` is passed to each ``time_call``.
     """
     per_call: dict[str, list[float]] = {name: [] for name in candidates}
     for _ in range(rounds):
         for name, fn in candidates.items():
-            stats = time_call(fn, repeat=repeat, number=number)
+            stats = time_call(fn, repeat=repeat, number=number, sync=sync)
             per_call[name].extend([stats.low, stats.median, stats.high])
     pooled = {}
     for name, times in per_call.items():

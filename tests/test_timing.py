@@ -25,6 +25,31 @@ def test_time_call_runs_warmup_then_repeat_times_number_calls():
     assert stats.spread >= 1.0
 
 
+def test_time_call_with_sync_waits_once_per_repeat_not_once_per_call():
+    events = []
+    stats = time_call(
+        lambda: events.append("call"),
+        repeat=3,
+        number=4,
+        warmup=2,
+        sync=lambda: events.append("sync"),
+    )
+    batch = ["call"] * 4 + ["sync"]
+    assert events == ["call", "call", "sync"] + batch * 3
+    assert (stats.repeat, stats.number) == (3, 4)
+
+
+def test_time_candidates_passes_sync_to_every_candidate():
+    waits = []
+    time_candidates(
+        {"a": lambda: None, "b": lambda: None},
+        repeat=2,
+        number=3,
+        sync=lambda: waits.append(1),
+    )
+    assert len(waits) == 2 * (1 + 2)  # per candidate: after warm-up, then per repeat
+
+
 def test_time_call_refuses_zero_repeats():
     with pytest.raises(ValueError, match="at least 1"):
         time_call(lambda: None, repeat=0, number=1)

@@ -188,7 +188,8 @@ choose(
     why={
         "A": "only the CPU kernel checks the coordinates; the GPU kernel has no "
         "check and stores 0, and XLA's gather clamps every coordinate into range",
-        "B": "TensorFlow's gathers never count from the end: -1 is outside [0, size)",
+        "B": "tf.gather_nd does not count from the end: on the CPU -1 is outside "
+        "[0, size)",
         "C": "each backend treats the bad coordinate its own way, and only the CPU "
         "tells you (XLA on a CPU, tensorflow-cpu 2.21, read [1, 0] for [1, -1])",
         "D": "nothing wraps -1 to the end: the GPU stores 0, and XLA clamps -1 to 0, "
@@ -211,14 +212,15 @@ choose(
     },
     right="C",
     why={
-        "A": "that is CUDA_LAUNCH_BLOCKING=1 (or a CPU tensor); by default the "
-        "kernel launch returns before the kernel runs, so nothing can raise yet",
+        "A": "that is a CPU tensor; on CUDA the launch returns before the kernel "
+        "runs, so nothing can raise yet, and even with CUDA_LAUNCH_BLOCKING=1, "
+        "which moves the error to the call, it is the device-side assert",
         "B": "that is TensorFlow on a GPU; PyTorch's CUDA gather kernel asserts, it "
-        "never writes a value silently",
+        "does not write a value silently",
         "C": "the launch is asynchronous, so the kernel's assert is reported at the "
         "next synchronising call, possibly far from the gather, and it leaves the "
         "CUDA context unusable: restart, then find the position on the CPU",
-        "D": "gather never wraps or clamps; on CUDA a bad position trips the "
+        "D": "eager gather does not wrap or clamp; on CUDA a bad position trips the "
         "kernel's assert",
     },
 )
