@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 import torch
 
+from gatherlab.compiled import graph_breaks
 from gatherlab.tf import tensorflow
 
 tf = tensorflow()
@@ -187,18 +188,6 @@ def test_rocm_kernel_assertions_abort_in_the_shipped_headers():
     assert "abort();" in text[rocm : rocm + 200]
 
 
-def _graph_breaks(fn, *args):
-    import torch._dynamo
-    from torch._dynamo.utils import counters
-
-    torch._dynamo.reset()
-    counters.clear()
-    torch.compile(fn, backend="eager")(*args)
-    breaks = sum(counters["graph_break"].values())
-    torch._dynamo.reset()
-    return breaks
-
-
 @pytest.mark.parametrize(
     ("select", "breaks"),
     [
@@ -213,7 +202,7 @@ def _graph_breaks(fn, *args):
 )
 def test_only_data_dependent_shapes_break_the_compiled_graph(select, breaks):
     values = torch.arange(20.0).reshape(4, 5)
-    assert _graph_breaks(select, values, values > 12) == breaks
+    assert len(graph_breaks(select, values, values > 12)) == breaks
 
 
 def test_each_readers_backward_is_its_scatter_into_a_dense_zero_gradient():
@@ -253,3 +242,12 @@ def test_assert_async_raises_at_once_on_the_cpu():
     torch._assert_async(torch.tensor(True))
     with pytest.raises(RuntimeError, match="nonzero"):
         torch._assert_async(torch.tensor(False))
+
+
+def test_a_plain_tf_function_raises_like_eager_mode_on_the_cpu():
+    @tf.function
+    def gather(params, indices):
+        return tf.gather(params, indices, axis=1, batch_dims=1)
+
+    with tf.device("/CPU:0"), pytest.raises(tf.errors.InvalidArgumentError):
+        gather(X, tf.constant([[0, 3], [1, 2]]))
