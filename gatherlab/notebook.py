@@ -183,7 +183,7 @@ def solution(exercise_id: str) -> Collapsed:
     title = f"Solution: {exercise.title}" if exercise is not None else "Solution"
     try:
         shown = exercises.show_solution(exercise_id)
-    except ModuleNotFoundError as error:  # its check runs TensorFlow, not installed here
+    except ModuleNotFoundError as error:  # its check runs TensorFlow, missing here
         if error.name != "tensorflow":
             raise
         shown = TENSORFLOW_SKIP_MESSAGE
