@@ -126,11 +126,22 @@ def test_opening_and_saving_a_chapter_in_jupyterlab_changes_no_byte(
     shutil.copy(path, root / "before.ipynb")  # kept for the message below
     page = browser.new_page()
     try:
-        page.goto(f"{url}/lab/tree/{chapter.name}?token={token}")
+        # A workspace of its own, so only this chapter is open (none restored).
+        workspace = f"{url}/lab/workspaces/{chapter.stem}"
+        page.goto(f"{workspace}/tree/{chapter.name}?reset&token={token}")
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-        # The kernel has started and answered: JupyterLab has written its metadata.
-        page.wait_for_selector(
-            ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000
+        # The kernel has started and answered: JupyterLab has written its metadata
+        # (before, the indicator says idle too, beside "No Kernel").
+        page.wait_for_function(
+            """() => {
+                const name = document.querySelector(".jp-Toolbar-kernelName");
+                const status = document.querySelector(
+                    ".jp-Notebook-ExecutionIndicator"
+                );
+                return name && name.textContent.includes("ipykernel")
+                    && status && status.dataset.status === "idle";
+            }""",
+            timeout=120_000,
         )
         saved = path.stat().st_mtime_ns
         page.locator(".jp-Notebook").first.click()

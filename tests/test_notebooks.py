@@ -161,6 +161,25 @@ def test_every_chapter_stores_the_metadata_jupyterlab_writes():
         assert set(metadata) == {"kernelspec", "language_info", "widgets"}, path.name
 
 
+def _floats(value):
+    if isinstance(value, float):
+        yield value
+    elif isinstance(value, dict | list):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _floats(item)
+
+
+@pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)
+def test_stored_numbers_are_what_jupyterlab_writes_back(path):
+    """JavaScript saves 1.0 as 1 and 1e-05 as 0.00001: no such float may be stored
+    (tools/execute_notebooks.py stores whole floats as integers)."""
+    import json
+
+    for number in _floats(json.loads(path.read_text())):
+        assert not number.is_integer(), number
+        assert "e" not in repr(number), number
+
+
 @pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)
 def test_errors_appear_only_in_cells_tagged_raises_exception(path):
     for cell in _code_cells(path):
