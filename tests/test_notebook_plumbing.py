@@ -346,3 +346,11 @@ def test_xmode_minimal_makes_every_error_one_line(capsys):
     )
     assert shown.strip().splitlines()[-1].startswith("IndexError: ")
     assert "---->" not in shown
+
+
+def test_whole_floats_are_stored_as_javascript_writes_them_back():
+    executor = _executor()
+    state = {"data": [1.0, 2.5, -3.0], "nested": {"shape": [2.0], "name": "x"}}
+    executor.javascript_numbers(state)
+    assert state == {"data": [1, 2.5, -3], "nested": {"shape": [2], "name": "x"}}
+    assert [type(v) for v in state["data"]] == [int, float, int]
