@@ -8,15 +8,28 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 
-.PHONY: book test test-platforms lab notebooks lint clean vendor-js gpu-outputs gpu-wheels
+LAB := lab
+LAB_COPIES := $(patsubst notebooks/%,$(LAB)/%,$(NOTEBOOKS))
+LEARNER_STAMP := $(VENV)/.learner-installed
+
+.PHONY: book test test-platforms test-bare lab lab-tensorflow reset-lab notebooks lint \
+	clean vendor-js gpu-outputs gpu-wheels
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when requirements.txt or pyproject.toml changed.
+# Reinstall only when requirements.txt or pyproject.toml changed. The authors' set holds
+# the learner's (requirements-learner.txt is a subset of its pins), so it counts for both.
 $(STAMP): requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -r requirements.txt
-	touch $(STAMP)
+	touch $(STAMP) $(LEARNER_STAMP)
+
+# The learner's set (no TensorFlow, no authors' toolchain), with pip's progress shown.
+$(LEARNER_STAMP): requirements-learner.txt pyproject.toml | $(PY)
+	@echo "Installing the learner's set into $(VENV) (about 1.3 GB with a CPU torch;"
+	@echo "PyPI's default torch on Linux downloads about 4 GB more). This takes minutes."
+	$(PY) -m pip install --progress-bar on -r requirements-learner.txt
+	touch $(LEARNER_STAMP)
 
 book: $(STAMP)
 	$(VENV)/bin/jupyter-book build . --all --warningiserror --keep-going --quiet
@@ -40,12 +53,38 @@ test: lint
 test-platforms: $(STAMP)
 	$(VENV)/bin/pytest -rs -m network tests/test_platforms.py
 
-# The shipped notebooks are trusted first, so their stored explorers render (a fresh
-# clone's notebooks are untrusted: JupyterLab would show no saved widget or HTML output).
-# Jupyter refuses to run as root unless told; containers often run as root.
-lab: $(STAMP)
-	$(VENV)/bin/jupyter trust $(NOTEBOOKS)
-	$(VENV)/bin/jupyter lab notebooks $(LAB_ARGS) $(if $(filter 0,$(shell id -u)),--allow-root)
+# JupyterLab on the learner's own copies in lab/ (git-ignored), each made from the stored
+# chapter on first use and never overwritten after: the tracked chapters stay untouched.
+# The copies are trusted, so their stored explorers render (a fresh clone's notebooks
+# are untrusted: JupyterLab would show no saved widget or HTML output). Jupyter refuses
+# to run as root unless told; containers often run as root.
+lab: $(LEARNER_STAMP) $(LAB_COPIES)
+	$(VENV)/bin/jupyter trust $(LAB_COPIES)
+	$(VENV)/bin/jupyter lab $(LAB) $(LAB_ARGS) $(if $(filter 0,$(shell id -u)),--allow-root)
+
+$(LAB)/%.ipynb: | notebooks/%.ipynb
+	@mkdir -p $(LAB)
+	cp notebooks/$*.ipynb $@
+
+# Put a chapter of lab/ back as stored (your answers in it are lost):
+# `make reset-lab CHAPTER=03`, or CHAPTER=all for every chapter.
+reset-lab:
+	@test -n "$(CHAPTER)" || { echo "Say which chapter: make reset-lab CHAPTER=03 (or CHAPTER=all)"; exit 2; }
+	@mkdir -p $(LAB)
+	@set -e; for stored in $(if $(filter all,$(CHAPTER)),$(NOTEBOOKS),$(wildcard notebooks/$(CHAPTER)*.ipynb)); do \
+		cp "$$stored" $(LAB)/ && echo "restored $(LAB)/$${stored#notebooks/}"; done
+	@test -n "$(if $(filter all,$(CHAPTER)),$(NOTEBOOKS),$(wildcard notebooks/$(CHAPTER)*.ipynb))" || { echo "No chapter notebooks/$(CHAPTER)*.ipynb"; exit 2; }
+
+# TensorFlow for the learner's environment, at the book's pins (its cells then run).
+lab-tensorflow: $(LEARNER_STAMP)
+	$(PY) -m pip install --progress-bar on -c <(grep -v '^-e' requirements.txt) \
+		-r <(grep -E '^tensorflow' requirements.txt)
+
+# Every chapter top to bottom in a throw-away environment made as a hosted notebook has
+# it: torch, numpy, matplotlib, ipykernel, no TensorFlow, the package installed with a
+# plain `pip install .` (tools/bare_env.py; .ci/run runs it).
+test-bare: | $(PY)
+	$(PY) tools/bare_env.py
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)

@@ -2,26 +2,44 @@
 
 It silences TensorFlow's start-up logging and loads triton (where installed) before any
 import of TensorFlow (``gatherlab.tf`` says why the order matters), seeds every random
-generator, fixes print options, and registers the ``%%gpu`` cell magic.
+generator, fixes print options, registers the ``%%gpu`` and ``%%tensorflow`` cell
+magics, and chooses how errors show (:func:`shows_one_line`).
 """
 
 from __future__ import annotations
 
 import ast
 import html
+import linecache
+import platform
 import random
+import sys
+import traceback
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, packages_distributions, version
 from typing import Any
 
 import numpy as np
 
-from gatherlab.tf import load_triton_first, quiet_tensorflow_logs
+from gatherlab.tf import (
+    load_triton_first,
+    quiet_tensorflow_logs,
+    tensorflow,
+    tensorflow_installed,
+)
 
 # The tag that marks a cell needing CUDA (with the %%gpu magic); the executor, the GPU
 # runner and the nbval plugin all select cells by it.
 GPU_TAG = "gpu"
 GPU_SKIP_MESSAGE = (
     "Skipped: this cell needs a CUDA device (torch.cuda.is_available() is False)."
+)
+# The tag of a cell that needs TensorFlow (with the %%tensorflow magic).
+TENSORFLOW_TAG = "tensorflow"
+TENSORFLOW_SKIP_MESSAGE = (
+    "Skipped: this cell needs TensorFlow, which is not installed here. To run it, "
+    'install it (%pip install tensorflow in a cell, or pip install "gatherlab'
+    '[tensorflow]"), restart the kernel and run the chapter from the top.'
 )
 
 
@@ -44,19 +62,19 @@ def gpu_label() -> str:
     return f"GPU run: {name}, {backend}, torch {torch.__version__}"
 
 
-def run_in_shell(shell, cell: str) -> None:
+def run_in_shell(shell, cell: str, name: str = "<gpu cell>") -> None:
     """Run a cell's code in the notebook's namespace, as the cell itself would.
 
     A trailing expression is displayed; an exception propagates to the caller, so the
-    notebook shows it once, as the error of the ``%%gpu`` cell itself.
+    notebook shows it once, as the error of the ``%%gpu`` (or ``%%tensorflow``) cell.
     """
     tree = ast.parse(shell.transform_cell(cell))
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
-    exec(compile(tree, "<gpu cell>", "exec"), shell.user_ns)
+    exec(compile(tree, name, "exec"), shell.user_ns)
     if last is not None:
-        shell.displayhook(eval(compile(last, "<gpu cell>", "eval"), shell.user_ns))
+        shell.displayhook(eval(compile(last, name, "eval"), shell.user_ns))
 
 
 def gpu(line: str, cell: str) -> None:
@@ -68,6 +86,70 @@ def gpu(line: str, cell: str) -> None:
 
     print(gpu_label())
     run_in_shell(get_ipython(), cell)
+
+
+def tensorflow_cell(line: str, cell: str) -> None:
+    """``%%tensorflow``: run the cell where TensorFlow is installed; else one line.
+
+    TensorFlow is imported here, on the first such cell (quietly, after triton), never
+    by the chapter's set-up: a kernel that runs no TensorFlow cell never loads it.
+    """
+    if not tensorflow_installed():
+        print(TENSORFLOW_SKIP_MESSAGE)
+        return
+    from IPython import get_ipython
+
+    tensorflow()
+    run_in_shell(get_ipython(), cell, "<tensorflow cell>")
+
+
+def _is_cell_code(filename: str) -> bool:
+    """True for code typed into a notebook cell (IPython caches its source, no file)."""
+    entry = linecache.cache.get(filename)
+    return entry is not None and len(entry) == 4 and entry[1] is None
+
+
+def shows_one_line(tb) -> bool:
+    """Whether an error shows as one line ("RuntimeError: message").
+
+    True for an error raised by a library inside the cell's last statement: what a cell
+    that shows a library's error on purpose does (its one statement, or its last, is the
+    failing call), and where the line is plain to see. False, so the traceback shows the
+    learner's line, when the failing statement is not the cell's last, or when the error
+    passed through code defined in a notebook cell (the learner's own function).
+    """
+    frames = [
+        (frame, line)
+        for frame, line in traceback.walk_tb(tb)
+        if _is_cell_code(frame.f_code.co_filename)
+    ]
+    if len(frames) != 1 or frames[0][0].f_code.co_name != "<module>":
+        return False
+    frame, line = frames[0]
+    source = "".join(linecache.getlines(frame.f_code.co_filename))
+    try:
+        last = ast.parse(source).body[-1]
+    except (SyntaxError, IndexError):
+        return False
+    return last.lineno <= line <= (last.end_lineno or last.lineno)
+
+
+def show_error(shell, etype, value, tb, tb_offset=None) -> None:
+    """The kernel's error display (``shell.set_custom_exc``), following ``%xmode``.
+
+    Under IPython's default mode (Context) an error that :func:`shows_one_line` shows as
+    one line; every other error shows its normal traceback. ``%xmode Minimal`` makes
+    every error one line, ``%xmode Verbose`` every error a full traceback with values.
+    """
+    one_line = shell.InteractiveTB.mode == "Context" and shows_one_line(tb)
+    if not one_line:
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+        return
+    shell.InteractiveTB.set_mode("Minimal")
+    try:
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+    finally:
+        shell.InteractiveTB.set_mode("Context")
 
 
 @dataclass(frozen=True)
@@ -99,20 +181,44 @@ def solution(exercise_id: str) -> Collapsed:
 
     exercise = exercises.EXERCISES.get(exercise_id)
     title = f"Solution: {exercise.title}" if exercise is not None else "Solution"
-    return Collapsed(title, exercises.show_solution(exercise_id))
+    try:
+        shown = exercises.show_solution(exercise_id)
+    except ModuleNotFoundError as error:  # its check runs TensorFlow, missing here
+        if error.name != "tensorflow":
+            raise
+        shown = TENSORFLOW_SKIP_MESSAGE
+    return Collapsed(title, shown)
+
+
+def tensorflow_version() -> str:
+    """The installed TensorFlow's version, read without importing it; "not installed".
+
+    Any distribution that provides the ``tensorflow`` module counts (tensorflow,
+    tensorflow-cpu, tensorflow-macos); an import that has already happened wins.
+    """
+    if "tensorflow" in sys.modules:
+        return sys.modules["tensorflow"].__version__
+    if not tensorflow_installed():
+        return "not installed"
+    for distribution in packages_distributions().get("tensorflow", []):
+        try:
+            return version(distribution)
+        except PackageNotFoundError:  # a stale record of a removed distribution
+            continue
+    return "installed, version unknown"
 
 
 def versions() -> str:
-    """The library versions a chapter's outputs came from, as one line."""
-    import platform
+    """The library versions a chapter's outputs came from, as one line; never fails.
 
+    TensorFlow's version is read from its installed metadata: printing it costs no
+    import (about 500 MiB and a few seconds per kernel).
+    """
     import torch
-
-    from gatherlab.tf import tensorflow
 
     return (
         f"Python {platform.python_version()}, torch {torch.__version__}, "
-        f"tensorflow {tensorflow().__version__}, numpy {np.__version__}"
+        f"tensorflow {tensorflow_version()}, numpy {np.__version__}"
     )
 
 
@@ -134,5 +240,7 @@ def setup_book(seed: int = 0) -> None:
     shell = get_ipython()
     if shell is not None:
         shell.register_magic_function(gpu, magic_kind="cell", magic_name="gpu")
-        # Errors show as "RuntimeError: message": short, and free of machine paths.
-        shell.InteractiveTB.set_mode("Minimal")
+        shell.register_magic_function(
+            tensorflow_cell, magic_kind="cell", magic_name=TENSORFLOW_TAG
+        )
+        shell.set_custom_exc((Exception,), show_error)

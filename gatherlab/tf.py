@@ -65,6 +65,13 @@ def load_triton_first() -> bool:
     return True
 
 
+def tensorflow_installed() -> bool:
+    """True where the ``tensorflow`` module can be imported (found, not imported)."""
+    if "tensorflow" in sys.modules:
+        return True
+    return importlib.util.find_spec("tensorflow") is not None
+
+
 def tensorflow() -> Any:
     """The ``tensorflow`` module, imported quietly and after triton."""
     quiet_tensorflow_logs()

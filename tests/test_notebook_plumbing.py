@@ -138,6 +138,18 @@ def test_solution_is_a_closed_details_box_with_the_registry_solution():
     assert repr(shown) == f"Solution: Pick different columns in every row\n\n{inner}"
 
 
+def test_solution_that_needs_tensorflow_says_so_where_it_is_missing(monkeypatch):
+    from gatherlab import exercises
+
+    def tensorflow_absent(exercise_id):
+        raise ModuleNotFoundError("No module named 'tensorflow'", name="tensorflow")
+
+    monkeypatch.setattr(exercises, "show_solution", tensorflow_absent)
+    shown = notebook.solution("05.predict_gather_nd_axis")
+    assert shown.content == notebook.TENSORFLOW_SKIP_MESSAGE
+    assert shown.summary.startswith("Solution: ")
+
+
 def test_solution_of_an_unknown_exercise_says_so_inside_the_box():
     html = notebook.solution("01.no_such_exercise")._repr_html_()
     assert "<summary" in html and "There is no exercise" in html
@@ -215,3 +227,130 @@ def test_widget_ids_depend_only_on_the_notebook_and_the_order_of_appearance():
     assert state["state"][box]["state"]["children"] == [f"IPY_MODEL_{button}"]
     assert state["state"][button]["state"]["layout"] == f"IPY_MODEL_{layout}"
     assert state["state"][link]["state"]["source"][0] == f"IPY_MODEL_{button}"
+
+
+def test_versions_reads_tensorflow_without_importing_it():
+    code = (
+        "import sys, gatherlab as gl\n"
+        "gl.setup_book()\n"
+        "print(gl.versions().split(', ')[2])\n"
+        "print('tensorflow' in sys.modules)\n"
+        "import tensorflow\n"
+        "print(tensorflow.__version__)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    named, imported, actual = result.stdout.splitlines()
+    assert (named, imported) == (f"tensorflow {actual}", "False")
+
+
+def test_versions_never_fails_without_tensorflow(monkeypatch):
+    monkeypatch.delitem(sys.modules, "tensorflow", raising=False)
+    monkeypatch.setattr(notebook, "tensorflow_installed", lambda: False)
+    assert ", tensorflow not installed, numpy " in notebook.versions()
+
+
+def test_tensorflow_magic_prints_how_to_install_without_tensorflow(monkeypatch, capsys):
+    monkeypatch.setattr(notebook, "tensorflow_installed", lambda: False)
+    notebook.tensorflow_cell("", "raise SystemExit('must not run')")
+    out = capsys.readouterr().out
+    assert out == notebook.TENSORFLOW_SKIP_MESSAGE + "\n"
+    assert "pip install tensorflow" in out and "\n" not in out.rstrip("\n")
+
+
+def test_tensorflow_magic_runs_the_cell_and_shows_its_last_value(capsys):
+    from IPython.testing.globalipapp import get_ipython
+
+    shell = get_ipython()
+    notebook.tensorflow_cell("", "import tensorflow as tf\nint(tf.reduce_sum([6, 36]))")
+    assert shell.user_ns["tf"].__name__ == "tensorflow"
+    assert capsys.readouterr().out.strip().endswith("42")
+
+
+def _error_display(source_cells: list[str], capsys) -> str:
+    """What the book's kernel shows for the last of these cells (each run as a cell)."""
+    from IPython.testing.globalipapp import get_ipython
+
+    shell = get_ipython()
+    notebook.setup_book()
+    try:
+        for source in source_cells:
+            capsys.readouterr()
+            shell.run_cell(source, store_history=True)
+        return capsys.readouterr().out
+    finally:
+        shell.set_custom_exc((), None)
+        shell.InteractiveTB.set_mode("Context")
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def test_a_library_error_in_a_cells_last_statement_shows_as_one_line(capsys):
+    shown = _error_display(
+        [
+            "import torch\nx = torch.ones(2, 3)",
+            "print('x[0, -1] =', 1.0)\ntorch.gather(x, 1, torch.tensor([[5]]))",
+        ],
+        capsys,
+    )
+    lines = ANSI.sub("", shown).strip().splitlines()
+    assert lines[0] == "x[0, -1] = 1.0"
+    assert len(lines) == 2 and lines[1].startswith("RuntimeError: "), lines
+
+
+def test_an_error_before_a_cells_last_statement_shows_the_learners_line(capsys):
+    shown = ANSI.sub(
+        "",
+        _error_display(
+            [
+                "import torch\n"
+                "x = torch.ones(2, 3)\n"
+                "picked = torch.gather(x, 1, torch.tensor([[5]]))\n"
+                "print(picked)"
+            ],
+            capsys,
+        ),
+    )
+    assert "----> 3 picked = torch.gather(x, 1, torch.tensor([[5]]))" in shown
+    assert shown.strip().splitlines()[-1].startswith("RuntimeError: ")
+
+
+def test_an_error_inside_the_learners_own_function_shows_its_line(capsys):
+    shown = ANSI.sub(
+        "",
+        _error_display(
+            [
+                "import torch\n"
+                "def pick(x):\n"
+                "    index = torch.tensor([[5]])\n"
+                "    return torch.gather(x, 1, index)",
+                "pick(torch.ones(2, 3))",
+            ],
+            capsys,
+        ),
+    )
+    assert "----> 4     return torch.gather(x, 1, index)" in shown
+    assert "----> 1 pick(torch.ones(2, 3))" in shown
+
+
+def test_xmode_minimal_makes_every_error_one_line(capsys):
+    shown = ANSI.sub(
+        "",
+        _error_display(
+            ["%xmode Minimal", "import torch\nx = torch.ones(2)[5]\nprint(x)"],
+            capsys,
+        ),
+    )
+    assert shown.strip().splitlines()[-1].startswith("IndexError: ")
+    assert "---->" not in shown
+
+
+def test_whole_floats_are_stored_as_javascript_writes_them_back():
+    executor = _executor()
+    state = {"data": [1.0, 2.5, -3.0], "nested": {"shape": [2.0], "name": "x"}}
+    executor.javascript_numbers(state)
+    assert state == {"data": [1, 2.5, -3], "nested": {"shape": [2], "name": "x"}}
+    assert [type(v) for v in state["data"]] == [int, float, int]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -90,6 +91,93 @@ def test_gpu_cells_are_marked_both_ways(path):
     for cell in _code_cells(path):
         uses_magic = cell.source.startswith("%%gpu")
         assert uses_magic == ("gpu" in _tags(cell)), cell.source[:80]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_tensorflow_cells_are_marked_both_ways(path):
+    for cell in _code_cells(path):
+        uses_magic = cell.source.startswith("%%tensorflow")
+        assert uses_magic == ("tensorflow" in _tags(cell)), cell.source[:80]
+        # TensorFlow is imported only where its cells run (chapter 4's GPU cell guards
+        # its own import: it reports whether TensorFlow sees a GPU).
+        if not uses_magic and "gpu" not in _tags(cell):
+            assert "import tensorflow" not in cell.source, cell.source[:80]
+
+
+HOW_TO_USE = re.compile(r"^> \*\*Working in this notebook\.\*\* ")
+RELATIVE_LINK = re.compile(r"\]\((?!https?://)")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_first_cell_says_how_to_use_the_notebook_without_relative_links(path):
+    """Relative links break in JupyterLab on lab/, in Colab, or in the book."""
+    first = nbformat.read(path, as_version=4).cells[0]
+    assert first.cell_type == "markdown" and HOW_TO_USE.match(first.source)
+    for needed in (
+        f"make reset-lab CHAPTER={path.name[:2]}",
+        "`%%gpu`",
+        "`%%tensorflow`",
+        "`# Slow`",
+        "%xmode Minimal",
+    ):
+        assert needed in first.source, needed
+    assert not RELATIVE_LINK.search(first.source)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_slow_cells_say_so_first_and_nothing_later_needs_them(path):
+    cells = _code_cells(path)
+    for place, cell in enumerate(cells):
+        if not cell.source.startswith("# Slow"):
+            continue
+        assert "skip" in cell.source.splitlines()[1].lower(), cell.source[:160]
+        tree = ast.parse(cell.source)
+        made = {
+            target.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for later in cells[place + 1 :]:
+            used = set(re.findall(r"\b\w+\b", later.source))
+            assert not made & used, (made & used, later.source[:80])
+
+
+def test_every_chapter_stores_the_metadata_jupyterlab_writes():
+    """JupyterLab saves the kernelspec of ipykernel's own python3 kernel; a chapter that
+    stores another display name turns dirty on its first save."""
+    from ipykernel.kernelspec import get_kernel_dict
+
+    expected = {
+        "display_name": get_kernel_dict()["display_name"],
+        "language": "python",
+        "name": "python3",
+    }
+    stored = [nbformat.read(path, as_version=4).metadata for path in CHAPTERS]
+    for path, metadata in zip(CHAPTERS, stored, strict=True):
+        assert metadata.kernelspec == expected, path.name
+        assert metadata.language_info == stored[0].language_info, path.name
+        assert set(metadata) == {"kernelspec", "language_info", "widgets"}, path.name
+
+
+def _floats(value):
+    if isinstance(value, float):
+        yield value
+    elif isinstance(value, dict | list):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _floats(item)
+
+
+@pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)
+def test_stored_numbers_are_what_jupyterlab_writes_back(path):
+    """JavaScript saves 1.0 as 1 and 1e-05 as 0.00001: no such float may be stored
+    (tools/execute_notebooks.py stores whole floats as integers)."""
+    import json
+
+    for number in _floats(json.loads(path.read_text())):
+        assert not number.is_integer(), number
+        assert "e" not in repr(number), number
 
 
 @pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)

@@ -6,7 +6,9 @@ tagged ``gpu`` only prints its skip line, and its stored outputs and execution c
 put back afterwards: a CPU run never erases outputs that a GPU run stored
 (``make gpu-outputs``).
 Widget model ids are renamed by order of appearance, so re-running an unchanged chapter
-writes the same bytes (``git diff`` shows only what really changed).
+writes the same bytes (``git diff`` shows only what really changed). Numbers are stored
+as JupyterLab writes them back (a whole float as an integer), so opening and saving a
+chapter in JupyterLab changes no byte.
 """
 
 from __future__ import annotations
@@ -48,7 +50,23 @@ def execute(path: Path, has_cuda: bool) -> None:
         for cell, (outputs, count) in zip(_gpu_cells(notebook), stored, strict=True):
             cell.outputs, cell.execution_count = outputs, count
     stable_widget_ids(notebook, path.stem)
+    javascript_numbers(notebook)
     nbformat.write(notebook, path)
+
+
+def javascript_numbers(value):
+    """Whole floats (the widget state's tensors) become integers, in place.
+
+    JupyterLab holds a notebook as JavaScript objects, which know one number type: it
+    saves ``1.0`` as ``1``. Other floats print alike in both languages unless their
+    ``repr`` takes an exponent, which tests/test_notebooks.py finds.
+    """
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in list(items):
+        if isinstance(item, float) and item.is_integer() and abs(item) < 2**53:
+            value[key] = int(item)
+        elif isinstance(item, dict | list):
+            javascript_numbers(item)
 
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
