@@ -37,9 +37,9 @@ BRANDS_PACK = re.compile(r'd\("fab",p\),d\("fa-brands",p\)')
 PROVIDERS = {"github", "gitlab", "bitbucket"}
 NOT_ICONS = {"fa-solid", "fa-regular", "fa-brands", "fa-lg", "fa-sm", "fa-xs", "fa-fw"}
 
-REPLACER = """  // Swap <i class="fa-solid fa-NAME"> for the icon's inline SVG, keeping
-  // every attribute (the theme's CSS and scripts select on them), as Font
-  // Awesome does.
+REPLACER = """  // Swap <i class="fa-solid fa-NAME"> (or a <span>) for the icon's SVG,
+  // keeping every attribute (the theme's CSS and scripts select on them), as
+  // Font Awesome does.
   const SVG = "http://www.w3.org/2000/svg";
   const style = document.createElement("style");
   style.textContent =
@@ -48,8 +48,11 @@ REPLACER = """  // Swap <i class="fa-solid fa-NAME"> for the icon's inline SVG, 
     "vertical-align:-.075em}";
   document.head.appendChild(style);
   function swap(root) {
-    for (const icon of root.querySelectorAll("i[class*='fa-']")) {
-      const name = [...icon.classList].find((c) => c.slice(3) in ICONS);
+    const icons = root.querySelectorAll("i[class*='fa-'], span[class*='fa-']");
+    for (const icon of icons) {
+      const name = [...icon.classList].find(
+        (c) => c.startsWith("fa-") && c.slice(3) in ICONS,
+      );
       if (!name) continue;
       const [width, height, d] = ICONS[name.slice(3)];
       const svg = document.createElementNS(SVG, "svg");

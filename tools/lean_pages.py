@@ -234,5 +234,6 @@ def start(app: Sphinx, *args: Any) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", start)
     app.connect("html-page-context", prune, priority=900)
-    app.connect("build-finished", write_lean_assets)
+    # After the theme rewrites pygments.css (its own build-finished handler).
+    app.connect("build-finished", write_lean_assets, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": False}

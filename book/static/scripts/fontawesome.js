@@ -38,9 +38,9 @@
     "sun": [512, 512, "M361.5 1.2c5 2.1 8.6 6.6 9.6 11.9L391 121l107.9 19.8c5.3 1 9.8 4.6 11.9 9.6s1.5 10.7-1.6 15.2L446.9 256l62.3 90.3c3.1 4.5 3.7 10.2 1.6 15.2s-6.6 8.6-11.9 9.6L391 391 371.1 498.9c-1 5.3-4.6 9.8-9.6 11.9s-10.7 1.5-15.2-1.6L256 446.9l-90.3 62.3c-4.5 3.1-10.2 3.7-15.2 1.6s-8.6-6.6-9.6-11.9L121 391 13.1 371.1c-5.3-1-9.8-4.6-11.9-9.6s-1.5-10.7 1.6-15.2L65.1 256 2.8 165.7c-3.1-4.5-3.7-10.2-1.6-15.2s6.6-8.6 11.9-9.6L121 121 140.9 13.1c1-5.3 4.6-9.8 9.6-11.9s10.7-1.5 15.2 1.6L256 65.1 346.3 2.8c4.5-3.1 10.2-3.7 15.2-1.6zM160 256a96 96 0 1 1 192 0 96 96 0 1 1 -192 0zm224 0a128 128 0 1 0 -256 0 128 128 0 1 0 256 0z"],
     "xmark": [384, 512, "M342.6 150.6c12.5-12.5 12.5-32.8 0-45.3s-32.8-12.5-45.3 0L192 210.7 86.6 105.4c-12.5-12.5-32.8-12.5-45.3 0s-12.5 32.8 0 45.3L146.7 256 41.4 361.4c-12.5 12.5-12.5 32.8 0 45.3s32.8 12.5 45.3 0L192 301.3 297.4 406.6c12.5 12.5 32.8 12.5 45.3 0s12.5-32.8 0-45.3L237.3 256 342.6 150.6z"]
   };
-  // Swap <i class="fa-solid fa-NAME"> for the icon's inline SVG, keeping
-  // every attribute (the theme's CSS and scripts select on them), as Font
-  // Awesome does.
+  // Swap <i class="fa-solid fa-NAME"> (or a <span>) for the icon's SVG,
+  // keeping every attribute (the theme's CSS and scripts select on them), as
+  // Font Awesome does.
   const SVG = "http://www.w3.org/2000/svg";
   const style = document.createElement("style");
   style.textContent =
@@ -49,8 +49,11 @@
     "vertical-align:-.075em}";
   document.head.appendChild(style);
   function swap(root) {
-    for (const icon of root.querySelectorAll("i[class*='fa-']")) {
-      const name = [...icon.classList].find((c) => c.slice(3) in ICONS);
+    const icons = root.querySelectorAll("i[class*='fa-'], span[class*='fa-']");
+    for (const icon of icons) {
+      const name = [...icon.classList].find(
+        (c) => c.startsWith("fa-") && c.slice(3) in ICONS,
+      );
       if (!name) continue;
       const [width, height, d] = ICONS[name.slice(3)];
       const svg = document.createElementNS(SVG, "svg");
