@@ -8,7 +8,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 
-.PHONY: book test test-platforms lab notebooks lint clean vendor-js gpu-outputs gpu-wheels
+.PHONY: book test test-platforms lab notebooks lint clean vendor-js gpu-outputs gpu-wheels \
+	site-zip
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +22,10 @@ $(STAMP): requirements.txt pyproject.toml | $(PY)
 book: $(STAMP)
 	$(VENV)/bin/jupyter-book build . --all --warningiserror --keep-going --quiet
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+# The built site as one zip that works opened from disk (tools/site_zip.py says how).
+site-zip: book
+	$(PY) tools/site_zip.py --html _build/html --out _build/site.zip
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check gatherlab tests tools notebooks

@@ -55,6 +55,8 @@ WORD = re.compile(r"[A-Za-z_][\w-]*")
 # The class and id names a selector needs (attribute values and strings left out).
 NEEDS = re.compile(r"[.#](-?[A-Za-z_][\w-]*)")
 QUOTED = re.compile(r"\[[^\]]*\]|\"[^\"]*\"|'[^']*'")
+# :is(), :where(), :not(), :has() need any or none of theirs: left out, so kept.
+BRACKETED = re.compile(r"\([^()]*\)")
 DRAWN_ICON = re.compile(r"\.fa-[\w-]+::?before")
 RELATIVE_URL = re.compile(r"url\(\s*(['\"]?)(?!data:|[a-z]+://|/|#)([^'\")]+)\1\s*\)")
 # Font Awesome's glyphs sit in the private use area; tinycss2 writes them unescaped.
@@ -149,7 +151,10 @@ def words(html: Path, scripts: set[str]) -> set[str]:
 def _used(selector: str, present: set[str]) -> bool:
     if DRAWN_ICON.fullmatch(selector.strip()):
         return False
-    return all(name in present for name in NEEDS.findall(QUOTED.sub("", selector)))
+    plain = QUOTED.sub("", selector)
+    while BRACKETED.search(plain):
+        plain = BRACKETED.sub("", plain)
+    return all(name in present for name in NEEDS.findall(plain))
 
 
 def purge(css: str, present: set[str]) -> str:
