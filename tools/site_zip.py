@@ -14,7 +14,13 @@ relative imports rewritten to the bare names ``site/_static/NAME.mjs``) as a
 - a module script ``<script type="module" src=".../_static/x.mjs">`` becomes the
   inline ``<script type="module">import "site/_static/x.mjs";</script>``;
 - a module's ``import ... from "./core.mjs"`` finds ``site/_static/core.mjs``;
-- a classic script's ``import(new URL("x.mjs", base))`` finds the path key.
+- a classic script's ``import(new URL("x.mjs", base))`` finds the path key;
+- a module's ``import.meta.url`` still names its own path (the page's
+  ``_static/NAME.mjs``), so URLs it builds from it point into ``_static/``.
+
+What the zip cannot give a page on disk is ``fetch()``: Chromium refuses every
+``file://`` request of it, so data a page needs is best shipped as a module
+(``export default {...}``) or in the page.
 
 Chromium loads modules from ``data:`` URLs and inline module scripts on ``file://``
 pages; nothing is fetched from disk as a module. Each page carries its own copy of
@@ -42,6 +48,7 @@ MODULE_SCRIPT = re.compile(
     r"""<script\b(?=[^>]*\btype=["']module["'])[^>]*\bsrc=["']([^"']+)["'][^>]*>"""
     r"""\s*</script>"""
 )
+IMPORT_META_URL = re.compile(r"\bimport\.meta\.url\b")
 HEAD = re.compile(r"<head[^>]*>", re.I)
 
 
@@ -68,6 +75,9 @@ def import_map(modules: dict[str, str], to_static: str) -> str:
     """The import map for a page whose path to ``_static/`` is ``to_static``."""
     imports = {}
     for name, text in modules.items():
+        # import.meta.url of a data: URL has no folder: give each module its own.
+        here = f"new URL({json.dumps(to_static + name)}, document.baseURI).href"
+        text = IMPORT_META_URL.sub(here, text)
         url = "data:text/javascript;base64," + base64.b64encode(
             text.encode("utf-8")
         ).decode("ascii")
@@ -88,13 +98,11 @@ def for_disk(page: str, depth: int, modules: dict[str, str]) -> str:
             raise SystemExit(f"module script {path}: not under _static")
         return f'<script type="module">import "{BARE}{name}";</script>'
 
-    page = MODULE_SCRIPT.sub(inline, page)
-    if not modules:
-        return page
     head = HEAD.search(page)
-    if head is None:
-        raise SystemExit("a page without <head>")
-    cut = head.end()
+    if head is None or not modules:  # no page (a theme's template), or no module
+        return page
+    page = MODULE_SCRIPT.sub(inline, page)
+    cut = HEAD.search(page).end()  # type: ignore[union-attr]
     return page[:cut] + import_map(modules, to_static) + page[cut:]
 
 
