@@ -7,7 +7,8 @@ Uses the book built once for the browser tests (tests/conftest.py). Checked here
 - tools/lean_pages.py: its purge keeps what pages use and drops what none does; each
   page links one stylesheet, loads the search index only on the search page, and no
   Thebe; the icon font holds only glyphs the stylesheet names;
-- the search page finds a word, with no script or console error;
+- the root redirect, the general index and the search page raise no script or
+  console error, and the search page finds a word;
 - .github/workflows/pages.yml is the standard GitHub Pages workflow over ``make book``;
 - the repository link, the Colab launch and the notebook download are on every chapter;
 - the zip of tools/site_zip.py works opened from disk: an explorer answers a control
@@ -165,14 +166,16 @@ def test_lean_assets_hold_only_what_pages_use(built_book: Path) -> None:
 
 
 @needs_chromium
-def test_search_page_finds_a_word(browser: Browser, site: str) -> None:
+def test_search_and_index_pages_run_without_errors(browser: Browser, site: str) -> None:
+    """The pages outside _toc.yml (test_browser.py opens those): the root redirect and
+    the general index load with no script or console error, and the search page,
+    which alone loads the search index, finds a word."""
     page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(error.message))
-    page.on(
-        "console",
-        lambda message: message.type == "error" and errors.append(message.text),
-    )
+    errors = errors_of(page)
+    page.goto(site)
+    expect(page).to_have_url(re.compile(r"book/intro\.html$"))
+    page.goto(f"{site}genindex.html")
+    page.wait_for_load_state("networkidle")
     page.goto(f"{site}search.html?q=take_along_dim")
     expect(page.locator("#search-results li").first).to_be_visible(timeout=10_000)
     assert page.locator("#search-results li").count() >= 2
