@@ -13,7 +13,7 @@ LAB_COPIES := $(patsubst notebooks/%,$(LAB)/%,$(NOTEBOOKS))
 LEARNER_STAMP := $(VENV)/.learner-installed
 
 .PHONY: book test test-platforms test-bare lab lab-tensorflow reset-lab notebooks lint \
-	clean vendor-js gpu-outputs gpu-wheels
+	clean vendor-js gpu-outputs gpu-wheels site-zip
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ $(LEARNER_STAMP): requirements-learner.txt pyproject.toml | $(PY)
 book: $(STAMP)
 	$(VENV)/bin/jupyter-book build . --all --warningiserror --keep-going --quiet
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+# The built site as one zip that works opened from disk (tools/site_zip.py says how).
+site-zip: book
+	$(PY) tools/site_zip.py --html _build/html --out _build/site.zip
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check gatherlab tests tools notebooks

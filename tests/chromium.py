@@ -28,6 +28,3 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# Jupyter Book 1 puts sphinx-thebe's `const THEBE_JS_URL = ...` on every page twice; the
-# second declaration throws. Harmless: Thebe is never launched in this book.
-KNOWN_PAGE_ERRORS = {"Identifier 'THEBE_JS_URL' has already been declared"}

@@ -26,7 +26,7 @@ from gatherlab._arrays import to_numpy
 from gatherlab.exercises import EXERCISES
 from gatherlab.exercises.page import payload, typed_answer
 from tests import page_cases
-from tests.chromium import KNOWN_PAGE_ERRORS, needs_chromium
+from tests.chromium import needs_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -217,7 +217,7 @@ def check_chapter(browser: Browser, base: str, chapter: str, shots: Path) -> Non
             expect(note).to_be_visible()
             expect(note).to_contain_text("checked in a live notebook")
         assert off_host == []
-        assert [error for error in errors if error not in KNOWN_PAGE_ERRORS] == []
+        assert errors == []
     finally:
         context.close()
 

@@ -2,10 +2,11 @@
 
 pydata-sphinx-theme puts its Font Awesome bundle (``scripts/fontawesome.js``, 1.49 MB:
 every free icon, three styles) on every page, for the dozen solid icons its templates
-and sphinx-book-theme's use. Sphinx copies ``html_static_path`` after the theme's static
-files, so a file of the same name in ``book/static/scripts/`` replaces the bundle. This
-tool writes that file: the solid icons whose names (or aliases) the two themes'
-templates and scripts mention, with Font Awesome's own path data and licence line, and
+and sphinx-book-theme's use, and the brand icon of the repository button. Sphinx
+copies ``html_static_path`` after the theme's static files, so a file of the same name
+in ``book/static/scripts/`` replaces the bundle. This tool writes that file: the solid
+(else brand) icons whose names (or aliases) the two themes' templates and scripts
+mention, with Font Awesome's own path data and licence line, and
 a few lines that swap each ``<i class="fa-solid fa-NAME">`` for its inline SVG, as the
 bundle does.
 
@@ -28,13 +29,17 @@ THEMES = ("pydata_sphinx_theme", "sphinx_book_theme")
 ICON = re.compile(
     r'(?:"([a-z0-9-]+)"|([a-z][a-z0-9]*)):\[(\d+),(\d+),\[([^\]]*)\],"[0-9a-f]+","([^"]+)"\]'
 )
-# Solid icons are defined last, as the pack registered under "fas".
+# Each style's icons are one pack, registered under its short and long names.
 SOLID_PACK = re.compile(r'd\("fas",p\),d\("fa-solid",p\)')
+BRANDS_PACK = re.compile(r'd\("fab",p\),d\("fa-brands",p\)')
+# sphinx-book-theme's repository button is `fab fa-{provider}`, a name no template
+# spells out (sphinx_book_theme/header_buttons).
+PROVIDERS = {"github", "gitlab", "bitbucket"}
 NOT_ICONS = {"fa-solid", "fa-regular", "fa-brands", "fa-lg", "fa-sm", "fa-xs", "fa-fw"}
 
-REPLACER = """  // Swap <i class="fa-solid fa-NAME"> for the icon's inline SVG, keeping
-  // every attribute (the theme's CSS and scripts select on them), as Font
-  // Awesome does.
+REPLACER = """  // Swap <i class="fa-solid fa-NAME"> (or a <span>) for the icon's SVG,
+  // keeping every attribute (the theme's CSS and scripts select on them), as
+  // Font Awesome does.
   const SVG = "http://www.w3.org/2000/svg";
   const style = document.createElement("style");
   style.textContent =
@@ -43,8 +48,11 @@ REPLACER = """  // Swap <i class="fa-solid fa-NAME"> for the icon's inline SVG, 
     "vertical-align:-.075em}";
   document.head.appendChild(style);
   function swap(root) {
-    for (const icon of root.querySelectorAll("i[class*='fa-']")) {
-      const name = [...icon.classList].find((c) => c.slice(3) in ICONS);
+    const icons = root.querySelectorAll("i[class*='fa-'], span[class*='fa-']");
+    for (const icon of icons) {
+      const name = [...icon.classList].find(
+        (c) => c.startsWith("fa-") && c.slice(3) in ICONS,
+      );
       if (!name) continue;
       const [width, height, d] = ICONS[name.slice(3)];
       const svg = document.createElementNS(SVG, "svg");
@@ -94,14 +102,14 @@ def mentioned_names() -> set[str]:
             if path.suffix in {".html", ".py", ".js"} and path.name != "fontawesome.js":
                 text = path.read_text(encoding="utf-8", errors="replace")
                 names.update(re.findall(r"\bfa-[a-z0-9-]+", text))
-    return {n[3:] for n in names - NOT_ICONS}
+    return {n[3:] for n in names - NOT_ICONS} | PROVIDERS
 
 
-def solid_icons(text: str) -> dict[str, tuple[int, int, str]]:
-    """Name and alias -> (width, height, path) for the solid pack of the bundle."""
-    end = SOLID_PACK.search(text)
+def pack_icons(text: str, pack: re.Pattern[str]) -> dict[str, tuple[int, int, str]]:
+    """Name and alias -> (width, height, path) for one pack of the bundle."""
+    end = pack.search(text)
     if end is None:
-        raise SystemExit("the bundle's solid pack was not found: its layout changed")
+        raise SystemExit(f"{pack.pattern} is not in the bundle: its layout changed")
     start = text.rfind("var p={", 0, end.start())
     icons: dict[str, tuple[int, int, str]] = {}
     for match in ICON.finditer(text, start, end.start()):
@@ -116,7 +124,8 @@ def solid_icons(text: str) -> dict[str, tuple[int, int, str]]:
 def subset_script() -> str:
     text = bundle().read_text(encoding="utf-8")
     licence = (bundle().parent / "fontawesome.js.LICENSE.txt").read_text().strip()
-    icons = solid_icons(text)
+    # Solid first: a brand icon only where no solid one has its name.
+    icons = pack_icons(text, BRANDS_PACK) | pack_icons(text, SOLID_PACK)
     chosen = {name: icons[name] for name in sorted(mentioned_names()) if name in icons}
     rows = ",\n".join(
         f"    {json.dumps(name)}: {json.dumps(list(icon))}"
@@ -124,7 +133,7 @@ def subset_script() -> str:
     )
     header = (
         f"{licence}\n"
-        "// The solid icons that pydata-sphinx-theme and sphinx-book-theme use, from\n"
+        "// The icons that pydata-sphinx-theme and sphinx-book-theme use, from\n"
         "// their Font Awesome bundle; written by tools/fontawesome_subset.py.\n"
     )
     return f"{header}(() => {{\n  const ICONS = {{\n{rows}\n  }};\n{REPLACER}"

@@ -1,0 +1,310 @@
+"""The published site: links resolve, pages stay light, the Pages workflow, the zip.
+
+Uses the book built once for the browser tests (tests/conftest.py). Checked here:
+
+- every internal link, script, stylesheet and image of the built site resolves, and
+  so does every ``#anchor`` it names, on the page it names;
+- tools/lean_pages.py: its purge keeps what pages use and drops what none does; each
+  page links one stylesheet, loads the search index only on the search page, and no
+  Thebe; the icon font holds only glyphs the stylesheet names;
+- the root redirect, the general index and the search page raise no script or
+  console error, and the search page finds a word;
+- .github/workflows/pages.yml is the standard GitHub Pages workflow over ``make book``;
+- the repository link, the Colab launch and the notebook download are on every chapter;
+- the zip of tools/site_zip.py works opened from disk: an explorer answers a control
+  and a typed index, an exercise checks an answer, and ES modules (a toy site) run
+  there, which they do not in the site as built.
+
+Weights and load times are measured by benchmarks/bench_pages.py, never asserted here.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import re
+import sys
+import zipfile
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+import yaml
+from fontTools.ttLib import TTFont
+from playwright.sync_api import Browser, Page, expect
+
+from tests.chromium import needs_chromium
+from tests.test_browser import (
+    ALL_VIEWS_RENDERED,
+    EXPLORER,
+    EXPLORERS,
+    choose,
+    type_into,
+)
+from tests.test_page_exercises import PAGE_IDS, chapter_of, check_exercise
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import lean_pages  # noqa: E402
+import site_zip  # noqa: E402
+
+CHAPTERS = sorted(
+    f"notebooks/{path.stem}" for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
+)
+LINKING = {"a": "href", "link": "href", "script": "src", "img": "src", "iframe": "src"}
+
+
+class Links(html.parser.HTMLParser):
+    """The ids and the internal references of one page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        for key in ("id", "name"):
+            if found.get(key):
+                self.ids.add(found[key] or "")
+        ref = found.get(LINKING.get(tag, ""))
+        if ref and not urlsplit(ref).scheme and not ref.startswith("//"):
+            self.refs.append(ref)
+
+
+def parsed(page: Path) -> Links:
+    links = Links()
+    links.feed(page.read_text(encoding="utf-8"))
+    return links
+
+
+def test_every_internal_link_and_anchor_resolves(built_book: Path) -> None:
+    pages = {
+        page: parsed(page)
+        for page in built_book.rglob("*.html")
+        if "_static" not in page.relative_to(built_book).parts  # theme templates
+    }
+    assert len(pages) >= len(CHAPTERS) + 3
+    broken = []
+    for page, links in pages.items():
+        for ref in links.refs:
+            parts = urlsplit(ref)
+            target = (
+                (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            )
+            where = f"{page.relative_to(built_book)}: {ref}"
+            if not target.is_file():
+                broken.append(f"{where} (no such file)")
+            elif parts.fragment and target.suffix == ".html":
+                ids = (pages.get(target) or parsed(target)).ids
+                if unquote(parts.fragment) not in ids:
+                    broken.append(f"{where} (no such anchor)")
+    assert broken == []
+
+
+def test_the_link_check_finds_a_broken_anchor_and_file(tmp_path: Path) -> None:
+    """The parser sees ids and references the way the check above needs."""
+    (tmp_path / "a.html").write_text(
+        '<h1 id="top">A</h1><a href="a.html#top">ok</a><a href="#gone">x</a>'
+        '<img src="missing.png"><a href="https://example.org/#x">off</a>'
+    )
+    links = parsed(tmp_path / "a.html")
+    assert links.ids == {"top"}
+    assert links.refs == ["a.html#top", "#gone", "missing.png"]
+
+
+# ----------------------------------------------------------------- light pages
+
+
+def test_purge_keeps_used_rules_and_drops_the_rest() -> None:
+    css = (
+        "html[data-theme=dark] .used{color:red}.unused{color:blue}"
+        ".used,.unused>p{margin:0}:is(.used,.gone) a{top:0}"
+        "@media (min-width:1px){.unused{x:y}}@media print{#used{x:y}}"
+        '@font-face{font-family:"F";src:url(f.woff)}.fa-bars:before{content:"x"}'
+    )
+    kept = lean_pages.purge(css, {"used", "fa-bars"})
+    assert kept.splitlines() == [
+        "html[data-theme=dark] .used{color:red}",
+        ".used{margin:0}",
+        ":is(.used,.gone) a{top:0}",  # inside brackets: kept if unsure
+        "@media print{#used{x:y}}",
+        '@font-face {font-family:"F";src:url(f.woff)}',
+    ]
+
+
+def test_stylesheet_urls_are_rewritten_from_static() -> None:
+    css = "a{background:url(../vendor/x.woff2)}b{background:url('data:,x')}"
+    assert lean_pages._rebased(css, "styles/theme.css") == (
+        "a{background:url(vendor/x.woff2)}b{background:url('data:,x')}"
+    )
+
+
+@pytest.mark.parametrize("page_path", ["genindex", "book/intro", *CHAPTERS])
+def test_pages_load_one_stylesheet_and_no_search_index(
+    built_book: Path, page_path: str
+) -> None:
+    text = (built_book / f"{page_path}.html").read_text(encoding="utf-8")
+    stylesheets = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*>', text)
+    assert len(stylesheets) == 1 and "_static/lean.css" in stylesheets[0]
+    assert "searchindex.js" not in text and "searchtools.js" not in text
+    assert "thebe" not in text.lower()
+    inline = re.findall(r"<script>(.*?)</script>", text, re.S)
+    assert len(inline) == len(set(inline))  # no inline script twice
+
+
+def test_lean_assets_hold_only_what_pages_use(built_book: Path) -> None:
+    static = built_book / "_static"
+    lean = (static / "lean.css").read_text(encoding="utf-8")
+    theme = (static / "styles" / "pydata-sphinx-theme.css").stat().st_size
+    assert len(lean) < theme / 2
+    assert not re.search(r"\.fa-[\w-]+::?before\{", lean)  # drawn as SVG
+    assert "fa-solid-900.woff2" not in lean and "lean-icons.woff" in lean
+    named = set(map(ord, lean_pages.PRIVATE_USE.findall(lean)))
+    solid = set(TTFont(static / lean_pages.SOLID_FONT).getBestCmap())
+    font = TTFont(static / "lean-icons.woff")
+    assert set(font.getBestCmap()) == named & solid  # (brand glyphs are not solid)
+
+
+@needs_chromium
+def test_search_and_index_pages_run_without_errors(browser: Browser, site: str) -> None:
+    """The pages outside _toc.yml (test_browser.py opens those): the root redirect and
+    the general index load with no script or console error, and the search page,
+    which alone loads the search index, finds a word."""
+    page = browser.new_page()
+    errors = errors_of(page)
+    page.goto(site)
+    expect(page).to_have_url(re.compile(r"book/intro\.html$"))
+    page.goto(f"{site}genindex.html")
+    page.wait_for_load_state("networkidle")
+    page.goto(f"{site}search.html?q=take_along_dim")
+    expect(page.locator("#search-results li").first).to_be_visible(timeout=10_000)
+    assert page.locator("#search-results li").count() >= 2
+    assert errors == []
+    page.close()
+
+
+# --------------------------------------------------------------------- publish
+
+
+def test_pages_workflow_is_the_standard_one() -> None:
+    workflow = yaml.safe_load(
+        (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+    )
+    assert workflow["permissions"] == {
+        "contents": "read",
+        "pages": "write",
+        "id-token": "write",
+    }
+    build = workflow["jobs"]["build"]["steps"]
+    uses = [step.get("uses", "").split("@")[0] for step in build]
+    assert uses[:2] == ["actions/checkout", "actions/setup-python"]
+    assert "make book" in [step.get("run") for step in build]
+    upload = next(s for s in build if s.get("uses", "").startswith("actions/upload-"))
+    assert upload["uses"].startswith("actions/upload-pages-artifact@")
+    assert upload["with"]["path"] == "_build/html"
+    deploy = workflow["jobs"]["deploy"]
+    assert deploy["needs"] == "build"
+    assert deploy["steps"][0]["uses"].startswith("actions/deploy-pages@")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_chapter_links_its_repository_colab_and_notebook(
+    built_book: Path, chapter: str
+) -> None:
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    repository = config["repository"]["url"]
+    text = (built_book / f"{chapter}.html").read_text(encoding="utf-8")
+    assert f'href="{repository}"' in text
+    colab = "https://colab.research.google.com/github/" + repository.split(".com/")[1]
+    assert (
+        f'href="{colab}/blob/{config["repository"]["branch"]}/{chapter}.ipynb"' in text
+    )
+    notebook = Path(chapter).name + ".ipynb"
+    assert f'href="../_sources/notebooks/{notebook}"' in text
+    assert (built_book / "_sources" / "notebooks" / notebook).is_file()
+
+
+# -------------------------------------------------------------- site from disk
+
+
+def unzipped(html: Path, folder: Path) -> Path:
+    archive = folder / "site.zip"
+    site_zip.write_zip(html, archive)
+    with zipfile.ZipFile(archive) as opened:
+        opened.extractall(folder / "site")
+        assert not [n for n in opened.namelist() if n.endswith(".map")]
+    return folder / "site"
+
+
+def errors_of(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(error.message))
+    page.on(
+        "console",
+        lambda message: message.type == "error" and errors.append(message.text),
+    )
+    return errors
+
+
+TOY_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<script type="module" src="../_static/main.mjs?v=1"></script>
+<script>
+  import(new URL("../_static/lib/dep.mjs", location.href).href).then(
+    (m) => { document.documentElement.dataset.dynamic = m.word; });
+</script></head><body><p id="out">not run</p></body></html>"""
+
+
+@needs_chromium
+def test_zip_runs_es_modules_from_disk(browser: Browser, tmp_path: Path) -> None:
+    """A toy site: a module script importing a module, and a classic script's dynamic
+    import. From disk they fail as built, and run once zipped."""
+    built = tmp_path / "built"
+    (built / "_static" / "lib").mkdir(parents=True)
+    (built / "pages").mkdir()
+    (built / "pages" / "toy.html").write_text(TOY_PAGE)
+    (built / "_static" / "main.mjs").write_text(
+        'import { word } from "./lib/dep.mjs";\n'
+        'document.getElementById("out").textContent = `ran: ${word}`;\n'
+    )
+    (built / "_static" / "lib" / "dep.mjs").write_text('export const word = "dep";\n')
+    page = browser.new_page()
+    errors = errors_of(page)
+    page.goto((built / "pages" / "toy.html").as_uri())
+    page.wait_for_timeout(500)
+    expect(page.locator("#out")).to_have_text("not run")
+    assert any("CORS" in error for error in errors)  # the problem the zip solves
+    errors.clear()
+    site = unzipped(built, tmp_path)
+    page.goto((site / "pages" / "toy.html").as_uri())
+    expect(page.locator("#out")).to_have_text("ran: dep")
+    expect(page.locator("html")).to_have_attribute("data-dynamic", "dep")
+    assert errors == []
+    page.close()
+
+
+@needs_chromium
+def test_zipped_book_works_from_disk(
+    browser: Browser, built_book: Path, tmp_path: Path
+) -> None:
+    """Chapter 1 opened from the unzipped site: its explorer answers a control and a
+    typed index, and an exercise checks a wrong and a right answer."""
+    site = unzipped(built_book, tmp_path)
+    chapter = "notebooks/01_gather_2d"
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = errors_of(page)
+    page.goto((site / f"{chapter}.html").as_uri())
+    page.wait_for_function(ALL_VIEWS_RENDERED, timeout=10_000)
+    check = EXPLORERS[chapter][0]
+    explorer = page.locator(EXPLORER).nth(check.position)
+    click = check.clicks[0]
+    choose(explorer, click.control, click.option)
+    for text in click.shows:
+        expect(explorer).to_contain_text(text)
+    type_into(explorer, check.typed.box, check.typed.valid)
+    for text in check.typed.shows:
+        expect(explorer).to_contain_text(text)
+    exercise_id = next(i for i in PAGE_IDS if chapter_of(i) == chapter)
+    check_exercise(page, exercise_id, tmp_path)
+    assert errors == []
+    context.close()

@@ -1,0 +1,275 @@
+"""Sphinx extension (_config.yml, local_extensions): pages load only what they use.
+
+Jupyter Book's theme stack puts on every page a 397 KB stylesheet (Bootstrap and every
+Font Awesome icon class), eight more stylesheets, the 156 KB Font Awesome font, the
+46 KB search index, Thebe's and the toggle button's and sphinx-design's files, and a
+few inline scripts twice. This extension, with book/_templates/layout.html:
+
+- drops repeated assets (Sphinx 7.4 adds each inline script registered after its
+  builder started a second time, as ``''`` beside ``None``: "Identifier 'THEBE_JS_URL'
+  has already been declared");
+- drops Thebe's files and configuration (this book never launches Thebe), and
+  sphinx-togglebutton's and sphinx-design's files from pages that have none of their
+  elements;
+- serves one stylesheet, ``_static/lean.css``: the theme's and every extension's
+  stylesheets in their order, without the rules whose classes or ids appear in no
+  built page and no served script (how PurgeCSS decides; see ``purge``), and without
+  Font Awesome's ``.fa-NAME:before`` glyph rules, since book/static/scripts/
+  fontawesome.js draws those icons as SVG (tools/fontawesome_subset.py);
+- points the Font Awesome faces that rules still use at ``_static/lean-icons.woff``,
+  the glyphs those rules name and nothing else;
+- serves Sphinx's, sphinx-copybutton's and the theme's six small classic scripts,
+  which every page loads one after the other in <head>, as one, ``_static/lean.js``
+  (the same files in the same order: six requests fewer, each a round trip on a slow
+  link);
+- moves the saved widgets' state after the text, loads figures lazily, and fetches
+  deferred scripts and modules after the text (with layout.html).
+
+The search index is loaded by the search page only (layout.html): the search box on
+every page submits to it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import tinycss2
+from fontTools import subset
+from sphinx.application import Sphinx
+
+LEAN_CSS = "lean.css"
+LEAN_FONT = "lean-icons.woff"
+# The theme's own stylesheets, which its template writes before Sphinx's css_files
+# (layout.html writes lean.css in their place); theme.css only imports basic.css.
+THEME_CSS = ("basic.css", "styles/pydata-sphinx-theme.css")
+# What layout.html and the search page load beside Sphinx's script_files.
+TEMPLATE_SCRIPTS = (
+    "scripts/bootstrap.js",
+    "scripts/pydata-sphinx-theme.js",
+    "scripts/fontawesome.js",
+    "searchtools.js",
+    "language_data.js",
+)
+LEAN_JS = "lean.js"
+# Loaded by every page, in this order, in one run of plain <script src> (prune checks).
+BUNDLED = (
+    "_static/documentation_options.js",
+    "_static/doctools.js",
+    "_static/sphinx_highlight.js",
+    "_static/clipboard.min.js",
+    "_static/copybutton.js",
+    "_static/scripts/sphinx-book-theme.js",
+)
+DEFERRED = {"defer", "async"}
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+SOLID_FONT = "vendor/fontawesome/webfonts/fa-solid-900.ttf"
+SOLID_FACE = re.compile(r"url\([^)]*fa-solid-900\.woff2\)[^;}]*")
+# Words of the built pages and scripts: class names, ids, tag names, strings.
+WORD = re.compile(r"[A-Za-z_][\w-]*")
+# The class and id names a selector needs (attribute values and strings left out).
+NEEDS = re.compile(r"[.#](-?[A-Za-z_][\w-]*)")
+QUOTED = re.compile(r"\[[^\]]*\]|\"[^\"]*\"|'[^']*'")
+# :is(), :where(), :not(), :has() need any or none of theirs: left out, so kept.
+BRACKETED = re.compile(r"\([^()]*\)")
+DRAWN_ICON = re.compile(r"\.fa-[\w-]+::?before")
+RELATIVE_URL = re.compile(r"url\(\s*(['\"]?)(?!data:|[a-z]+://|/|#)([^'\")]+)\1\s*\)")
+# Font Awesome's glyphs sit in the private use area; tinycss2 writes them unescaped.
+PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+IMAGE = re.compile(r"<img (?![^>]*\bloading=)")
+THEBE_CONFIG = re.compile(r'\s*<script type="text/x-thebe-config">.*?</script>', re.S)
+# Per page: an extension's files, dropped when the page has none of its elements.
+OPTIONAL = {
+    "togglebutton": re.compile(r'class="[^"]*\b(toggle|dropdown)\b'),
+    "design": re.compile(r'class="[^"]*\bsd-'),
+}
+
+
+def _asset_key(asset: Any) -> tuple[str, int, tuple[tuple[str, str], ...]]:
+    attributes = tuple(sorted(asset.attributes.items()))
+    return (asset.filename or "", asset.priority, attributes)
+
+
+def _belongs(asset: Any, name: str) -> bool:
+    text = f"{asset.filename or ''} {asset.attributes.get('body', '')}"
+    if name == "togglebutton":  # its three inline settings too
+        return bool(re.search(r"toggle(button|Hint|OpenOnPrint)", text))
+    return name in text.lower()
+
+
+def prune(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any
+) -> None:
+    """Drop repeated, Thebe's and unused assets; hand the stylesheets to lean.css."""
+    if "script_files" not in context:
+        return
+    body = context.get("body", "")
+    unused = {"thebe"} | {n for n, use in OPTIONAL.items() if not use.search(body)}
+    seen: set[tuple] = set()
+    scripts = []
+    deferred = []  # run after parsing anyway: fetched after the text (layout.html)
+    state = ""
+    for asset in context["script_files"]:
+        key = _asset_key(asset)
+        if key in seen or any(_belongs(asset, name) for name in unused):
+            continue
+        seen.add(key)
+        if asset.attributes.get("type") == WIDGET_STATE:
+            state = f'<script type="{WIDGET_STATE}">{asset.attributes["body"]}</script>'
+            continue
+        if DEFERRED.intersection(asset.attributes) or asset.attributes.get("type") == (
+            "module"
+        ):
+            deferred.append(asset)
+        else:
+            scripts.append(asset)
+        if asset.filename:
+            app.env.lean_scripts.add(str(asset.filename))  # type: ignore[attr-defined]
+    context["script_files"][:] = bundled(scripts)
+    context["lean_deferred"] = deferred
+    # Every page lists the same stylesheets; lean.css holds them all (purge drops the
+    # rules of an extension whose elements no page has).
+    order = app.env.lean_css_order  # type: ignore[attr-defined]
+    app.env.lean_used.update(set(OPTIONAL) - unused)  # type: ignore[attr-defined]
+    for asset in context["css_files"]:
+        name = str(asset.filename).removeprefix("_static/")
+        if not _belongs(asset, "thebe") and name not in order:
+            order.append(name)
+    context["css_files"][:] = []
+    # The saved widgets' state (tens of KB) after the text, not before it in <head>:
+    # explorers.js reads it once the page is parsed.
+    body = THEBE_CONFIG.sub("", body)
+    # Figures load as the reader nears them, not with the first screen's text.
+    body = IMAGE.sub(r'<img loading="lazy" ', body)
+    context["body"] = body + state
+    context["lean_css"] = f"_static/{LEAN_CSS}"
+
+
+def bundled(scripts: list[Any]) -> list[Any]:
+    """``scripts`` with the run of BUNDLED files (if the page has it) as lean.js."""
+    names = [str(asset.filename or "") for asset in scripts]
+    for start, name in enumerate(names):
+        run = scripts[start : start + len(BUNDLED)]
+        if name == BUNDLED[0] and tuple(names[start : start + len(BUNDLED)]) == BUNDLED:
+            if all(not asset.attributes for asset in run):
+                lean = type(run[0])(f"_static/{LEAN_JS}")
+                return [*scripts[:start], lean, *scripts[start + len(BUNDLED) :]]
+    return scripts
+
+
+def words(html: Path, scripts: set[str]) -> set[str]:
+    """Every word of the built pages and of the scripts they load (with the theme's,
+    the search page's, and every module under _static)."""
+    static = html / "_static"
+    paths = [
+        *html.rglob("*.html"),
+        *(html / name for name in scripts),
+        *(static / name for name in TEMPLATE_SCRIPTS),
+        *static.rglob("*.mjs"),
+    ]
+    found: set[str] = set()
+    for path in paths:
+        if path.is_file():
+            text = path.read_text(encoding="utf-8", errors="ignore")
+            found.update(WORD.findall(text))
+    return found
+
+
+def _used(selector: str, present: set[str]) -> bool:
+    if DRAWN_ICON.fullmatch(selector.strip()):
+        return False
+    plain = QUOTED.sub("", selector)
+    while BRACKETED.search(plain):
+        plain = BRACKETED.sub("", plain)
+    return all(name in present for name in NEEDS.findall(plain))
+
+
+def purge(css: str, present: set[str]) -> str:
+    """``css`` without the selectors that need a class or id no page or script has."""
+    out = []
+    rules = tinycss2.parse_stylesheet(css, skip_whitespace=True, skip_comments=True)
+    for rule in rules:
+        if rule.type == "qualified-rule":
+            selectors = tinycss2.serialize(rule.prelude).split(",")
+            kept = [s.strip() for s in _split(selectors) if _used(s, present)]
+            if kept:
+                block = tinycss2.serialize(rule.content).strip()
+                out.append(f"{','.join(kept)}{{{block}}}")
+        elif rule.type == "at-rule":
+            prelude = tinycss2.serialize(rule.prelude).strip()
+            if rule.content is None:
+                out.append(f"@{rule.at_keyword} {prelude};")
+            elif rule.lower_at_keyword in {"media", "supports", "container", "layer"}:
+                inner = purge(tinycss2.serialize(rule.content), present)
+                if inner:
+                    out.append(f"@{rule.at_keyword} {prelude}{{{inner}}}")
+            else:  # @font-face, @keyframes, @page: kept whole
+                block = tinycss2.serialize(rule.content).strip()
+                out.append(f"@{rule.at_keyword} {prelude}{{{block}}}")
+    return "\n".join(out)
+
+
+def _split(parts: list[str]) -> list[str]:
+    """Rejoin the pieces of selectors that held a comma inside brackets, :is(...)."""
+    joined: list[str] = []
+    for part in parts:
+        if joined and joined[-1].count("(") > joined[-1].count(")"):
+            joined[-1] += "," + part
+        else:
+            joined.append(part)
+    return joined
+
+
+def _rebased(css: str, name: str) -> str:
+    """``css`` of ``_static/NAME`` with relative urls rewritten from _static/."""
+    folder = Path(name).parent
+
+    def rewrite(match: re.Match) -> str:
+        target = (folder / match.group(2)).as_posix()
+        while "/../" in f"/{target}":
+            target = re.sub(r"(^|/)[^/]+/\.\./", r"\1", target, count=1)
+        return f"url({target})"
+
+    return RELATIVE_URL.sub(rewrite, css)
+
+
+def write_lean_assets(app: Sphinx, exception: Exception | None) -> None:
+    """After the pages are written: lean.css and its icon font."""
+    order = getattr(app.env, "lean_css_order", [])
+    if exception or app.builder.format != "html" or not order:
+        return  # nothing written (or nothing rendered): the last lean.css stands
+    html = Path(app.outdir)
+    static = html / "_static"
+    unused = set(OPTIONAL) - app.env.lean_used  # type: ignore[attr-defined]
+    names = [*THEME_CSS, *(n for n in order if not any(u in n for u in unused))]
+    css = "\n".join(
+        _rebased((static / n).read_text(encoding="utf-8"), n) for n in names
+    )
+    lean = purge(css, words(html, app.env.lean_scripts))  # type: ignore[attr-defined]
+    glyphs = {ord(glyph) for glyph in PRIVATE_USE.findall(lean)}
+    font = subset.Subsetter(subset.Options(flavor="woff", layout_features=[]))
+    face = subset.load_font(str(static / SOLID_FONT), subset.Options())
+    font.populate(unicodes=glyphs)
+    font.subset(face)
+    subset.save_font(face, str(static / LEAN_FONT), subset.Options(flavor="woff"))
+    lean = SOLID_FACE.sub(f'url({LEAN_FONT}) format("woff")', lean)
+    (static / LEAN_CSS).write_text(lean, encoding="utf-8")
+    # Each file ends its last statement, so one file's text cannot run into the next.
+    parts = [(html / name).read_text(encoding="utf-8") for name in BUNDLED]
+    (static / LEAN_JS).write_text(";\n".join(parts) + "\n", encoding="utf-8")
+
+
+def start(app: Sphinx, *args: Any) -> None:
+    """What every page listed, kept in the environment for incremental builds."""
+    for name in ("lean_css_order", "lean_scripts", "lean_used"):
+        if not hasattr(app.env, name):
+            setattr(app.env, name, [] if name == "lean_css_order" else set())
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("builder-inited", start)
+    app.connect("html-page-context", prune, priority=900)
+    # After the theme rewrites pygments.css (its own build-finished handler).
+    app.connect("build-finished", write_lean_assets, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": False}
