@@ -1,11 +1,17 @@
 // Renders the saved explorers of a book page with no kernel and no widget manager.
 // myst-nb writes each widget output as a <script type="...widget-view+json"> naming a
 // model, and the page's saved state as one <script type="...widget-state+json">. Every
-// explorer is an anywidget: its state carries its ES module (_esm, the same code that
-// JupyterLab runs), so this imports that module and calls its render() with a small
-// model over the saved state. Listed in _config.yml (nb_ipywidgets_js).
+// explorer is an anywidget whose view is gatherlab/widgets/js/explorer.mjs (with the
+// modules it imports and explorer.css), which _config.yml's html_static_path copies
+// into _static beside this file: this imports it from there by path and calls its
+// render() with a small model over the saved state. The saved state holds no code
+// (its _esm is the JupyterLab loader, js/lab.mjs, which the book never runs).
+// Listed in _config.yml (nb_ipywidgets_js).
 (function () {
   "use strict";
+  var HERE = document.currentScript.src;
+  var MODULE = new URL("explorer.mjs", HERE).href;
+  var STYLESHEET = new URL("explorer.css", HERE).href;
   var VIEW = "application/vnd.jupyter.widget-view+json";
   var STATE = "application/vnd.jupyter.widget-state+json";
 
@@ -46,20 +52,22 @@
     var saved = document.querySelector('script[type="' + STATE + '"]');
     if (!saved) return;
     var models = JSON.parse(saved.textContent).state;
-    var modules = {};
+    var view = null;
     document.querySelectorAll('script[type="' + VIEW + '"]').forEach(function (node) {
       var found = models[JSON.parse(node.textContent).model_id];
       if (!found || found.model_module !== "anywidget") return;
+      if (!view) {
+        var link = document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = STYLESHEET;
+        document.head.append(link);
+        view = import(MODULE);
+      }
       var state = found.state;
       var el = document.createElement("div");
       el.className = "gl-explorer";
       node.parentNode.insertBefore(el, node.nextSibling);
-      var url = modules[state._esm];
-      if (!url) {
-        url = URL.createObjectURL(new Blob([state._esm], { type: "text/javascript" }));
-        modules[state._esm] = url;
-      }
-      import(url)
+      view
         .then(function (module) {
           (module.default || module).render({ model: model(state), el: el });
         })
