@@ -230,7 +230,10 @@ const parseOr = (state, name, text, status) => {
     return parseTensor(text, name);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
-    status(failure("Not applied", `${name}: ${error.message}`));
+    status(
+      failure("Not applied", `${name}: ${error.message}`) +
+        note("The explorer still shows the last tensors it applied."),
+    );
     return null;
   }
 };
@@ -368,7 +371,12 @@ const EXPLORERS = {
     let chosen = 0;
     const view = () => {
       const rank = Math.max(s.x.shape.length, 1);
-      if (s.dim >= rank) s.dim = rank - 1; // a typed x with fewer dims
+      let moved = "";
+      if (s.dim >= rank) {
+        // a typed x with fewer dims: say so, never change the call silently
+        moved = note(`dim ${s.dim} does not exist on this x (${rank} dim${rank === 1 ? "" : "s"}), so dim is now ${rank - 1}.`);
+        s.dim = rank - 1;
+      }
       const dim = s.dim;
       const results = torchOps(s.x, s.index, dim).concat(
         app.library().ops ?? libraryOps(s.x, s.index, dim),
@@ -386,7 +394,9 @@ const EXPLORERS = {
           app.refresh();
         }),
       ];
-      const html = chosen === 0 ? overview(results) : detail(s, results[chosen - 1], results[0]);
+      const html =
+        moved +
+        (chosen === 0 ? overview(results, s, dim) : detail(s, results[chosen - 1], results[0], dim));
       return { controls, html };
     };
     return { boxes: ["x", "index"], view };
@@ -553,10 +563,50 @@ function torchOps(x, index, dim) {
   return calls.map(([name, text, opDim]) => {
     const { traced, problems } = run(x, opDim, index, name);
     if (problems.length) return { name, code: text, problems };
-    return { name, code: text, output: traced.output, reads: traced.steps.map((t) => t.source) };
+    const wrapped = traced.steps.filter((t) => t.position !== t.used);
+    return {
+      name,
+      code: text,
+      output: traced.output,
+      reads: traced.steps.map((t) => t.source),
+      wrapped: wrapped.map((t) => `${entry("index", t.index_at)} = ${t.position} read as ${t.used}`),
+    };
   });
 }
 
+// What an op's output does not say by itself: the positions take_along_dim wrapped
+// (gather raises on them), the coordinates tf.gather_nd is given, and batch_dims
+// following dim.
+function remarks(result, s, dim) {
+  const parts = [];
+  if (result.wrapped?.length)
+    parts.push(
+      failure(
+        "wrapped",
+        `take_along_dim wrapped ${[...new Set(result.wrapped)].join(", ")} (modulo dim ${dim}'s size ` +
+          `${s.x.shape[dim]}) without a word, where torch.gather raises`,
+      ),
+    );
+  if (result.name === "tf.gather batch_dims")
+    parts.push(
+      note(
+        `batch_dims=${dim} follows dim: the first ${dim} dim${dim === 1 ? "" : "s"} of x and index ` +
+          `pair up${dim === 0 ? " (none with dim 0, so this is plain tf.gather)" : ""}.`,
+      ),
+    );
+  if (result.name === "tf.gather_nd" && result.output) {
+    const rank = s.x.shape.length;
+    const data = coords(s.index.shape).flatMap((at) =>
+      at.map((c, d) => (d === dim ? valueAt(s.index, at) : c)),
+    );
+    const coordinates = { shape: [...s.index.shape, rank], data, dtype: "int64" };
+    parts.push(
+      note(`coordinates[..., ${dim}] is index; on every other dim d, coordinates[..., d] is the output's own position on d.`) +
+        table(coordinates, "coordinates"),
+    );
+  }
+  return parts.join("");
+}
 
 function verdict(result, reference) {
   if (!result.output || !reference.output) return "";
@@ -575,24 +625,26 @@ function outcome(result) {
   return note("This index dtype is checked by the library itself: run it in a notebook (make lab).");
 }
 
-function overview(results) {
+function overview(results, s, dim) {
   return row(
     ...results.map(
       (r) =>
         `<div class="gl-op">${code(r.code)}${
           r.output ? table(r.output, "out") + note(verdict(r, results[0])) : outcome(r)
-        }</div>`,
+        }${remarks(r, s, dim)}</div>`,
     ),
   );
 }
 
-function detail(s, result, reference) {
-  if (!result.output) return code(result.code) + outcome(result) + row(table(s.x, "x"), table(s.index, "index"));
+function detail(s, result, reference, dim) {
+  if (!result.output)
+    return code(result.code) + outcome(result) + remarks(result, s, dim) + row(table(s.x, "x"), table(s.index, "index"));
   const read = Object.fromEntries(result.reads.map((at) => [key(at), "source"]));
   return (
     code(result.code) +
     row(table(s.x, "x", { marks: read }), table(s.index, "index"), table(result.output, "out")) +
     note(verdict(result, reference)) +
+    remarks(result, s, dim) +
     legend(["source"], { source: "a source value this op read" })
   );
 }
@@ -758,8 +810,10 @@ export function render({ model, el }) {
   const controlsArea = make("div", { class: "gl-controls" });
   const viewArea = make("div", { class: "gl-view" });
   const boxesArea = make("div", { class: "gl-controls" });
+  // The one error box while typed text is not applied: the view's own rule boxes
+  // (the last applied call's) hide meanwhile (explorer.css, data-unapplied).
   const status = make("div", { class: "gl-status", "aria-live": "polite" });
-  root.append(controlsArea, viewArea, boxesArea, status);
+  root.append(controlsArea, status, viewArea, boxesArea);
   if (spec.note) root.append(make("div", { class: "gl-q" }, spec.note));
   el.replaceChildren(root);
 
@@ -793,6 +847,13 @@ export function render({ model, el }) {
     // New inputs: show them, and tell the kernel (if one listens) so that it can add
     // what only the libraries compute.
     commit() {
+      // A new call applies: a box whose text was refused shows what applies again.
+      const refused = root.getAttribute("data-unapplied");
+      if (refused) {
+        app.boxes[refused].setValue(formatTensor(app.inputs[refused]));
+        root.removeAttribute("data-unapplied");
+        status.innerHTML = "";
+      }
       app.refresh();
       model.set("inputs", structuredClone(app.inputs));
       model.save_changes();
@@ -802,7 +863,11 @@ export function render({ model, el }) {
   for (const name of explorer.boxes) {
     const box = textBox(name, formatTensor(inputs[name]), (text) => {
       status.innerHTML = "";
-      const parsed = parseOr(app, name, text, (html) => (status.innerHTML = html));
+      root.removeAttribute("data-unapplied");
+      const parsed = parseOr(app, name, text, (html) => {
+        status.innerHTML = html;
+        root.setAttribute("data-unapplied", name);
+      });
       if (!parsed) return;
       app.inputs[name] = parsed;
       app.onTyped(name);
