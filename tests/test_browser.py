@@ -15,15 +15,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import socket
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import nbformat
 import pytest
 import yaml
 from playwright.sync_api import Browser, Locator, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.chromium import KNOWN_PAGE_ERRORS, needs_chromium
@@ -873,3 +878,94 @@ def test_porting_explorer_says_what_each_call_gets(
         "batch_dims=0 follows dim: the first 0 dims of x and index pair up (none with "
         "dim 0, so this is plain tf.gather)."
     )
+
+
+LAB_TOKEN = "gatherlab-test"
+
+
+@pytest.fixture
+def jupyterlab(tmp_path: Path) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1 over a folder with one notebook that shows chapter 1's
+    explorer; yields its URL. The kernel imports this checkout's gatherlab."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell(
+            'from gatherlab.widgets import EXPLORERS\n\nEXPLORERS["gather_2d"]()'
+        )
+    ]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, tmp_path / "explorer.ipynb")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [
+        str(Path(sys.executable).parent / "jupyter-lab"),
+        "--no-browser",
+        f"--port={port}",
+        f"--ServerApp.token={LAB_TOKEN}",
+        f"--ServerApp.root_dir={tmp_path}",
+        "--allow-root",
+    ]
+    # Save the widget state with the notebook, as `make notebooks` does.
+    settings = tmp_path / "settings" / "@jupyter-widgets" / "jupyterlab-manager"
+    settings.mkdir(parents=True)
+    (settings / "plugin.jupyterlab-settings").write_text('{"saveState": true}')
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
+    }
+    server = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        yield f"http://127.0.0.1:{port}/lab/tree/explorer.ipynb?token={LAB_TOKEN}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@needs_chromium
+def test_jupyterlab_runs_the_explorer_from_the_installed_modules(
+    browser: Browser, jupyterlab: str, tmp_path: Path
+) -> None:
+    """In JupyterLab the widget's _esm (js/lab.mjs) gets the modules from the kernel:
+    the explorer draws, styled, and answers a click; the notebook saved from
+    JupyterLab holds no view code."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    for _ in range(60):  # the server takes a few seconds to listen
+        try:
+            page.goto(jupyterlab, wait_until="domcontentloaded")
+            break
+        except PlaywrightError:
+            page.wait_for_timeout(1000)
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+    idle = page.locator("#jp-main-statusbar", has_text="Idle")
+    idle.wait_for(timeout=60_000)
+    page.locator(".jp-Notebook .jp-Cell").first.click()
+    page.keyboard.press("Shift+Enter")
+    explorer = page.locator(".jp-OutputArea .gl-x")
+    expect(explorer).to_contain_text(
+        "out[0, 0] ← index[0, 0] = 2 → x[0, 2] = 12", timeout=60_000
+    )
+    assert page.evaluate("() => !!document.querySelector('style[data-gatherlab]')")
+    explorer.locator('td[data-out="1,0"]').click()
+    expect(explorer).to_contain_text("out[1, 0] ← index[1, 0] = 1 → x[1, 1] = 21")
+    page.keyboard.press("Control+s")
+    saved = tmp_path / "explorer.ipynb"
+    for _ in range(50):
+        if "application/vnd.jupyter.widget-state+json" in saved.read_text():
+            break
+        page.wait_for_timeout(200)
+    text = saved.read_text()
+    state = nbformat.reads(text, as_version=4).metadata["widgets"]
+    (model,) = [
+        m["state"]
+        for m in state["application/vnd.jupyter.widget-state+json"]["state"].values()
+        if m["model_module"] == "anywidget"
+    ]
+    assert (
+        model["_esm"] == (ROOT / "gatherlab" / "widgets" / "js" / "lab.mjs").read_text()
+    )
+    assert "parseTensor" not in text and "gl-x" not in text
+    page.close()
