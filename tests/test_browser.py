@@ -868,15 +868,17 @@ def test_porting_explorer_says_what_each_call_gets(
     expect(explorer).to_contain_text("coordinates shape (2, 2, 2)")
     expect(explorer).to_contain_text("coordinates[..., 1] is index")
     choose(explorer, "op", "tf.gather batch_dims")
-    expect(explorer).to_contain_text("batch_dims=1 follows dim")
+    expect(explorer).to_contain_text(
+        "batch_dims=1 follows dim: dim 0 of x and of index pair up"
+    )
     type_into(explorer, "index", "[[3, 0], [1, 1]]")
     choose(explorer, "op", "take_along_dim")
     expect(explorer).to_contain_text("take_along_dim wrapped index[0, 0] = 3 read as 0")
     choose(explorer, "dim", "dim 0")
     choose(explorer, "op", "tf.gather batch_dims")
     expect(explorer).to_contain_text(
-        "batch_dims=0 follows dim: the first 0 dims of x and index pair up (none with "
-        "dim 0, so this is plain tf.gather)."
+        "batch_dims=0 follows dim: with dim 0 no leading dim pairs up, so this is "
+        "plain tf.gather."
     )
 
 

@@ -587,13 +587,15 @@ function remarks(result, s, dim) {
           `${s.x.shape[dim]}) without a word, where torch.gather raises`,
       ),
     );
-  if (result.name === "tf.gather batch_dims")
-    parts.push(
-      note(
-        `batch_dims=${dim} follows dim: the first ${dim} dim${dim === 1 ? "" : "s"} of x and index ` +
-          `pair up${dim === 0 ? " (none with dim 0, so this is plain tf.gather)" : ""}.`,
-      ),
-    );
+  if (result.name === "tf.gather batch_dims") {
+    const paired =
+      dim === 0
+        ? "with dim 0 no leading dim pairs up, so this is plain tf.gather"
+        : dim === 1
+          ? "dim 0 of x and of index pair up (a row of positions per row of x)"
+          : `dims 0..${dim - 1} of x and of index pair up`;
+    parts.push(note(`batch_dims=${dim} follows dim: ${paired}.`));
+  }
   if (result.name === "tf.gather_nd" && result.output) {
     const rank = s.x.shape.length;
     const data = coords(s.index.shape).flatMap((at) =>
