@@ -2,8 +2,9 @@
 // the only JavaScript a notebook stores. It asks the kernel for the installed
 // package's modules (gatherlab/widgets/js, sent as a custom message, never saved), then
 // imports explorer.mjs, whose imports of its neighbours ("./core.mjs") resolve to
-// the neighbours' own module URLs, and puts explorer.css in the page. The book never
-// runs this: book/static/explorers.js imports the same files from _static by path.
+// the neighbours' own module URLs, and puts explorer.css in the page. The book served
+// over http never runs this: book/static/explorers.js imports the same files from
+// _static by path.
 const REQUEST = "gatherlab-modules";
 const RELATIVE = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])\.\/([\w.-]+\.mjs)\2/g;
 
@@ -21,9 +22,11 @@ function moduleUrl(files, name, urls = {}) {
   return urls[name];
 }
 
-// One module per set of files on the page (explorers share it: their controls' ids
-// count on), whichever widget's copy of this stub asked first.
-function loadExplorer(files) {
+// explorer.mjs imported from these files (name -> text); one module per set of files
+// on the page (explorers share it: their controls' ids count on), whichever widget's
+// copy of this loader asked first. The book opened from disk (file://, where the browser
+// imports no _static module) uses it too: book/static/explorers.js.
+export function loadExplorer(files) {
   const loaded = (globalThis.gatherlabExplorers ??= new Map());
   const key = JSON.stringify(files);
   if (!loaded.has(key)) loaded.set(key, import(moduleUrl(files, "explorer.mjs")));
