@@ -695,8 +695,12 @@ class Table:
 
         body = "\n".join(row(cells, "td") for cells in self.rows)
         caption = html.escape(self.caption)
+        # The caption takes its box's text colour: the theme's muted caption colour
+        # is unreadable on the light box pydata-sphinx-theme gives HTML outputs in
+        # its dark scheme.
         return (
-            f'<table class="gl-atlas">\n<caption>{caption}</caption>\n'
+            '<table class="gl-atlas">\n<caption style="color:inherit">'
+            f"{caption}</caption>\n"
             f"<thead>{row(self.header, 'th')}</thead>\n<tbody>\n{body}\n</tbody>\n"
             "</table>"
         )

@@ -20,15 +20,56 @@ PANEL_GAP = 1.8  # grid units between two grids, room for the arrows and row num
 CELL_INCHES = 0.6
 ARC_ABOVE, ARC_BELOW = 0.62, 0.9  # how far gather_diagram's arrows leave the grids
 LABEL_BOX = {"boxstyle": "square,pad=0.05", "facecolor": "white", "linewidth": 0}
+# The book's one legend, in every figure and explorer (the explorers' stylesheet,
+# gatherlab/widgets/js/explorer.css, holds the same colours; a test compares):
+# role -> (fill, text colour on it, what the legend calls it). Okabe–Ito hues.
+MARKS = {
+    "index": ("#56B4E9", "#000000", "index entry"),
+    "source": ("#0072B2", "#FFFFFF", "source value it reads"),
+    "out": ("#E69F00", "#000000", "output it fills"),
+    "fault": ("#D55E00", "#000000", "entry that breaks a rule"),
+}
 COLOURS = {
     "edge": "#4d4d4d",
-    "label": "#7a7a7a",
-    "line": "#dbe9f6",  # the source line the index chooses along
-    "position": "#f6d55c",  # the index entry that holds the position
-    "value": "#f4a261",  # the source value, and its copy in the output
-    "position_arrow": "#b8860b",
-    "value_arrow": "#c0582b",
+    "label": "#5c5c5c",
+    "line": "#cfe3f1",  # the source line the index chooses along (a pale source blue)
+    "position_arrow": "#1f6fa8",  # from the index entry to the value it names
+    "value_arrow": "#a86a00",  # from the source value to the output it fills
 }
+FAULT_TEXT = "#a63d00"  # the fault hue, dark enough for text on white
+INK = {fill: ink for fill, ink, _ in MARKS.values()}  # text colour on each mark
+
+
+def fill(role: str) -> str:
+    """The fill colour of a legend role."""
+    return MARKS[role][0]
+
+
+class Legend:
+    """The one colour legend of the book's figures and explorers, shown once per
+    chapter (``legend()`` as a cell's last expression): HTML in the book and
+    JupyterLab, a line of text elsewhere."""
+
+    def __repr__(self) -> str:
+        return "Colours: " + ", ".join(
+            f"{role} = {meaning}" for role, (_, _, meaning) in MARKS.items()
+        )
+
+    def _repr_html_(self) -> str:
+        swatches = " &nbsp; ".join(
+            f'<span style="display:inline-block;padding:1px 8px;background:{colour};'
+            f'color:{ink};font-weight:bold">{role}</span> {meaning}'
+            for role, (colour, ink, meaning) in MARKS.items()
+        )
+        return (
+            '<div class="gl-legend-book" role="note">'
+            f"<b>Colours in this chapter's figures and explorer:</b> {swatches}</div>"
+        )
+
+
+def legend() -> Legend:
+    """The colour legend every figure and explorer uses."""
+    return Legend()
 
 
 class BookFigure(Figure):
@@ -67,15 +108,16 @@ def _draw_grid(
                 linewidth=1.2,
             )
         )
-        fill = fills.get((r, c), "white")
+        shade = fills.get((r, c), "white")
         ax.text(
             left + c + 0.5,
             -r - 0.5,
             format_value(value),
             ha="center",
             va="center",
+            color=INK.get(shade, "black"),
             zorder=4,  # above the arrows, on a patch of the cell's colour
-            bbox={"boxstyle": "square,pad=0.1", "facecolor": fill, "linewidth": 0},
+            bbox={"boxstyle": "square,pad=0.1", "facecolor": shade, "linewidth": 0},
         )
     for c in range(columns):
         ax.text(left + c + 0.5, 0.25, str(c), ha="center", va="bottom", fontsize=8,
@@ -140,9 +182,9 @@ def gather_diagram(
             line_cell = list(source_cell)
             line_cell[grid_dim] = k
             fills["source"][tuple(line_cell)] = COLOURS["line"]
-        fills["source"][source_cell] = COLOURS["value"]
-        fills["index"][out_cell] = COLOURS["position"]
-        fills["out"][out_cell] = COLOURS["value"]
+        fills["source"][source_cell] = fill("source")
+        fills["index"][out_cell] = fill("index")
+        fills["out"][out_cell] = fill("out")
 
     widths = [grid.shape[1] for grid in (source_grid, index_grid, output_grid)]
     lefts = [0.0, widths[0] + PANEL_GAP, widths[0] + widths[1] + 2 * PANEL_GAP]
@@ -270,14 +312,15 @@ def three_ways_on_a_grid(
         figure.subplots(3, 1), panels, strict=True
     ):
         labels = _output_labels(picks)
-        _draw_grid(ax, values, text_width, "", dict.fromkeys(labels, COLOURS["value"]),
+        _draw_grid(ax, values, text_width, "", dict.fromkeys(labels, fill("source")),
                    row_numbers=True)  # fmt: skip
         for r, c in np.ndindex(rows, columns):
+            ink = INK[fill("source")] if (r, c) in labels else COLOURS["label"]
             ax.text(text_width + c + 0.06, -r - 0.06, str(r * columns + c), ha="left",
-                    va="top", fontsize=7, color=COLOURS["label"])  # fmt: skip
+                    va="top", fontsize=7, color=ink)  # fmt: skip
         for (r, c), label in labels.items():
             ax.text(text_width + c + 0.5, -r - 0.84, label, ha="center", va="center",
-                    fontsize=7.5)  # fmt: skip
+                    fontsize=7.5, color=INK[fill("source")])  # fmt: skip
         shape = tuple(int(size) for size in out_shape)
         ax.text(-0.6, -0.1, call, ha="left", va="top", fontsize=11, family="monospace")
         ax.text(-0.6, -rows / 2 - 0.1, f"{meaning}\noutput shape {shape}", ha="left",
@@ -320,10 +363,10 @@ def batched_selection_diagram(
         ax = figure.add_subplot(batch, 1, b + 1)
         picked_rows = {int(t) for t in picks[b]}
         source_fills = {
-            (t, f): COLOURS["value"] for t in picked_rows for f in range(width)
+            (t, f): fill("source") for t in picked_rows for f in range(width)
         }
         output = values[b][picks[b]]
-        output_fills = dict.fromkeys(np.ndindex(output.shape), COLOURS["value"])
+        output_fills = dict.fromkeys(np.ndindex(output.shape), fill("out"))
         _draw_grid(ax, values[b], 0, f"{source_name}[{b}]", source_fills, True)
         _draw_grid(ax, output, out_left, f"selected[{b}]", output_fills, True)
         for j, t in enumerate(picks[b]):
@@ -381,9 +424,6 @@ def gradient_contributions(
     return figure
 
 
-FAULT_COLOUR = "#e76f51"  # the index entries (or axes) a broken call is refused for
-
-
 def _fault_cells(source_shape: tuple, dim: int, positions: np.ndarray) -> set:
     """Cells of ``positions`` that break a rule; a bad dtype or rank marks them all."""
     grid = _as_grid(positions)
@@ -423,7 +463,7 @@ def broken_index_grid(
         faults = _fault_cells(source.shape, dim, positions)
         floating = positions.dtype.kind == "f"
         texts = np.array([_entry_text(v, floating) for v in positions.reshape(-1)])
-        fills = dict.fromkeys(faults, FAULT_COLOUR)
+        fills = dict.fromkeys(faults, fill("fault"))
         panels.append((name, texts.reshape(positions.shape), fills, rule))
     columns = 3
     rows = -(-len(panels) // columns)
@@ -447,7 +487,7 @@ def broken_index_grid(
         if rule:
             ax.text(grid.shape[1] / 2, -grid.shape[0] - 0.35, rule, ha="center",
                     va="top", fontsize=11, family="monospace",
-                    color=FAULT_COLOUR)  # fmt: skip
+                    color=FAULT_TEXT)  # fmt: skip
         ax.set_xlim(-1.0, 4.2)
         ax.set_ylim(-3.9, 1.7)
         ax.set_aspect("equal")

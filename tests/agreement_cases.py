@@ -7,7 +7,11 @@ negative dims, valid and broken in one drawn way) with ``gl.diagnose``'s problem
 each invalid one checked to raise in torch; and texts for the tensor parser with
 ``parse_tensor``'s result or message. ``tests/js/agreement.test.mjs`` (``node --test``,
 in ``make test``) runs them against ``gatherlab/widgets/js/core.mjs``;
-``tests/test_widgets.py`` regenerates a sample so the stored file cannot go stale.
+``tests/test_widgets.py`` regenerates a sample so the stored file cannot go stale:
+:func:`covering_sample` picks the first stored case of every rule, every message shape
+(a message with its numbers left out), every op's valid call at every rank and every
+library outcome, and :func:`regenerate` redraws the whole sequence but computes only
+those cases, so a wording change anywhere in the file fails that test.
 The calls are drawn as ``tests/gather_cases.py`` draws them for the property tests, with
 a seeded NumPy generator instead of hypothesis, so the stored file is reproducible.
 The browser only ever holds contiguous tensors on one device, so strides, devices and
@@ -18,7 +22,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +203,65 @@ def cases(count: int = CALLS, seed: int = SEED) -> dict[str, list]:
     library = [library_case(*draw_library_call(library_rng)) for _ in range(count // 6)]
     parse = [parse_case(t) for t in PARSE_TEXTS]
     return {"calls": calls, "library": library, "parse": parse}
+
+
+def _shape_of(text: str) -> str:
+    return re.sub(r"-?\d+", "N", text)
+
+
+def call_kinds(case: dict) -> list[tuple]:
+    """What a call case stands for: each problem's rule and message shape, or its op,
+    input rank and dim form when it is valid."""
+    if "problems" in case:
+        return [
+            (p["rule"], _shape_of(f"{p['message']} | {p['hint']}"))
+            for p in case["problems"]
+        ]
+    dim = case["dim"]
+    form = "none" if dim is None else "negative" if dim < 0 else "plain"
+    return [("valid", case["op"], len(case["input"]["shape"]), form, not case["steps"])]
+
+
+def library_kinds(case: dict) -> list[tuple]:
+    """Each op's outcome in a library case: output, or its error or problems' shape."""
+    kinds = []
+    for op in case["ops"]:
+        words = [op.get("error", "")] + [p["message"] for p in op.get("problems", [])]
+        kinds.append((op["name"], "output" in op, _shape_of(" | ".join(words))))
+    return kinds
+
+
+def covering_sample(stored: dict) -> tuple[list[int], list[int]]:
+    """Positions of the first stored call and library case of every kind."""
+
+    def firsts(items: list[dict], kinds) -> list[int]:
+        seen: dict[tuple, int] = {}
+        for k, item in enumerate(items):
+            for kind in kinds(item):
+                seen.setdefault(kind, k)
+        return sorted(set(seen.values()))
+
+    return firsts(stored["calls"], call_kinds), firsts(stored["library"], library_kinds)
+
+
+def regenerate(
+    calls: Iterable[int], library: Iterable[int], seed: int = SEED
+) -> dict[str, dict[int, dict]]:
+    """The cases at these positions as the generator makes them now (every draw before
+    them is drawn again, so the random sequence is the stored one)."""
+    wanted_calls, wanted_library = set(calls), set(library)
+    rng, library_rng = np.random.default_rng(seed), np.random.default_rng(seed + 1)
+    fresh_calls = {}
+    for k in range(max(wanted_calls, default=-1) + 1):
+        drawn = draw_call(rng)
+        if k in wanted_calls:
+            fresh_calls[k] = call_case(*drawn)
+    fresh_library = {}
+    for k in range(max(wanted_library, default=-1) + 1):
+        drawn = draw_library_call(library_rng)
+        if k in wanted_library:
+            fresh_library[k] = library_case(*drawn)
+    return {"calls": fresh_calls, "library": fresh_library}
 
 
 def main() -> None:

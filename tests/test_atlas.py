@@ -153,7 +153,7 @@ def test_tables_name_what_each_op_does_with_a_bad_position():
     text, page = str(rendered), rendered._repr_html_()
     assert text.startswith("Measured on the CPU with torch ")
     assert page.count("<tr>") == len(ops) + 1  # the header, then a row per op
-    assert "<caption>Measured on the CPU with torch " in page
+    assert '<caption style="color:inherit">Measured on the CPU with torch ' in page
     assert "<td>np.take_along_axis(x, index, axis=1)</td>" in page
     assert rows[GATHER]["positions"] == "one list per row"
 

@@ -15,15 +15,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import socket
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import nbformat
 import pytest
 import yaml
 from playwright.sync_api import Browser, Locator, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.chromium import needs_chromium
@@ -362,8 +367,10 @@ def visit(browser: Browser, site: str) -> Iterator[Callable[[str], Visit]]:
     """
     contexts = []
 
-    def open_page(page_path: str) -> Visit:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+    def open_page(page_path: str, width: int = 1280, scheme: str = "light") -> Visit:
+        context = browser.new_context(
+            viewport={"width": width, "height": 900}, color_scheme=scheme
+        )
         contexts.append(context)
         page = context.new_page()
         opened = Visit(page)
@@ -426,6 +433,8 @@ def test_every_static_file_is_loaded_by_the_book() -> None:
     # scripts/fontawesome.js replaces the theme's file of that name (which every page
     # loads) with the icons the theme uses (tools/fontawesome_subset.py).
     loaded.add("scripts/fontawesome.js")
+    # explorers.js loads explorer_modules.js when the book is opened from disk.
+    loaded.add("explorer_modules.js")
     static = ROOT / "book" / "static"
     present = {
         path.relative_to(static).as_posix()
@@ -628,18 +637,11 @@ def controls_of(explorer: Locator) -> list[tuple[str, str]]:
     )
 
 
-@needs_chromium
-@pytest.mark.parametrize("page_path", book_pages())
-def test_axe_finds_no_wcag_aa_violation(
-    visit: Callable[[str], Visit], page_path: str
-) -> None:
-    """No WCAG 2.1 AA violation on the page, nor in any explorer after each of its
-    controls is used (each button pressed, each list set to its last choice, each box
-    given a bad value, which shows a message)."""
-    opened = visit(f"{page_path}.html")
-    page = opened.page
-    assert axe_violations(page) == []
-    after = {}
+def violations_on_load_and_after_every_control(page: Page) -> dict[str, list[str]]:
+    """axe's violations on load, then in each explorer after each of its controls is
+    used (each button pressed, each list set to its last choice, each box given a bad
+    value, which shows a message); {} when there is none."""
+    found = {"on load": axe_violations(page)}
     for k in range(page.locator(EXPLORER).count()):
         explorer = page.locator(EXPLORER).nth(k)
         for kind, name in controls_of(explorer):
@@ -652,10 +654,19 @@ def test_axe_finds_no_wcag_aa_violation(
                 select.select_option(label=last)
             else:
                 type_into(explorer, name, "[[0, 1], [1")
-            found = axe_violations(page)
-            if found:
-                after[f"{kind} {name}"] = found
-    assert after == {}
+            found[f"{kind} {name}"] = axe_violations(page)
+    return {step: lines for step, lines in found.items() if lines}
+
+
+@needs_chromium
+@pytest.mark.parametrize("page_path", book_pages())
+def test_axe_finds_no_wcag_aa_violation(
+    visit: Callable[[str], Visit], page_path: str
+) -> None:
+    """No WCAG 2.1 AA violation on the page, nor in any explorer after each of its
+    controls is used."""
+    opened = visit(f"{page_path}.html")
+    assert violations_on_load_and_after_every_control(opened.page) == {}
 
 
 @needs_chromium
@@ -693,3 +704,293 @@ def test_explorer_controls_work_from_the_keyboard(
     page.keyboard.press("Tab")
     focused = page.evaluate("() => document.activeElement.closest('.gl-x') !== null")
     assert focused
+
+
+# --- theme, phones, one voice (issue 23) ----------------------------------------
+
+# The theme's own toggle: pydata-sphinx-theme sets html[data-theme] (and stores it).
+THEME_TOGGLE_DARK = """() => {
+    localStorage.setItem('mode', 'dark');
+    document.documentElement.dataset.mode = 'dark';
+    document.documentElement.dataset.theme = 'dark';
+}"""
+EXPLORER_COLOURS = f"""() => [...document.querySelectorAll('{EXPLORER}')].map(root => {{
+    const style = getComputedStyle(root);
+    const body = getComputedStyle(document.body);
+    return [style.color, body.color, style.backgroundColor];
+}})"""
+
+
+@needs_chromium
+@pytest.mark.parametrize("how", ["prefers-color-scheme", "theme toggle"])
+@pytest.mark.parametrize("page_path", book_pages())
+def test_dark_scheme_has_no_wcag_aa_violation(
+    visit: Callable[..., Visit], page_path: str, how: str, output_dir: Path
+) -> None:
+    """In the dark scheme, from the system or the theme's toggle, axe finds no
+    WCAG 2.1 AA violation (colour contrast included) on load and after each explorer
+    control is used; the explorers take the theme's text colour, never black."""
+    scheme = "dark" if how == "prefers-color-scheme" else "light"
+    opened = visit(f"{page_path}.html", scheme=scheme)
+    page = opened.page
+    if how == "theme toggle":
+        page.evaluate(THEME_TOGGLE_DARK)
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
+    for colour, body, _ in page.evaluate(EXPLORER_COLOURS):
+        assert colour == body != "rgb(0, 0, 0)"
+    if page.locator(EXPLORER).count():
+        page.locator(EXPLORER).first.screenshot(
+            path=output_dir / f"{page_path.split('/')[-1]}-dark-{how[:6]}.png"
+        )
+    assert violations_on_load_and_after_every_control(page) == {}
+    assert opened.problems() == {key: [] for key in opened.problems()}
+
+
+PHONE = 390
+# Typed into each box of each explorer at 390 px: long enough to be wider than the
+# screen, short enough (36 entries) to be applied.
+WIDE_TEXTS = {
+    "index": "[[1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2], "
+    "[0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1]]",
+    "x": "[[1000001, 1000002, 1000003, 1000004, 1000005, 1000006, 1000007, 1000008, "
+    "1000009, 1000010, 1000011, 1000012]]",
+    "positions": "[[2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1], "
+    "[1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0]]",
+    "features": "[[[1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, "
+    "1010, 1011]]]",
+    "weights": "[[1000.5, 2000.25, 3000.125], [4000.5, 5000.25, 6000.125]]",
+}
+PAGE_WIDTH = (
+    "() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+)
+
+
+@needs_chromium
+@pytest.mark.parametrize("page_path", list(EXPLORERS))
+def test_phone_page_never_grows_wider_than_the_screen(
+    visit: Callable[..., Visit], page_path: str, output_dir: Path
+) -> None:
+    """At 390 px the explorer is no wider than the screen and the page grows no wider
+    after a wide tensor is typed into each box (wide content scrolls inside its own
+    box); text
+    boxes use 16 px text (phones zoom into smaller) and every control is at least
+    44 px tall and 24 px wide (WCAG 2.2 target size)."""
+    opened = visit(f"{page_path}.html", width=PHONE)
+    page = opened.page
+    # Chapter 3's prose holds one unbreakable inline code span (523 px at 390): the
+    # page's own width, not the explorers'; they must not add to it.
+    on_load = page.evaluate(PAGE_WIDTH)
+    explorer = page.locator(EXPLORER).first
+    sizes = explorer.evaluate(
+        """(root) => [...root.querySelectorAll('button, select, input')].map(c => {
+            const box = c.getBoundingClientRect();
+            return [c.tagName, box.width, box.height,
+                    parseFloat(getComputedStyle(c).fontSize)];
+        })"""
+    )
+    for tag, width, height, font in sizes:
+        assert height >= 44 and width >= 24, (tag, width, height)
+        if tag != "BUTTON":
+            assert font >= 16, (tag, font)
+    boxes = [name for kind, name in controls_of(explorer) if kind == "textbox"]
+    assert boxes
+    widths = {}
+    for box in boxes:
+        type_into(explorer, box, WIDE_TEXTS[box])
+        expect(explorer.locator(".gl-status")).to_be_empty()  # the text was applied
+        widths[box] = page.evaluate(PAGE_WIDTH)
+    name = page_path.split("/")[-1]
+    page.screenshot(path=output_dir / f"{name}-phone.png", full_page=True)
+    assert widths == dict.fromkeys(boxes, on_load)
+    right = explorer.evaluate("(root) => root.getBoundingClientRect().right")
+    assert right <= PHONE
+    assert opened.problems() == {key: [] for key in opened.problems()}
+
+
+@needs_chromium
+def test_a_click_or_focus_on_an_output_cell_traces_it(
+    visit: Callable[..., Visit],
+) -> None:
+    """Chapter 1 says "Click an output cell such as out[1, 0]": a click traces it, and
+    so does reaching a cell with Tab (the "show" list follows)."""
+    page = visit("notebooks/01_gather_2d.html").page
+    explorer = page.locator(EXPLORER).first
+    out = explorer.locator('td[data-out="1,0"]')
+    out.click()
+    expect(explorer).to_contain_text("out[1, 0] ← index[1, 0] = 1 → x[1, 1] = 21")
+    assert marked_values(explorer, ["out", "index", "source"]) == {
+        "out": ["21"],
+        "index": ["1"],
+        "source": ["21"],
+    }
+    expect(explorer.get_by_label("show", exact=True)).to_have_value("3")
+    focused = explorer.locator('td[data-out="1,0"]')
+    expect(focused).to_be_focused()  # the redrawn cell keeps the focus
+    page.keyboard.press("Tab")  # on to out[1, 1]
+    expect(explorer).to_contain_text("out[1, 1] ← index[1, 1] = 1 → x[1, 1] = 21")
+    expect(explorer.locator('td[data-out="1,1"]')).to_be_focused()
+
+
+@needs_chromium
+@pytest.mark.parametrize("page_path", list(EXPLORERS))
+def test_one_error_box_while_typed_text_is_not_applied(
+    visit: Callable[..., Visit], page_path: str
+) -> None:
+    """Text that cannot be read shows one visible error box ("Not applied"), not the
+    last call's as well; the next call applied takes it away."""
+    page = visit(f"{page_path}.html").page
+    explorer = page.locator(EXPLORER).first
+    box = next(name for kind, name in controls_of(explorer) if kind == "textbox")
+    type_into(explorer, box, "[[0, 1], [1")
+    visible = explorer.locator(".gl-bad:visible")
+    expect(visible).to_have_count(1)
+    expect(visible).to_contain_text("Not applied")
+    type_into(explorer, box, WIDE_TEXTS[box])
+    expect(explorer.locator(".gl-status")).to_be_empty()
+    expect(explorer).not_to_have_attribute("data-unapplied", box)
+
+
+@needs_chromium
+def test_porting_explorer_says_what_each_call_gets(
+    visit: Callable[..., Visit],
+) -> None:
+    """Chapter 3: tf.gather_nd's coordinates are shown, a position take_along_dim
+    wrapped is said, and batch_dims following dim is said, never changed silently."""
+    page = visit("notebooks/03_choosing_an_op.html").page
+    explorer = page.locator(EXPLORER).first
+    choose(explorer, "op", "tf.gather_nd")
+    expect(explorer).to_contain_text("coordinates shape (2, 2, 2)")
+    expect(explorer).to_contain_text("coordinates[..., 1] is index")
+    choose(explorer, "op", "tf.gather batch_dims")
+    expect(explorer).to_contain_text(
+        "batch_dims=1 follows dim: dim 0 of x and of index pair up"
+    )
+    type_into(explorer, "index", "[[3, 0], [1, 1]]")
+    choose(explorer, "op", "take_along_dim")
+    expect(explorer).to_contain_text("take_along_dim wrapped index[0, 0] = 3 read as 0")
+    choose(explorer, "dim", "dim 0")
+    choose(explorer, "op", "tf.gather batch_dims")
+    expect(explorer).to_contain_text(
+        "batch_dims=0 follows dim: with dim 0 no leading dim pairs up, so this is "
+        "plain tf.gather."
+    )
+
+
+LAB_TOKEN = "gatherlab-test"
+
+
+@pytest.fixture
+def jupyterlab(tmp_path: Path) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1 over a folder with one notebook that shows chapter 1's
+    explorer; yields its URL. The kernel imports this checkout's gatherlab."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell(
+            'from gatherlab.widgets import EXPLORERS\n\nEXPLORERS["gather_2d"]()'
+        )
+    ]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, tmp_path / "explorer.ipynb")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [
+        str(Path(sys.executable).parent / "jupyter-lab"),
+        "--no-browser",
+        f"--port={port}",
+        f"--ServerApp.token={LAB_TOKEN}",
+        f"--ServerApp.root_dir={tmp_path}",
+        "--allow-root",
+    ]
+    # Save the widget state with the notebook, as `make notebooks` does.
+    settings = tmp_path / "settings" / "@jupyter-widgets" / "jupyterlab-manager"
+    settings.mkdir(parents=True)
+    (settings / "plugin.jupyterlab-settings").write_text('{"saveState": true}')
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
+    }
+    server = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        yield f"http://127.0.0.1:{port}/lab/tree/explorer.ipynb?token={LAB_TOKEN}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@needs_chromium
+def test_jupyterlab_runs_the_explorer_from_the_installed_modules(
+    browser: Browser, jupyterlab: str, tmp_path: Path
+) -> None:
+    """In JupyterLab the widget's _esm (js/lab.mjs) gets the modules from the kernel:
+    the explorer draws, styled, and answers a click; the notebook saved from
+    JupyterLab holds no view code."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    for _ in range(60):  # the server takes a few seconds to listen
+        try:
+            page.goto(jupyterlab, wait_until="domcontentloaded")
+            break
+        except PlaywrightError:
+            page.wait_for_timeout(1000)
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+    idle = page.locator("#jp-main-statusbar", has_text="Idle")
+    idle.wait_for(timeout=60_000)
+    page.locator(".jp-Notebook .jp-Cell").first.click()
+    page.keyboard.press("Shift+Enter")
+    explorer = page.locator(".jp-OutputArea .gl-x")
+    expect(explorer).to_contain_text(
+        "out[0, 0] ← index[0, 0] = 2 → x[0, 2] = 12", timeout=60_000
+    )
+    assert page.evaluate("() => !!document.querySelector('style[data-gatherlab]')")
+    explorer.locator('td[data-out="1,0"]').click()
+    expect(explorer).to_contain_text("out[1, 0] ← index[1, 0] = 1 → x[1, 1] = 21")
+    page.keyboard.press("Control+s")
+    saved = tmp_path / "explorer.ipynb"
+    for _ in range(50):
+        if "application/vnd.jupyter.widget-state+json" in saved.read_text():
+            break
+        page.wait_for_timeout(200)
+    text = saved.read_text()
+    state = nbformat.reads(text, as_version=4).metadata["widgets"]
+    (model,) = [
+        m["state"]
+        for m in state["application/vnd.jupyter.widget-state+json"]["state"].values()
+        if m["model_module"] == "anywidget"
+    ]
+    assert (
+        model["_esm"] == (ROOT / "gatherlab" / "widgets" / "js" / "lab.mjs").read_text()
+    )
+    assert "parseTensor" not in text and "gl-x" not in text
+    page.close()
+
+
+def test_explorer_modules_script_is_what_the_tool_writes_from_js() -> None:
+    """book/static/explorer_modules.js holds the modules of gatherlab/widgets/js as
+    they are now (run tools/explorer_modules.py after changing them)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import explorer_modules
+
+    assert explorer_modules.TARGET.read_text() == explorer_modules.script()
+
+
+@needs_chromium
+def test_the_book_opened_from_disk_runs_its_explorers(
+    browser: Browser, built_book: Path
+) -> None:
+    """From file:// the browser imports no module by path; explorers.js then takes the
+    modules from explorer_modules.js and the explorer draws and answers a click."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(error.message))
+    page.goto((built_book / "notebooks" / "01_gather_2d.html").as_uri())
+    explorer = page.locator(EXPLORER).first
+    expect(explorer).to_contain_text("out[0, 0] ← index[0, 0] = 2 → x[0, 2] = 12")
+    explorer.locator('td[data-out="1,0"]').click()
+    expect(explorer).to_contain_text("out[1, 0] ← index[1, 0] = 1 → x[1, 1] = 21")
+    size = explorer.evaluate("(root) => getComputedStyle(root).fontSize")
+    assert size == "16px"  # explorer.css applies
+    assert [e for e in errors if e not in KNOWN_PAGE_ERRORS] == []
+    page.close()

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 import torch
+from matplotlib.colors import to_hex
+from matplotlib.patches import Rectangle
 
 from gatherlab import figures
 from gatherlab.diagnose import RuleError
@@ -71,3 +74,39 @@ def test_gradient_contributions_lists_who_read_each_entry():
 def test_broken_index_grid_names_the_broken_rule():
     texts = " ".join(_texts(FIGURES["broken_index_grid"]()))
     assert "index-out-of-range" in texts
+
+
+def test_figures_and_explorers_share_one_legend():
+    """The explorers' stylesheet marks each role with the figures' colours."""
+    css = (
+        Path(figures.__file__).parent / "widgets" / "js" / "explorer.css"
+    ).read_text()
+    for role, (colour, ink, _) in figures.MARKS.items():
+        assert f"--gl-{role}: {colour};" in css
+        assert f"--gl-{role}-text: {ink};" in css
+
+
+def test_gather_diagram_marks_its_cells_with_the_legend_colours():
+    figure = FIGURES["gather_diagram"]()
+    fills = {
+        to_hex(patch.get_facecolor()).upper()
+        for ax in figure.axes
+        for patch in ax.patches
+        if isinstance(patch, Rectangle)
+    }
+    assert {figures.fill(role) for role in ("index", "source", "out")} <= fills
+    inks = {
+        (text.get_text(), to_hex(text.get_color()).upper())
+        for ax in figure.axes
+        for text in ax.texts
+    }
+    # x[0, 0] = 10 in white on the source blue, its copy in black on the output orange
+    assert {("10", "#FFFFFF"), ("10", "#000000")} <= inks
+
+
+def test_the_legend_names_every_role_in_text_and_html():
+    shown = figures.legend()
+    html = shown._repr_html_()
+    for role, (colour, ink, meaning) in figures.MARKS.items():
+        assert f"background:{colour};color:{ink}" in html
+        assert meaning in html and f"{role} = {meaning}" in repr(shown)

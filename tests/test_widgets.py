@@ -21,7 +21,7 @@ import torch
 import gatherlab as gl
 from gatherlab.widgets import EXPLORERS, Explorer
 from gatherlab.widgets import _error_lab as lab
-from gatherlab.widgets._base import as_json, esm_source, from_json
+from gatherlab.widgets._base import JS, MODULES_REQUEST, as_json, from_json, modules
 from gatherlab.widgets._parse import ParseError, parse_tensor
 from tests import agreement_cases
 
@@ -35,6 +35,7 @@ CHAPTERS = {
     "gradient_accumulation": "05_autograd",
 }
 NODE = shutil.which("node")
+LOADER = (JS / "lab.mjs").read_text()
 
 
 def saved_explorers(chapter: str) -> list[dict]:
@@ -57,7 +58,7 @@ def test_registry_maps_the_five_chapter_names_to_explorers_of_their_kind():
         explorer = factory()
         assert isinstance(explorer, Explorer)
         assert (explorer.kind, explorer.chapter) == (name, chapter)
-        assert explorer._esm == esm_source()
+        assert explorer._esm == LOADER
 
 
 def test_text_form_is_short_and_identical_in_a_fresh_python():
@@ -78,20 +79,29 @@ def test_text_form_is_short_and_identical_in_a_fresh_python():
         assert len(text) <= 110  # ipywidgets cuts longer text forms with "…"
 
 
-def test_the_module_is_core_then_the_view_with_no_import_left():
-    source = esm_source()
-    core = (ROOT / "gatherlab" / "widgets" / "js" / "core.mjs").read_text()
-    assert source.startswith(core)
-    assert 'from "./core.mjs"' not in source and "export default { render }" in source
+def test_the_widget_holds_only_the_loader_and_the_kernel_sends_the_modules():
+    """_esm is lab.mjs, a loader with no view code; asked, the widget sends every
+    module and stylesheet of js/ as they are on disk (a custom message, never saved)."""
+    explorer = EXPLORERS["gather_2d"]()
+    assert "parseTensor" not in explorer._esm and len(explorer._esm) < 4_000
+    sent = []
+    explorer.send = lambda content, buffers=None: sent.append(content)
+    explorer._handle_custom_msg({"type": "something else"}, [])
+    assert sent == []
+    explorer._handle_custom_msg({"type": MODULES_REQUEST}, [])
+    assert sent == [{"type": MODULES_REQUEST, "files": modules()}]
+    files = sent[0]["files"]
+    assert {"core.mjs", "explorer.mjs", "explorer.css", "lab.mjs"} <= set(files)
+    assert files["explorer.mjs"] == (JS / "explorer.mjs").read_text()
+    assert 'from "./core.mjs"' in files["explorer.mjs"]  # imported, never spliced in
+    assert "<style" not in files["explorer.mjs"] and ".gl-x" in files["explorer.css"]
 
 
 @pytest.mark.skipif(NODE is None, reason="needs node")
-def test_the_module_loads_as_one_es_module(tmp_path: Path):
-    module = tmp_path / "explorer.mjs"
-    module.write_text(esm_source())
+def test_the_view_loads_as_es_modules_importing_each_other():
     script = (
-        f"import({json.dumps(module.as_uri())}).then(m => "
-        "console.log(typeof m.default.render, m.OPS.join()))"
+        f"import({json.dumps((JS / 'explorer.mjs').as_uri())}).then(m => "
+        "console.log(typeof m.default.render, typeof m.table))"
     )
     result = subprocess.run(
         [NODE, "--input-type=module", "-e", script],
@@ -99,19 +109,18 @@ def test_the_module_loads_as_one_es_module(tmp_path: Path):
         text=True,
         check=True,
     )
-    assert result.stdout.split() == [
-        "function",
-        "gather,take_along_dim,take,index_select",
-    ]
+    assert result.stdout.split() == ["function", "function"]
 
 
 @pytest.mark.parametrize("name", list(EXPLORERS))
-def test_each_chapter_saves_its_explorer_with_the_current_module(name):
-    """A stored notebook with an older view module would show the old explorer in the
-    book and in a fresh JupyterLab: re-execute the chapter after changing js/."""
+def test_each_chapter_saves_its_explorer_without_any_view_code(name):
+    """A stored notebook holds the loader, never the view: editing js/ changes no
+    notebook (the book and JupyterLab load the modules from the package)."""
     (saved,) = saved_explorers(CHAPTERS[name])
     explorer = EXPLORERS[name]()
-    assert saved["_esm"] == esm_source()
+    assert saved["_esm"] == LOADER
+    saved_text = json.dumps(saved)
+    assert "parseTensor" not in saved_text and ".gl-x" not in saved_text
     assert saved["kind"] == name
     assert saved["inputs"] == explorer.inputs and saved["spec"] == explorer.spec
     assert saved["library"] == explorer.library
@@ -162,16 +171,41 @@ def test_parse_explains_what_it_cannot_read(text, reason):
 
 
 def test_the_stored_agreement_cases_are_what_the_generator_makes_now():
-    """Regenerate the first 400 calls, 66 library-op calls and every parser text: equal
-    to the stored file, so a change in gatherlab, torch or TensorFlow cannot leave the
+    """Regenerate the first stored case of every rule, message shape, valid form and
+    library outcome, and every parser text: equal to the stored file, so a change in
+    gatherlab, torch or TensorFlow (a message reworded anywhere) cannot leave the
     browser's tests stale."""
     cases = agreement_cases
     stored = json.loads(gzip.decompress(cases.CASES_FILE.read_bytes()))
-    fresh = cases.cases(count=400)
     assert len(stored["calls"]) >= 5000
-    assert stored["calls"][:400] == json.loads(json.dumps(fresh["calls"]))
-    assert stored["library"][:66] == json.loads(json.dumps(fresh["library"]))
-    assert stored["parse"] == json.loads(json.dumps(fresh["parse"]))
+    calls, library = cases.covering_sample(stored)
+    fresh = cases.regenerate(calls, library)
+    for k in calls:
+        assert stored["calls"][k] == json.loads(json.dumps(fresh["calls"][k])), k
+    for k in library:
+        assert stored["library"][k] == json.loads(json.dumps(fresh["library"][k])), k
+    parse = [cases.parse_case(text) for text in cases.PARSE_TEXTS]
+    assert stored["parse"] == json.loads(json.dumps(parse))
+
+
+def test_the_regenerated_sample_holds_every_rule_and_message_shape():
+    """Every rule and message shape in the stored calls has a case in the sample,
+    those that first appear late among them (scalar-index-count first shows at 414)."""
+    cases = agreement_cases
+    stored = json.loads(gzip.decompress(cases.CASES_FILE.read_bytes()))
+    calls, library = cases.covering_sample(stored)
+    every = {kind for case in stored["calls"] for kind in cases.call_kinds(case)}
+    sampled = {kind for k in calls for kind in cases.call_kinds(stored["calls"][k])}
+    assert sampled == every
+    rules = {kind[0] for kind in every if kind[0] != "valid"}
+    assert len(rules) == 10 and "scalar-index-count" in rules
+    assert max(calls) > 4000  # late first appearances are in, not only the start
+    outcomes = {
+        kind for case in stored["library"] for kind in cases.library_kinds(case)
+    }
+    assert {
+        kind for k in library for kind in cases.library_kinds(stored["library"][k])
+    } == (outcomes)
 
 
 def test_agreement_cases_cover_every_op_rank_and_rule_with_torch_confirming():

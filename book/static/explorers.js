@@ -1,11 +1,44 @@
 // Renders the saved explorers of a book page with no kernel and no widget manager.
 // myst-nb writes each widget output as a <script type="...widget-view+json"> naming a
 // model, and the page's saved state as one <script type="...widget-state+json">. Every
-// explorer is an anywidget: its state carries its ES module (_esm, the same code that
-// JupyterLab runs), so this imports that module and calls its render() with a small
-// model over the saved state. Listed in _config.yml (nb_ipywidgets_js).
+// explorer is an anywidget whose view is gatherlab/widgets/js/explorer.mjs (with the
+// modules it imports and explorer.css), which _config.yml's html_static_path copies
+// into _static beside this file: this imports it from there by path and calls its
+// render() with a small model over the saved state. The saved state holds no code
+// (its _esm is the JupyterLab loader, js/lab.mjs). Opened from disk (file://), the
+// browser imports no module by path: then explorer_modules.js (the same files as text,
+// tools/explorer_modules.py) is loaded and lab.mjs's loadExplorer imports them.
+// Listed in _config.yml (nb_ipywidgets_js).
 (function () {
   "use strict";
+  var HERE = document.currentScript.src;
+  var MODULE = new URL("explorer.mjs", HERE).href;
+  var STYLESHEET = new URL("explorer.css", HERE).href;
+  var FROM_DISK = new URL("explorer_modules.js", HERE).href;
+
+  function blob(text) {
+    return URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+  }
+
+  // explorer.mjs from explorer_modules.js, for a page the browser will not let import
+  // modules by path (file://).
+  function fromText() {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = FROM_DISK;
+      script.onload = function () {
+        resolve(globalThis.gatherlabModules);
+      };
+      script.onerror = function () {
+        reject(new Error("explorer_modules.js did not load"));
+      };
+      document.head.append(script);
+    }).then(function (files) {
+      return import(blob(files["lab.mjs"])).then(function (lab) {
+        return lab.loadExplorer(files);
+      });
+    });
+  }
   var VIEW = "application/vnd.jupyter.widget-view+json";
   var STATE = "application/vnd.jupyter.widget-state+json";
 
@@ -46,20 +79,22 @@
     var saved = document.querySelector('script[type="' + STATE + '"]');
     if (!saved) return;
     var models = JSON.parse(saved.textContent).state;
-    var modules = {};
+    var view = null;
     document.querySelectorAll('script[type="' + VIEW + '"]').forEach(function (node) {
       var found = models[JSON.parse(node.textContent).model_id];
       if (!found || found.model_module !== "anywidget") return;
+      if (!view) {
+        var link = document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = STYLESHEET;
+        document.head.append(link);
+        view = import(MODULE).catch(fromText);
+      }
       var state = found.state;
       var el = document.createElement("div");
       el.className = "gl-explorer";
       node.parentNode.insertBefore(el, node.nextSibling);
-      var url = modules[state._esm];
-      if (!url) {
-        url = URL.createObjectURL(new Blob([state._esm], { type: "text/javascript" }));
-        modules[state._esm] = url;
-      }
-      import(url)
+      view
         .then(function (module) {
           (module.default || module).render({ model: model(state), el: el });
         })

@@ -1,6 +1,11 @@
 """The widget every explorer is: an ``anywidget`` whose one JavaScript view
-(``js/explorer.mjs`` with ``js/core.mjs``) renders it from its state, in JupyterLab and
-in the static book alike.
+(``js/explorer.mjs``, importing ``js/core.mjs``, styled by ``js/explorer.css``) renders
+it from its state, in JupyterLab and in the static book alike.
+
+The widget state holds no view code, so a notebook stores none and editing ``js/``
+changes no notebook: its ``_esm`` is ``js/lab.mjs``, a small loader that asks the kernel
+for the installed modules (:meth:`Explorer.modules`, a custom message, never saved); the
+book's ``book/static/explorers.js`` imports the same files from ``_static`` by path.
 
 Python sets the state: ``kind`` (which explorer), ``spec`` (fixed texts and choices),
 ``inputs`` (the tensors on show, as ``{"shape", "data", "dtype"}``) and ``library``:
@@ -24,16 +29,16 @@ from gatherlab.diagnose import Problem
 from gatherlab.widgets._parse import checked_array
 
 JS = Path(__file__).with_name("js")
-IMPORT_CORE = 'from "./core.mjs";'
+MODULES_REQUEST = "gatherlab-modules"  # lab.mjs's REQUEST
 
 
-def esm_source() -> str:
-    """The view's one ES module: core.mjs, then explorer.mjs minus its import of it."""
-    core = (JS / "core.mjs").read_text(encoding="utf-8")
-    view = (JS / "explorer.mjs").read_text(encoding="utf-8")
-    start = view.index("import {")
-    end = view.index(IMPORT_CORE) + len(IMPORT_CORE)
-    return core + view[:start] + view[end:]
+def modules() -> dict[str, str]:
+    """What lab.mjs loads, by file name: every ES module and stylesheet in js/."""
+    return {
+        path.name: path.read_text(encoding="utf-8")
+        for path in sorted(JS.iterdir())
+        if path.suffix in (".mjs", ".css")
+    }
 
 
 def as_json(values: Any) -> dict[str, Any]:
@@ -68,7 +73,9 @@ LibraryHook = Callable[[dict[str, Any]], dict[str, Any]]
 class Explorer(anywidget.AnyWidget):
     """A chapter's explorer; its text form is short and the same on every run."""
 
-    _esm = traitlets.Unicode(esm_source()).tag(sync=True)
+    _esm = traitlets.Unicode((JS / "lab.mjs").read_text(encoding="utf-8")).tag(
+        sync=True
+    )
     kind = traitlets.Unicode().tag(sync=True)
     chapter = traitlets.Int().tag(sync=True)
     spec = traitlets.Dict().tag(sync=True)
@@ -99,6 +106,12 @@ class Explorer(anywidget.AnyWidget):
                 self._saved.append(entry)
         self.library = list(self._saved)
         self.observe(self._on_inputs, names="inputs")
+        self.on_msg(self._on_message)
+
+    def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """lab.mjs asks for the view's modules once per view it draws."""
+        if isinstance(content, dict) and content.get("type") == MODULES_REQUEST:
+            self.send({"type": MODULES_REQUEST, "files": modules()})
 
     @staticmethod
     def _tensors(values: Mapping[str, Any]) -> dict[str, Any]:

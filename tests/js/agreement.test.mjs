@@ -33,6 +33,7 @@ test("the suite is large and mixed", () => {
   for (const rule of [
     "dim-range", "index-dtype", "rank-mismatch", "index-too-large", "negative-index",
     "index-out-of-range", "broadcast-mismatch", "index-not-vector", "empty-input",
+    "scalar-index-count",
   ]) assert.ok(rules.has(rule), `no case breaks ${rule}`);
 });
 

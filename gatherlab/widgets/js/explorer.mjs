@@ -19,15 +19,15 @@ import {
   valueAt,
 } from "./core.mjs";
 
-// role -> [background, text colour, border, what the legend calls it]; Okabe–Ito hues,
-// each with its own border style and bold text, so no mark relies on colour alone.
+// What the legend calls each mark; its colours and border styles are in explorer.css
+// (each role its own border style and bold text, so no mark relies on colour alone).
 const MARKS = {
-  out: ["#E69F00", "#000", "3px solid #000", "output chosen"],
-  index: ["#56B4E9", "#000", "3px dashed #000", "index entry it used"],
-  source: ["#0072B2", "#fff", "3px double #000", "source value it read"],
-  fault: ["#D55E00", "#000", "3px dotted #000", "entry that breaks the rule"],
+  out: "output chosen",
+  index: "index entry it used",
+  source: "source value it read",
+  fault: "entry that breaks the rule",
 };
-const HEAT = [0, 158, 115]; // Okabe–Ito bluish green; text stays black on every shade
+const HEAT = [0, 158, 115]; // Okabe–Ito bluish green; its text stays black (gl-heat)
 const MAX_SHOWN = 144;
 
 const esc = (text) =>
@@ -48,24 +48,21 @@ function same(a, b) {
 
 // ---- HTML pieces (strings)
 
-function cell(text, role, at, name, heat, width) {
-  const least = width ? `;box-sizing:content-box;width:${width}` : "";
-  if (role) {
-    const [background, colour, border] = MARKS[role];
-    return (
-      `<td data-mark="${role}" data-at="${esc(entry(name, at))}" style="background:` +
-      `${background};color:${colour};border:${border};font-weight:bold${least}">` +
-      `${esc(text)}</td>`
-    );
-  }
+// `pick`: the cell traces its output when clicked or focused (data-out, tabindex).
+function cell(text, role, at, name, heat, width, pick = false) {
+  const picked = pick ? ` data-out="${key(at)}" tabindex="0"` : "";
+  const least = `${picked}${width ? ` style="box-sizing:content-box;width:${width}"` : ""}`;
+  if (role)
+    return `<td data-mark="${role}" data-at="${esc(entry(name, at))}"${least}>${esc(text)}</td>`;
   if (heat > 0) {
     const [r, g, b] = HEAT.map((c) => Math.round(255 - (255 - c) * heat));
-    return `<td style="background:rgb(${r},${g},${b});font-weight:bold${least}">${esc(text)}</td>`;
+    const size = width ? `;box-sizing:content-box;width:${width}` : "";
+    return `<td class="gl-heat" style="background:rgb(${r},${g},${b})${size}">${esc(text)}</td>`;
   }
-  return least ? `<td style="${least.slice(1)}">${esc(text)}</td>` : `<td>${esc(text)}</td>`;
+  return `<td${least}>${esc(text)}</td>`;
 }
 
-function grid(name, tensor, prefix, marks, labels, heat, width) {
+function grid(name, tensor, prefix, marks, labels, heat, width, pick) {
   const shape = tensor.shape;
   const rank = shape.length;
   const blockShape = rank === 1 ? [1, shape[0]] : shape.slice(-2);
@@ -84,7 +81,7 @@ function grid(name, tensor, prefix, marks, labels, heat, width) {
     for (let c = 0; c < cols; c++) {
       const at = rank === 1 ? [c] : [...prefix, r, c];
       const text = labels[key(at)] ?? formatValue(valueAt(tensor, at), tensor.dtype);
-      cells += cell(text, marks[key(at)], at, name, heat ? heat[key(at)] : 0, width);
+      cells += cell(text, marks[key(at)], at, name, heat ? heat[key(at)] : 0, width, pick);
     }
     body += `<tr>${cells}</tr>`;
   }
@@ -92,7 +89,7 @@ function grid(name, tensor, prefix, marks, labels, heat, width) {
 }
 
 export function table(tensor, name, options = {}) {
-  const { marks = {}, labels = {}, heat = null, note = "", even = false } = options;
+  const { marks = {}, labels = {}, heat = null, note = "", even = false, pick = false } = options;
   const size = tensor.data.length;
   let width = "";
   if (even && size && size <= MAX_SHOWN) {
@@ -111,18 +108,18 @@ export function table(tensor, name, options = {}) {
     body = `<table class="gl-t"><tr>${cell(
       labels[""] ?? formatValue(tensor.data[0], tensor.dtype), marks[""], [], name, 0, "",
     )}</tr></table>`;
-  else if (tensor.shape.length <= 2) body = grid(name, tensor, [], marks, labels, heat, width);
+  else if (tensor.shape.length <= 2) body = grid(name, tensor, [], marks, labels, heat, width, pick);
   else {
     const lead = tensor.shape.slice(0, -2);
     body = coords(lead)
       .map(
         (at) =>
           `<div class="gl-q">${esc(name)}[${at.join(", ")}]</div>` +
-          grid(name, tensor, at, marks, labels, heat, width),
+          grid(name, tensor, at, marks, labels, heat, width, pick),
       )
       .join("");
   }
-  return `<div class="gl-tensor">${title}${body}</div>`;
+  return `<div class="gl-tensor">${title}<div class="gl-scroll">${body}</div></div>`;
 }
 
 const row = (...blocks) =>
@@ -149,11 +146,10 @@ export function problemsBox(problems, title = "This call breaks a rule", hints =
 }
 
 function legend(roles, meanings = {}) {
-  const swatches = roles.map((role) => {
-    const [background, colour, border, meaning] = MARKS[role];
-    const style = `background:${background};color:${colour};border:${border}`;
-    return `<span class="gl-swatch" style="${style}">&#8203;</span> ${esc(meanings[role] ?? meaning)}`;
-  });
+  const swatches = roles.map(
+    (role) =>
+      `<span class="gl-swatch" data-mark="${role}">&#8203;</span> ${esc(meanings[role] ?? MARKS[role])}`,
+  );
   return `<div class="gl-legend">${swatches.join(" &nbsp; ")}</div>`;
 }
 
@@ -227,35 +223,6 @@ function select(label, options, current, pick) {
   return labelled(label, node);
 }
 
-const STYLE = `
-.gl-x{font-size:14px;line-height:1.4;color:#000}
-.gl-x .gl-t{border-collapse:collapse;font-family:monospace;margin:0}
-.gl-x .gl-t td{border:1px solid #999;padding:2px 8px;text-align:center;min-width:1.6em}
-.gl-x .gl-t th{padding:1px 5px;color:#555;font-weight:normal;font-size:85%;text-align:center}
-.gl-x .gl-t th.l{text-align:right}.gl-x .gl-t td.gl-c{border:0}
-.gl-x .gl-tensor{display:inline-block;vertical-align:top}
-.gl-x .gl-title{font-family:monospace;margin-bottom:2px}
-.gl-x .gl-q{color:#555;font-size:90%;margin:2px 0}
-.gl-x .gl-row{display:flex;flex-wrap:wrap;gap:8px 20px;align-items:flex-start}
-.gl-x .gl-code{font-family:monospace;margin:4px 0}.gl-x .gl-pre{white-space:pre;overflow-x:auto}
-.gl-x .gl-head{font-weight:bold;margin:6px 0 2px}
-.gl-x .gl-bad{border-left:5px solid #D55E00;padding:2px 10px;margin:4px 0}
-.gl-x .gl-bad>b{color:#A63D00}.gl-x .gl-bad ul{margin:2px 0;padding-left:1.2em}
-.gl-x .gl-ok{margin:4px 0}.gl-x .gl-legend{font-size:90%;margin:4px 0}
-.gl-x .gl-swatch{display:inline-block;padding:2px 8px;min-width:1.6em;font-weight:bold}
-.gl-x .gl-controls{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:4px 0}
-.gl-x .gl-field{display:inline-flex;gap:6px;align-items:center}
-.gl-x .gl-field input,.gl-x .gl-field select{font-family:monospace;font-size:14px;
-  padding:2px 4px;border:1px solid #767676;background:#fff;color:#000}
-.gl-x .gl-buttons{display:inline-flex;flex-wrap:wrap;gap:4px;align-items:center}
-.gl-x .gl-label{margin-right:4px}
-.gl-x button{font:inherit;padding:2px 10px;border:1px solid #767676;background:#fff;
-  color:#000;border-radius:3px;cursor:pointer}
-.gl-x button[aria-pressed="true"]{background:#1f4e79;color:#fff;border-color:#1f4e79}
-.gl-x :focus-visible{outline:3px solid #E69F00;outline-offset:1px}
-.gl-x .gl-last{margin-top:8px;padding-top:4px;border-top:1px dashed #999}
-`;
-
 // ---- the explorers: each returns {controls, view} over its own state
 
 const parseOr = (state, name, text, status) => {
@@ -263,7 +230,10 @@ const parseOr = (state, name, text, status) => {
     return parseTensor(text, name);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
-    status(failure("Not applied", `${name}: ${error.message}`));
+    status(
+      failure("Not applied", `${name}: ${error.message}`) +
+        note("The explorer still shows the last tensors it applied."),
+    );
     return null;
   }
 };
@@ -287,6 +257,7 @@ const EXPLORERS = {
     const s = app.inputs; // x, index, dim
     let show = 0;
     let lastGood = null;
+    let picks = []; // the output cells a click or focus traces (none while it raises)
     const view = () => {
       const rank = Math.max(s.x.shape.length, 1);
       const dims = [...Array(rank).keys(), -1];
@@ -302,6 +273,7 @@ const EXPLORERS = {
         const fault = Object.fromEntries(
           problems.filter((p) => p.where).map((p) => [key(p.where), "fault"]),
         );
+        picks = [];
         controls.push(make("span", { class: "gl-q" }, "show: no output to pick (the call raises)"));
         html +=
           problemsBox(problems, "No output: the call raises because it breaks a rule") +
@@ -311,6 +283,7 @@ const EXPLORERS = {
         return { controls, html };
       }
       const outs = traced.steps.map((step) => step.out);
+      picks = outs.map(key);
       show = Math.min(show, outs.length);
       controls.push(
         select("show", ["all", ...outs.map((at) => entry("out", at))], show, (k) => {
@@ -322,7 +295,7 @@ const EXPLORERS = {
         row(
           table(s.x, "x", { marks: step ? { [key(step.source)]: "source" } : {} }),
           table(s.index, "index", { marks: step ? { [key(step.index_at)]: "index" } : {} }),
-          table(traced.output, "out", { marks: step ? { [key(step.out)]: "out" } : {} }),
+          table(traced.output, "out", { marks: step ? { [key(step.out)]: "out" } : {}, pick: true }),
         );
       const overview =
         codeBlock([callLine(s.dim, rank)]) +
@@ -336,7 +309,15 @@ const EXPLORERS = {
       html += tables(step) + code(traceLine(step, s.x.dtype)) + legend(["out", "index", "source"]);
       return { controls, html };
     };
-    return { boxes: ["x", "index"], view };
+    // An output cell clicked or focused: trace it, as the "show" list does.
+    const pick = (at) => {
+      const k = picks.indexOf(at) + 1;
+      if (k > 0 && k !== show) {
+        show = k;
+        app.refresh();
+      }
+    };
+    return { boxes: ["x", "index"], view, pick };
   },
 
   batched_selection(app) {
@@ -390,7 +371,12 @@ const EXPLORERS = {
     let chosen = 0;
     const view = () => {
       const rank = Math.max(s.x.shape.length, 1);
-      if (s.dim >= rank) s.dim = rank - 1; // a typed x with fewer dims
+      let moved = "";
+      if (s.dim >= rank) {
+        // a typed x with fewer dims: say so, never change the call silently
+        moved = note(`dim ${s.dim} does not exist on this x (${rank} dim${rank === 1 ? "" : "s"}), so dim is now ${rank - 1}.`);
+        s.dim = rank - 1;
+      }
       const dim = s.dim;
       const results = torchOps(s.x, s.index, dim).concat(
         app.library().ops ?? libraryOps(s.x, s.index, dim),
@@ -408,7 +394,9 @@ const EXPLORERS = {
           app.refresh();
         }),
       ];
-      const html = chosen === 0 ? overview(results) : detail(s, results[chosen - 1], results[0]);
+      const html =
+        moved +
+        (chosen === 0 ? overview(results, s, dim) : detail(s, results[chosen - 1], results[0], dim));
       return { controls, html };
     };
     return { boxes: ["x", "index"], view };
@@ -575,10 +563,52 @@ function torchOps(x, index, dim) {
   return calls.map(([name, text, opDim]) => {
     const { traced, problems } = run(x, opDim, index, name);
     if (problems.length) return { name, code: text, problems };
-    return { name, code: text, output: traced.output, reads: traced.steps.map((t) => t.source) };
+    const wrapped = traced.steps.filter((t) => t.position !== t.used);
+    return {
+      name,
+      code: text,
+      output: traced.output,
+      reads: traced.steps.map((t) => t.source),
+      wrapped: wrapped.map((t) => `${entry("index", t.index_at)} = ${t.position} read as ${t.used}`),
+    };
   });
 }
 
+// What an op's output does not say by itself: the positions take_along_dim wrapped
+// (gather raises on them), the coordinates tf.gather_nd is given, and batch_dims
+// following dim.
+function remarks(result, s, dim) {
+  const parts = [];
+  if (result.wrapped?.length)
+    parts.push(
+      failure(
+        "wrapped",
+        `take_along_dim wrapped ${[...new Set(result.wrapped)].join(", ")} (modulo dim ${dim}'s size ` +
+          `${s.x.shape[dim]}) without a word, where torch.gather raises`,
+      ),
+    );
+  if (result.name === "tf.gather batch_dims") {
+    const paired =
+      dim === 0
+        ? "with dim 0 no leading dim pairs up, so this is plain tf.gather"
+        : dim === 1
+          ? "dim 0 of x and of index pair up (a row of positions per row of x)"
+          : `dims 0..${dim - 1} of x and of index pair up`;
+    parts.push(note(`batch_dims=${dim} follows dim: ${paired}.`));
+  }
+  if (result.name === "tf.gather_nd" && result.output) {
+    const rank = s.x.shape.length;
+    const data = coords(s.index.shape).flatMap((at) =>
+      at.map((c, d) => (d === dim ? valueAt(s.index, at) : c)),
+    );
+    const coordinates = { shape: [...s.index.shape, rank], data, dtype: "int64" };
+    parts.push(
+      note(`coordinates[..., ${dim}] is index; on every other dim d, coordinates[..., d] is the output's own position on d.`) +
+        table(coordinates, "coordinates"),
+    );
+  }
+  return parts.join("");
+}
 
 function verdict(result, reference) {
   if (!result.output || !reference.output) return "";
@@ -597,24 +627,26 @@ function outcome(result) {
   return note("This index dtype is checked by the library itself: run it in a notebook (make lab).");
 }
 
-function overview(results) {
+function overview(results, s, dim) {
   return row(
     ...results.map(
       (r) =>
-        `<div style="max-width:22em">${code(r.code)}${
+        `<div class="gl-op">${code(r.code)}${
           r.output ? table(r.output, "out") + note(verdict(r, results[0])) : outcome(r)
-        }</div>`,
+        }${remarks(r, s, dim)}</div>`,
     ),
   );
 }
 
-function detail(s, result, reference) {
-  if (!result.output) return code(result.code) + outcome(result) + row(table(s.x, "x"), table(s.index, "index"));
+function detail(s, result, reference, dim) {
+  if (!result.output)
+    return code(result.code) + outcome(result) + remarks(result, s, dim) + row(table(s.x, "x"), table(s.index, "index"));
   const read = Object.fromEntries(result.reads.map((at) => [key(at), "source"]));
   return (
     code(result.code) +
     row(table(s.x, "x", { marks: read }), table(s.index, "index"), table(result.output, "out")) +
     note(verdict(result, reference)) +
+    remarks(result, s, dim) +
     legend(["source"], { source: "a source value this op read" })
   );
 }
@@ -777,13 +809,13 @@ export function render({ model, el }) {
     "data-explorer": kind,
     "data-lm-suppress-shortcuts": "true",
   });
-  const style = make("style");
-  style.textContent = STYLE;
   const controlsArea = make("div", { class: "gl-controls" });
   const viewArea = make("div", { class: "gl-view" });
   const boxesArea = make("div", { class: "gl-controls" });
+  // The one error box while typed text is not applied: the view's own rule boxes
+  // (the last applied call's) hide meanwhile (explorer.css, data-unapplied).
   const status = make("div", { class: "gl-status", "aria-live": "polite" });
-  root.append(style, controlsArea, viewArea, boxesArea, status);
+  root.append(controlsArea, status, viewArea, boxesArea);
   if (spec.note) root.append(make("div", { class: "gl-q" }, spec.note));
   el.replaceChildren(root);
 
@@ -804,9 +836,11 @@ export function render({ model, el }) {
       const focused = root.contains(document.activeElement) ? document.activeElement : null;
       const label = focused?.closest("[aria-label],.gl-field")?.textContent;
       const position = focused ? [...controlsArea.querySelectorAll("button,select")].indexOf(focused) : -1;
+      const cellFocused = viewArea.contains(focused) ? focused.dataset.out : undefined;
       const { controls, html } = explorer.view();
       controlsArea.replaceChildren(...controls);
       viewArea.innerHTML = html;
+      if (cellFocused !== undefined) viewArea.querySelector(`[data-out="${cellFocused}"]`)?.focus();
       if (position >= 0) {
         const again = [...controlsArea.querySelectorAll("button,select")][position];
         if (again && again.closest("[aria-label],.gl-field")?.textContent === label) again.focus();
@@ -815,6 +849,13 @@ export function render({ model, el }) {
     // New inputs: show them, and tell the kernel (if one listens) so that it can add
     // what only the libraries compute.
     commit() {
+      // A new call applies: a box whose text was refused shows what applies again.
+      const refused = root.getAttribute("data-unapplied");
+      if (refused) {
+        app.boxes[refused].setValue(formatTensor(app.inputs[refused]));
+        root.removeAttribute("data-unapplied");
+        status.innerHTML = "";
+      }
       app.refresh();
       model.set("inputs", structuredClone(app.inputs));
       model.save_changes();
@@ -824,7 +865,11 @@ export function render({ model, el }) {
   for (const name of explorer.boxes) {
     const box = textBox(name, formatTensor(inputs[name]), (text) => {
       status.innerHTML = "";
-      const parsed = parseOr(app, name, text, (html) => (status.innerHTML = html));
+      root.removeAttribute("data-unapplied");
+      const parsed = parseOr(app, name, text, (html) => {
+        status.innerHTML = html;
+        root.setAttribute("data-unapplied", name);
+      });
       if (!parsed) return;
       app.inputs[name] = parsed;
       app.onTyped(name);
@@ -832,6 +877,14 @@ export function render({ model, el }) {
     });
     app.boxes[name] = box;
     boxesArea.append(box);
+  }
+  if (explorer.pick) {
+    const picked = (event) => {
+      const at = event.target.closest?.("[data-out]")?.dataset.out;
+      if (at !== undefined) explorer.pick(at);
+    };
+    viewArea.addEventListener("click", picked);
+    viewArea.addEventListener("focusin", picked);
   }
   app.refresh();
   const onLibrary = () => app.refresh();
