@@ -10,13 +10,22 @@ import { RuleError, diagnose, formatValue } from "./core.mjs";
 
 export class UnsupportedError extends Error {}
 
+// The code called an op the exercise asks it not to use (gatherlab's ForbiddenOpError).
+export class ForbiddenError extends Error {
+  constructor(name) {
+    super(`${name} is not allowed in this exercise`);
+    this.name_ = name;
+  }
+}
+
 // A Python exception the learner's code raises: {type, message, rule (gatherlab.diagnose
 // rule id for the gather family, else null)}.
 export class PyError extends Error {
-  constructor(type, message, rule = null) {
+  constructor(type, message, rule = null, hint = "") {
     super(message);
     this.type = type;
     this.rule = rule;
+    this.hint = hint;
   }
 }
 
@@ -78,6 +87,12 @@ export function tokenize(source) {
         i += number[0].length;
         continue;
       }
+      const fstring = rest.match(/^[fF](['"])(.*?)\1/);
+      if (fstring) {
+        tokens.push({ k: "fstr", v: fstring[2], ...at });
+        i += fstring[0].length;
+        continue;
+      }
       const word = rest.match(/^[A-Za-z_][A-Za-z0-9_]*/);
       if (word) {
         tokens.push({ k: KEYWORDS.has(word[0]) ? word[0] : "name", v: word[0], ...at });
@@ -122,6 +137,14 @@ const NOT_SUPPORTED = {
   from: "from … import", finally: "try/finally", "{": "dicts and sets", "@": "the @ operator",
   "^": "the ^ operator", ";": "semicolons",
 };
+
+// One {expression} of an f-string (no format specs).
+function fstringPart(source) {
+  if (/[!:]/.test(source.replace(/\[[^\]]*\]|\([^)]*\)|==|!=|<=|>=/g, ""))) throw new UnsupportedError("format specs in f-strings");
+  const [statement] = parse(source);
+  if (!statement || statement.s !== "expr") throw new PyError("SyntaxError", "f-string: expecting an expression");
+  return statement.value;
+}
 
 export function parse(source) {
   const tokens = tokenize(source);
@@ -387,6 +410,7 @@ export function parse(source) {
         while (is("str")) v += take("str").v;
         return { e: "const", v: { t: "str", v } };
       }
+      case "fstr": return { e: "fstr", parts: token.v.split(/(\{[^{}]*\})/).map((part) => (/^\{.*\}$/.test(part) ? fstringPart(part.slice(1, -1)) : part)) };
       case "None": return { e: "const", v: NONE };
       case "True": return { e: "const", v: { t: "bool", v: true } };
       case "False": return { e: "const", v: { t: "bool", v: false } };
@@ -985,15 +1009,17 @@ function ruleType(op, rule, x, dim) {
   return "IndexError";
 }
 
-// A gather-family call through core.mjs's diagnose and trace: the rule a bad call breaks.
-function family(op, input, dim, index) {
+// A gather-family call through core.mjs's diagnose: the rule a bad call breaks.
+export function family(op, input, dim, index) {
   const x = asTensor(input);
   if (index.t !== "tensor") throw new PyError("TypeError", `${op}(): argument 'index' (position ${op === "take" || op === "take_along_dim" ? 2 : 3}) must be Tensor, not ${typeName(index)}`);
   if (dim !== null && dim.t !== undefined) dim = toInt(dim, "dim to be an int");
   const problems = diagnose(x, dim, index, op);
   if (problems.length) {
     const [first] = problems;
-    throw new PyError(ruleType(op, first.rule, x, dim), first.message, first.rule);
+    const error = new PyError(ruleType(op, first.rule, x, dim), first.message, first.rule, first.hint);
+    error.call = `torch.${op}`;
+    throw error;
   }
   return familyResult(op, x, dim, index);
 }
@@ -1647,6 +1673,10 @@ const TF = {
 TF.convert_to_tensor = TF.constant;
 for (const [alias, dtype] of Object.entries(TF_DTYPES)) TF[alias] = dtypeValue(dtype, "tf");
 
+// np.array(...) in a typed answer (NumPy's printed form): read as torch.tensor.
+const NP = { array: TORCH.tensor };
+for (const [alias, dtype] of Object.entries(TF_DTYPES)) NP[alias] = dtypeValue(dtype, "torch");
+
 // ---- tensor methods and attributes
 
 function callMethod(t, name, g, kw) {
@@ -1788,9 +1818,9 @@ function toList(t) {
 
 function attribute(value, name) {
   if (value.t === "module") {
-    const table = value.name === "torch" ? TORCH : TF;
-    if (name in table && table[name]) return table[name];
-    throw new UnsupportedError(`${value.name === "torch" ? "torch" : "tf"}.${name}`);
+    const table = { torch: TORCH, tf: TF, np: NP }[value.name];
+    if (Object.hasOwn(table, name) && table[name]) return table[name];
+    throw new UnsupportedError(`${value.name}.${name}`);
   }
   if (value.t === "tensor") {
     if (name === "shape") return { ...tuple(value.shape.map(pyInt)), size: true };
@@ -1948,6 +1978,13 @@ export function run(source, inputs = {}, options = {}) {
   const lib = options.lib ?? "torch";
   scope.set("torch", { t: "module", name: "torch" });
   if (lib === "tf" || options.tf) scope.set("tf", { t: "module", name: "tf" });
+  // options.forbid: names (torch.gather, torch.Tensor.gather, tensorflow.gather_nd) the
+  // code may not call; options.calls collects every name it calls.
+  const forbid = new Set(options.forbid ?? []);
+  const called = (name) => {
+    if (forbid.has(name)) throw new ForbiddenError(name);
+    if (options.calls) options.calls.add(name);
+  };
   let steps = 0;
   const tick = () => {
     if (++steps > MAX_STEPS) throw new UnsupportedError(`answers that take more than ${MAX_STEPS} steps`);
@@ -1955,7 +1992,7 @@ export function run(source, inputs = {}, options = {}) {
 
   const lookup = (name) => {
     if (scope.has(name)) return scope.get(name);
-    if (name in BUILTINS) return BUILTINS[name];
+    if (Object.hasOwn(BUILTINS, name)) return BUILTINS[name];
     if (["np", "numpy", "F", "nn", "math"].includes(name)) throw new UnsupportedError(`the name ${name} (only torch${options.tf ? " and tf" : ""} and the exercise's arguments)`);
     throw new PyError("NameError", `name '${name}' is not defined`);
   };
@@ -2032,17 +2069,22 @@ export function run(source, inputs = {}, options = {}) {
       }
       case "not": return pyBool(!truthy(evaluate(node.value)));
       case "ifexp": return truthy(evaluate(node.test)) ? evaluate(node.body) : evaluate(node.orelse);
+      case "fstr": return { t: "str", v: node.parts.map((part) => (typeof part === "string" ? part : displayText(evaluate(part)))).join("") };
       default: throw new UnsupportedError(`this kind of expression (${node.e})`);
     }
   }
 
   function callValue(func, g, kw) {
-    if (func.t === "func") return func.call(g, kw);
+    if (func.t === "func") {
+      called(func.name.replace(/^tf\./, "tensorflow."));
+      return func.call(g, kw);
+    }
     if (func.t === "method") {
       if (func.self.t === "list") {
         func.self.items.push(g[0]);
         return NONE;
       }
+      called(`torch.Tensor.${func.name}`);
       return callMethod(func.self, func.name, g, kw);
     }
     if (func.t === "exception") return { t: "exc", name: func.name, message: g[0] ? displayText(g[0]) : "" };
@@ -2146,6 +2188,15 @@ export function repr(value) {
     case "tensor": return `tensor of shape (${value.shape.join(", ")}${value.shape.length === 1 ? "," : ""}) and dtype ${value.dtype}`;
     default: return typeName(value);
   }
+}
+
+// The names a typed answer may use: tensor(...) and array(...) as torch and NumPy print
+// them, with their dtypes (tf.Tensor's printed forms are rewritten to these first).
+export function literalScope() {
+  const scope = { tensor: TORCH.tensor, array: TORCH.tensor, torch: { t: "module", name: "torch" } };
+  for (const [alias, dtype] of Object.entries(TORCH_DTYPES)) scope[alias] = dtypeValue(dtype, "torch");
+  scope.np = { t: "module", name: "np" };
+  return scope;
 }
 
 export { formatValue };
