@@ -29,10 +29,20 @@ from gatherlab.diagnose import diagnose  # noqa: E402
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "tests/js/evaluator_cases.json.gz"
 SEED = 22
-TORCH_DTYPES = {torch.int64: "int64", torch.int32: "int32", torch.float32: "float32",
-                torch.float64: "float64", torch.bool: "bool"}
-TF_DTYPES = {tf.int64: "int64", tf.int32: "int32", tf.float32: "float32",
-             tf.float64: "float64", tf.bool: "bool"}
+TORCH_DTYPES = {
+    torch.int64: "int64",
+    torch.int32: "int32",
+    torch.float32: "float32",
+    torch.float64: "float64",
+    torch.bool: "bool",
+}
+TF_DTYPES = {
+    tf.int64: "int64",
+    tf.int32: "int32",
+    tf.float32: "float32",
+    tf.float64: "float64",
+    tf.bool: "bool",
+}
 FAMILY = ("gather", "index_select", "take", "take_along_dim")
 
 
@@ -45,7 +55,10 @@ def encode(value: Any) -> Any:
         dtype, array = TF_DTYPES[value.dtype], value.numpy()
     else:
         return {"py": repr(value)}
-    flat = [v if isinstance(v, (bool, int)) or np.isfinite(v) else repr(v) for v in array.reshape(-1).tolist()]
+    flat = [
+        v if isinstance(v, (bool, int)) or np.isfinite(v) else repr(v)
+        for v in array.reshape(-1).tolist()
+    ]
     return [dtype, list(array.shape), flat]
 
 
@@ -71,9 +84,13 @@ class Generator:
             return torch.tensor(data, dtype=getattr(torch, dtype))
         if dtype == "bool":
             return torch.tensor(self.rng.random(shape) < 0.5)
-        return torch.tensor(self.rng.integers(-9, 10, size=shape), dtype=getattr(torch, dtype))
+        return torch.tensor(
+            self.rng.integers(-9, 10, size=shape), dtype=getattr(torch, dtype)
+        )
 
-    def positions(self, size: int, shape: tuple[int, ...], wild: float = 0.15) -> torch.Tensor:
+    def positions(
+        self, size: int, shape: tuple[int, ...], wild: float = 0.15
+    ) -> torch.Tensor:
         """Positions in 0..size-1, some negative or too large."""
         high = max(size, 1)
         data = self.rng.integers(0, high, size=shape)
@@ -92,7 +109,10 @@ class Generator:
     def add(self, expr: str, env: dict[str, Any], family: tuple | None = None) -> None:
         """Evaluate expr; record the value or the exception (and diagnose's rule)."""
         names = {"torch": torch, "tf": tf, **env}
-        case: dict[str, Any] = {"expr": expr, "env": {k: encode(v) for k, v in env.items()}}
+        case: dict[str, Any] = {
+            "expr": expr,
+            "env": {k: encode(v) for k, v in env.items()},
+        }
         if any(isinstance(v, tf.Tensor) for v in env.values()) or "tf." in expr:
             case["tf"] = True
         try:
@@ -121,38 +141,67 @@ class Generator:
         shape = self.shape(rank)
         x = self.values(shape, self.pick(["int64", "int64", "float32", "float64"]))
         op = self.pick(FAMILY)
-        dim = self.int(-rank - (1 if self.rng.random() < 0.1 else 0), rank - 1 + (1 if self.rng.random() < 0.1 else 0))
+        dim = self.int(
+            -rank - (1 if self.rng.random() < 0.1 else 0),
+            rank - 1 + (1 if self.rng.random() < 0.1 else 0),
+        )
         along = dim % rank if -rank <= dim < rank else 0
         if op == "index_select":
-            index_shape: tuple[int, ...] = (self.int(0, 4),) if self.rng.random() < 0.9 else self.shape(2, 1, 2)
+            index_shape: tuple[int, ...] = (
+                (self.int(0, 4),) if self.rng.random() < 0.9 else self.shape(2, 1, 2)
+            )
         elif op == "take":
             index_shape = self.shape(self.int(0, 3), 0, 3)
         else:
             index_shape = tuple(
-                self.int(0, 4) if d == along else self.int(0 if self.rng.random() < 0.2 else 1, max(s, 1) + (1 if self.rng.random() < 0.1 else 0))
+                self.int(0, 4)
+                if d == along
+                else self.int(
+                    0 if self.rng.random() < 0.2 else 1,
+                    max(s, 1) + (1 if self.rng.random() < 0.1 else 0),
+                )
                 for d, s in enumerate(shape)
             )
             if self.rng.random() < 0.08:
-                index_shape = index_shape[1:] if len(index_shape) > 1 else (*index_shape, 1)
+                index_shape = (
+                    index_shape[1:] if len(index_shape) > 1 else (*index_shape, 1)
+                )
         size = x.numel() if op == "take" else (shape[along] if shape else 1)
         if op == "take_along_dim":
-            index_shape = tuple(1 if self.rng.random() < 0.2 and d != along else s for d, s in enumerate(index_shape))
+            index_shape = tuple(
+                1 if self.rng.random() < 0.2 and d != along else s
+                for d, s in enumerate(index_shape)
+            )
         index = self.index_dtype(self.positions(size, index_shape))
         env = {"x": x, "i": index}
         if op == "gather":
-            text = self.pick(["torch.gather(x, {d}, i)", "x.gather({d}, i)", "torch.gather(x, dim={d}, index=i)"])
+            text = self.pick(
+                [
+                    "torch.gather(x, {d}, i)",
+                    "x.gather({d}, i)",
+                    "torch.gather(x, dim={d}, index=i)",
+                ]
+            )
         elif op == "index_select":
-            text = self.pick(["torch.index_select(x, {d}, i)", "x.index_select({d}, i)"])
+            text = self.pick(
+                ["torch.index_select(x, {d}, i)", "x.index_select({d}, i)"]
+            )
         elif op == "take":
             text = self.pick(["torch.take(x, i)", "x.take(i)"])
         else:
-            text = self.pick(["torch.take_along_dim(x, i, dim={d})", "x.take_along_dim(i, {d})", "torch.take_along_dim(x, i)"])
+            text = self.pick(
+                [
+                    "torch.take_along_dim(x, i, dim={d})",
+                    "x.take_along_dim(i, {d})",
+                    "torch.take_along_dim(x, i)",
+                ]
+            )
         expr = text.format(d=dim)
         flat = "{d}" not in text  # take, and take_along_dim without a dim
         self.add(expr, env, (op, "x", None if flat else dim, "i"))
 
     def built_index(self) -> None:
-        """The chapters' index recipes: unsqueeze/expand, view, repeat, arange offsets."""
+        """The chapters' index recipes: unsqueeze/expand, view, repeat, offsets."""
         batch, time, width = self.shape(3, 1, 3)
         x = self.values((batch, time, width), self.pick(["int64", "float32"]))
         picks = self.int(1, 4)
@@ -160,21 +209,71 @@ class Generator:
         env = {"x": x, "p": p}
         # (expression, the gather-family call's op, dim and index expression)
         exprs = [
-            ("torch.gather(x, 1, p.unsqueeze(-1).expand(-1, -1, x.shape[-1]))", "gather", 1, "p.unsqueeze(-1).expand(-1, -1, x.shape[-1])"),
-            ("torch.gather(x, 1, p.unsqueeze(-1).expand(-1, -1, {w}))", "gather", 1, "p.unsqueeze(-1).expand(-1, -1, {w})"),
-            ("torch.gather(x, 1, p.unsqueeze(1).expand(-1, -1, x.shape[2]))", "gather", 1, "p.unsqueeze(1).expand(-1, -1, x.shape[2])"),
-            ("torch.gather(x, 1, p[:, :, None].expand({b}, {k}, {w}))", "gather", 1, "p[:, :, None].expand({b}, {k}, {w})"),
-            ("torch.gather(x, 1, p.view({b}, {k}, 1).expand(-1, -1, {w}))", "gather", 1, "p.view({b}, {k}, 1).expand(-1, -1, {w})"),
-            ("torch.gather(x, 1, p.unsqueeze(-1).repeat(1, 1, {w}))", "gather", 1, "p.unsqueeze(-1).repeat(1, 1, {w})"),
+            (
+                "torch.gather(x, 1, p.unsqueeze(-1).expand(-1, -1, x.shape[-1]))",
+                "gather",
+                1,
+                "p.unsqueeze(-1).expand(-1, -1, x.shape[-1])",
+            ),
+            (
+                "torch.gather(x, 1, p.unsqueeze(-1).expand(-1, -1, {w}))",
+                "gather",
+                1,
+                "p.unsqueeze(-1).expand(-1, -1, {w})",
+            ),
+            (
+                "torch.gather(x, 1, p.unsqueeze(1).expand(-1, -1, x.shape[2]))",
+                "gather",
+                1,
+                "p.unsqueeze(1).expand(-1, -1, x.shape[2])",
+            ),
+            (
+                "torch.gather(x, 1, p[:, :, None].expand({b}, {k}, {w}))",
+                "gather",
+                1,
+                "p[:, :, None].expand({b}, {k}, {w})",
+            ),
+            (
+                "torch.gather(x, 1, p.view({b}, {k}, 1).expand(-1, -1, {w}))",
+                "gather",
+                1,
+                "p.view({b}, {k}, 1).expand(-1, -1, {w})",
+            ),
+            (
+                "torch.gather(x, 1, p.unsqueeze(-1).repeat(1, 1, {w}))",
+                "gather",
+                1,
+                "p.unsqueeze(-1).repeat(1, 1, {w})",
+            ),
             ("x[torch.arange({b})[:, None], p]", None, None, None),
             ("x[torch.arange(x.shape[0]).unsqueeze(1), p]", None, None, None),
             ("x[torch.arange({b}), p[:, 0]]", None, None, None),
-            ("x.reshape(-1, {w})[(p + torch.arange({b})[:, None] * {t}).flatten()]", None, None, None),
-            ("torch.index_select(x.flatten(0, 1), 0, (p + {t} * torch.arange({b}).unsqueeze(1)).reshape(-1))", "index_select", 0, "(p + {t} * torch.arange({b}).unsqueeze(1)).reshape(-1)"),
+            (
+                "x.reshape(-1, {w})[(p + torch.arange({b})[:, None] * {t}).flatten()]",
+                None,
+                None,
+                None,
+            ),
+            (
+                "torch.index_select(x.flatten(0, 1), 0, (p + {t} * torch.arange({b}).unsqueeze(1)).reshape(-1))",  # noqa: E501
+                "index_select",
+                0,
+                "(p + {t} * torch.arange({b}).unsqueeze(1)).reshape(-1)",
+            ),
             ("torch.take(x, p * {w})", "take", None, "p * {w}"),
-            ("torch.take_along_dim(x, p.unsqueeze(-1), dim=1)", "take_along_dim", 1, "p.unsqueeze(-1)"),
+            (
+                "torch.take_along_dim(x, p.unsqueeze(-1), dim=1)",
+                "take_along_dim",
+                1,
+                "p.unsqueeze(-1)",
+            ),
             ("torch.gather(x, 1, p)", "gather", 1, "p"),
-            ("torch.gather(x, 2, p.unsqueeze(1).expand(-1, {t}, -1))", "gather", 2, "p.unsqueeze(1).expand(-1, {t}, -1)"),
+            (
+                "torch.gather(x, 2, p.unsqueeze(1).expand(-1, {t}, -1))",
+                "gather",
+                2,
+                "p.unsqueeze(1).expand(-1, {t}, -1)",
+            ),
             ("p.unsqueeze(-1).expand(-1, -1, {w}).shape", None, None, None),
             ("p.repeat_interleave({w}, dim=1)", None, None, None),
             ("p.repeat_interleave({w})", None, None, None),
@@ -182,7 +281,12 @@ class Generator:
             ("p.flatten()", None, None, None),
             ("torch.stack([p, p + 1], dim=-1)", None, None, None),
             ("torch.cat([p, p], dim=1)", None, None, None),
-            ("torch.gather(x, 1, (p - 1).view(-1, 1, 1).expand(-1, 1, x.shape[-1])).squeeze(1)", "gather", 1, "(p - 1).view(-1, 1, 1).expand(-1, 1, x.shape[-1])"),
+            (
+                "torch.gather(x, 1, (p - 1).view(-1, 1, 1).expand(-1, 1, x.shape[-1])).squeeze(1)",  # noqa: E501
+                "gather",
+                1,
+                "(p - 1).view(-1, 1, 1).expand(-1, 1, x.shape[-1])",
+            ),
             ("torch.gather(x.sum(-1), 1, p)", "gather", 1, "p"),
             ("x.size(1)", None, None, None),
             ("x.size()", None, None, None),
@@ -203,7 +307,10 @@ class Generator:
         x = self.values(shape, self.pick(["int64", "float32", "bool", "int32"]))
         n = x.numel()
         d = self.int(-rank - 1, rank)
-        sizes = [self.pick([-1, 1, 2, 3, 0]) for _ in range(self.int(max(rank - 1, 0), rank + 1))]
+        sizes = [
+            self.pick([-1, 1, 2, 3, 0])
+            for _ in range(self.int(max(rank - 1, 0), rank + 1))
+        ]
         sizes_text = ", ".join(map(str, sizes))
         exprs = [
             f"x.unsqueeze({d})",
@@ -214,28 +321,30 @@ class Generator:
             f"x.reshape({sizes_text})" if sizes else "x.reshape(())",
             f"x.reshape(-1, {self.pick([1, 2, 3])})",
             f"x.view({n})",
-            f"x.view(-1)",
+            "x.view(-1)",
             f"x.repeat({sizes_text.replace('-1', '2')})" if sizes else "x.repeat(())",
             f"x.repeat_interleave({self.int(0, 3)}, dim={d})",
-            f"x.flatten()",
+            "x.flatten()",
             f"x.flatten({self.int(-rank, max(rank - 1, 0))})",
             f"x.flatten(0, {d})",
             f"x.squeeze({d})",
-            f"x.squeeze()",
-            f"x.permute({', '.join(str(k) for k in self.rng.permutation(rank))})" if rank else "x.permute()",
+            "x.squeeze()",
+            f"x.permute({', '.join(str(k) for k in self.rng.permutation(rank))})"
+            if rank
+            else "x.permute()",
             f"x.transpose(0, {d})",
             f"torch.stack([x, x], {d})",
             f"torch.stack([x, x.long()], dim={d})",
             f"torch.cat([x, x], {d})",
             f"torch.cat([x, x[:1]], {d})",
-            f"x.long()",
-            f"x.int()",
-            f"x.float()",
-            f"x.shape",
-            f"x.dim()",
-            f"x.numel()",
+            "x.long()",
+            "x.int()",
+            "x.float()",
+            "x.shape",
+            "x.dim()",
+            "x.numel()",
             f"x.size({d})",
-            f"x.t()",
+            "x.t()",
         ]
         self.add(self.pick(exprs), {"x": x})
 
@@ -272,7 +381,11 @@ class Generator:
         shape = self.shape(rank, 0, 3)
         dtypes = ["int64", "int64", "float32", "float64", "int32", "bool"]
         x = self.values(shape, self.pick(dtypes))
-        other = shape[self.int(0, rank - 1):] if rank and self.rng.random() < 0.7 else self.shape(self.int(0, 2), 1, 3)
+        other = (
+            shape[self.int(0, rank - 1) :]
+            if rank and self.rng.random() < 0.7
+            else self.shape(self.int(0, 2), 1, 3)
+        )
         y = self.values(tuple(other), self.pick(dtypes))
         k = self.pick(["2", "3", "-1", "0.5", "1.5", "True", "y"])
         op = self.pick(["+", "-", "*", "//", "%", "/", "<", ">=", "==", "!="])
@@ -280,21 +393,21 @@ class Generator:
             f"x {op} {k}",
             f"{k} {op} x",
             f"x {op} y",
-            f"(x > 0) & (y < 2)",
-            f"(x > 0) | (x < -3)",
-            f"~(x > 0)",
-            f"-x",
-            f"x.round()",
-            f"x.round().long()",
-            f"(x * 2.5).long()",
-            f"x.float() / 4",
-            f"torch.where(x > 0, x, y)",
-            f"torch.where(x < 0, x + 3, x)",
-            f"(x // 2) * 2 + x % 2",
-            f"x.sum()",
+            "(x > 0) & (y < 2)",
+            "(x > 0) | (x < -3)",
+            "~(x > 0)",
+            "-x",
+            "x.round()",
+            "x.round().long()",
+            "(x * 2.5).long()",
+            "x.float() / 4",
+            "torch.where(x > 0, x, y)",
+            "torch.where(x < 0, x + 3, x)",
+            "(x // 2) * 2 + x % 2",
+            "x.sum()",
             f"x.sum({self.int(-1, max(rank - 1, 0))})",
-            f"(x > 0).any()",
-            f"(x > 0).all()",
+            "(x > 0).any()",
+            "(x > 0).all()",
         ]
         expr = self.pick(exprs)
         if ("//" in expr or "%" in expr) and not str(x.dtype).startswith("torch.float"):
@@ -313,17 +426,17 @@ class Generator:
             f"torch.arange(0, {n}, {self.int(1, 3)})",
             f"torch.arange({n}) // {self.int(1, 3)}",
             f"torch.arange({n})[:, None] * {self.int(1, 4)}",
-            f"torch.tensor({self.rng.integers(-3, 4, size=self.shape(self.int(1, 2), 1, 3)).tolist()})",
-            f"torch.tensor({(self.rng.integers(-8, 9, size=(self.int(1, 3),)) / 4).tolist()})",
-            f"torch.tensor({self.rng.integers(0, 3, size=(self.int(1, 3),)).tolist()}, dtype=torch.int32)",
-            f"torch.tensor([[1, 2], [3]])",
+            f"torch.tensor({self.rng.integers(-3, 4, size=self.shape(self.int(1, 2), 1, 3)).tolist()})",  # noqa: E501
+            f"torch.tensor({(self.rng.integers(-8, 9, size=(self.int(1, 3),)) / 4).tolist()})",  # noqa: E501
+            f"torch.tensor({self.rng.integers(0, 3, size=(self.int(1, 3),)).tolist()}, dtype=torch.int32)",  # noqa: E501
+            "torch.tensor([[1, 2], [3]])",
             f"torch.zeros({n}, dtype=torch.long)",
             f"torch.zeros(2, {n})",
             f"torch.ones(({n}, 2), dtype=torch.int64)",
-            f"torch.empty(0).shape",
+            "torch.empty(0).shape",
             f"torch.full((2, {n}), 7)",
             f"torch.tensor({n})",
-            f"torch.tensor(2.5)",
+            "torch.tensor(2.5)",
         ]
         self.add(self.pick(exprs), {})
 
@@ -338,34 +451,51 @@ class Generator:
         roll = self.rng.random()
         if roll < 0.45:
             index_shape = (*shape[:batch], *self.shape(self.int(0, 2), 0, 3))
-            i = tf.constant(self.positions(shape[along], index_shape).numpy().astype(self.pick(["int32", "int64"])))
-            expr = self.pick([
-                f"tf.gather(x, i, axis={axis}, batch_dims={batch})",
-                f"tf.gather(x, i, axis={axis})",
-                "tf.gather(x, i)",
-                f"tf.gather(x, i, batch_dims={batch})",
-            ])
+            i = tf.constant(
+                self.positions(shape[along], index_shape)
+                .numpy()
+                .astype(self.pick(["int32", "int64"]))
+            )
+            expr = self.pick(
+                [
+                    f"tf.gather(x, i, axis={axis}, batch_dims={batch})",
+                    f"tf.gather(x, i, axis={axis})",
+                    "tf.gather(x, i)",
+                    f"tf.gather(x, i, batch_dims={batch})",
+                ]
+            )
         elif roll < 0.75:
             depth = self.int(1, rank)
             outer = self.shape(self.int(0, 2), 0, 3)
-            coords = np.stack([self.positions(shape[d], outer, 0.1).numpy() for d in range(depth)], axis=-1)
+            coords = np.stack(
+                [self.positions(shape[d], outer, 0.1).numpy() for d in range(depth)],
+                axis=-1,
+            )
             i = tf.constant(coords.astype(self.pick(["int32", "int64"])))
             expr = "tf.gather_nd(x, i)"
         else:
             i = tf.constant(self.positions(3, shape, 0.0).numpy().astype("int32"))
-            expr = self.pick([
-                f"tf.stack([x, x], axis={self.int(-rank - 1, rank)})",
-                "tf.stack([i, i], axis=-1)",
-                f"tf.range({self.int(0, 4)})",
-                "tf.shape(x)",
-                "tf.shape(i, out_type=tf.int64)",
-                f"tf.broadcast_to(tf.range({shape[0]})[:, None], tf.shape(i))" if rank > 1 else "tf.range(3)",
-                "tf.stack([tf.broadcast_to(tf.range(tf.shape(i)[0])[:, None], tf.shape(i)), i], axis=-1)" if rank == 2 else "tf.shape(i)",
-                f"tf.gather_nd(x, tf.stack([tf.broadcast_to(tf.range(tf.shape(i)[0])[:, None], tf.shape(i)), i], axis=-1))" if rank == 2 and dtype == "int32" else "tf.gather(x, i, axis=-1, batch_dims=-1)",
-                f"tf.concat([x, x], axis={axis})",
-                "tf.reshape(x, [-1])",
-                f"tf.expand_dims(x, {axis})",
-            ])
+            expr = self.pick(
+                [
+                    f"tf.stack([x, x], axis={self.int(-rank - 1, rank)})",
+                    "tf.stack([i, i], axis=-1)",
+                    f"tf.range({self.int(0, 4)})",
+                    "tf.shape(x)",
+                    "tf.shape(i, out_type=tf.int64)",
+                    f"tf.broadcast_to(tf.range({shape[0]})[:, None], tf.shape(i))"
+                    if rank > 1
+                    else "tf.range(3)",
+                    "tf.stack([tf.broadcast_to(tf.range(tf.shape(i)[0])[:, None], tf.shape(i)), i], axis=-1)"  # noqa: E501
+                    if rank == 2
+                    else "tf.shape(i)",
+                    "tf.gather_nd(x, tf.stack([tf.broadcast_to(tf.range(tf.shape(i)[0])[:, None], tf.shape(i)), i], axis=-1))"  # noqa: E501
+                    if rank == 2 and dtype == "int32"
+                    else "tf.gather(x, i, axis=-1, batch_dims=-1)",
+                    f"tf.concat([x, x], axis={axis})",
+                    "tf.reshape(x, [-1])",
+                    f"tf.expand_dims(x, {axis})",
+                ]
+            )
         self.add(expr, {"x": x, "i": i})
 
 
@@ -398,7 +528,9 @@ def main() -> None:
     data = build()
     CASES_FILE.write_bytes(dumped(data))
     errors = sum("error" in c for c in data["cases"])
-    print(f"{len(data['cases'])} cases ({errors} raise) in {CASES_FILE}", file=sys.stderr)
+    print(
+        f"{len(data['cases'])} cases ({errors} raise) in {CASES_FILE}", file=sys.stderr
+    )
 
 
 if __name__ == "__main__":

@@ -9,14 +9,14 @@ The schema (``gatherlab/widgets/js/exercises.mjs`` reads it)::
      "choices": [{"label", "text", "verdict": V}],  # choose
      "passed": V, "fallback": {"template"},
      "call": {"op", "input", "dim"}  # fix: the call the fixed index goes into
-     "forbid": [...], "require": [...]}  # implement: ops the function must not / must call
+     "forbid": [...], "require": [...]}  # implement: ops it must not / must call
 
 T is ``{"dtype", "shape", "data"}``; ERROR ``{"error": {"type", "rule"}}``; V
 ``{"passed", "template", "fields", "misconception"}``. Here each misconception is one
 of the exercise's generic wrong answers (``wrong_answers()``) or listed mistakes,
 worded by today's check (template ``text``). ``tests/test_page_exercises.py`` writes
-these payloads into a built book for the browser test; ``tests/js/page_exercises.test.mjs``
-runs the page's matching on them. Regenerate with
+these payloads into a built book for the browser test;
+``tests/js/page_exercises.test.mjs`` runs the page's matching on them. Regenerate with
 
     .venv/bin/python tools/page_payloads.py
 """
@@ -39,7 +39,6 @@ import numpy as np
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 from gatherlab._arrays import to_numpy  # noqa: E402
-from gatherlab.errors import short_error  # noqa: E402
 from gatherlab.exercises import (  # noqa: E402
     EXERCISES,
     Choose,
@@ -50,7 +49,9 @@ from gatherlab.exercises import (  # noqa: E402
 )
 from gatherlab.exercises.result import Result  # noqa: E402
 
-PAYLOADS_FILE = Path(__file__).resolve().parent.parent / "tests/js/page_payloads.json.gz"
+PAYLOADS_FILE = (
+    Path(__file__).resolve().parent.parent / "tests/js/page_payloads.json.gz"
+)
 # The templates the page fills itself when no misconception reproduces an answer (the
 # wording of the misconceptions branch's messages.json, where these ids come from).
 MESSAGES = {
@@ -127,7 +128,9 @@ def body_source(function: Any) -> str:
     definition = tree.body[0]
     assert isinstance(definition, ast.FunctionDef)
     statements = definition.body
-    if isinstance(statements[0], ast.Expr) and isinstance(statements[0].value, ast.Constant):
+    if isinstance(statements[0], ast.Expr) and isinstance(
+        statements[0].value, ast.Constant
+    ):
         statements = statements[1:]
     lines = textwrap.dedent(inspect.getsource(function)).splitlines()
     start = statements[0].lineno - 1
@@ -149,7 +152,13 @@ def implement_payload(exercise: Any) -> dict[str, Any]:
         name: answer
         for name, answer in exercise.wrong_answers().items()
         if callable(answer)
-        and name not in ("returns a list", "returns a NumPy array", "returns None", "modifies its input")
+        and name
+        not in (
+            "returns a list",
+            "returns a NumPy array",
+            "returns None",
+            "modifies its input",
+        )
     }
     cases = []
     for number, (args, expected, raised) in enumerate(rows):
@@ -191,7 +200,11 @@ def implement_payload(exercise: Any) -> dict[str, Any]:
 def fix_payload(exercise: Any) -> dict[str, Any]:
     call = exercise.broken
     names = list(inspect.signature(exercise.solution).parameters)
-    inputs = {**notebook_names(exercise.solution), names[0]: call.input, names[1]: call.index}
+    inputs = {
+        **notebook_names(exercise.solution),
+        names[0]: call.input,
+        names[1]: call.index,
+    }
     wrong = exercise.wrong_answers()
     misconceptions = []
     for label, answer in wrong.items():
@@ -222,7 +235,10 @@ def fix_payload(exercise: Any) -> dict[str, Any]:
 
 def predict_payload(exercise: Any) -> dict[str, Any]:
     listed = dict(getattr(exercise, "mistakes", None) or {})
-    answers = {**exercise.wrong_answers(), **{f"listed: {k}": v for k, v in listed.items()}}
+    answers = {
+        **exercise.wrong_answers(),
+        **{f"listed: {k}": v for k, v in listed.items()},
+    }
     misconceptions = []
     for label, answer in answers.items():
         try:
@@ -268,7 +284,10 @@ def raises_payload(exercise: Any) -> dict[str, Any]:
     return {
         "args": [],
         "choices": [
-            {"label": label, "text": str(call.text()) if hasattr(call, "text") else label}
+            {
+                "label": label,
+                "text": str(call.text()) if hasattr(call, "text") else label,
+            }
             for label, call in exercise.calls.items()
         ],
         "cases": [
@@ -330,10 +349,16 @@ def answers(exercise: Any, data: dict[str, Any]) -> dict[str, str]:
             wrong = f"return {data['args'][1]}"
         return {"right": right, "wrong": wrong}
     if kind == "choose":
-        return {"right": exercise.right, "wrong": next(c for c in exercise.options if c != exercise.right)}
+        return {
+            "right": exercise.right,
+            "wrong": next(c for c in exercise.options if c != exercise.right),
+        }
     if kind == "raises":
         others = [label for label in exercise.calls if label not in exercise.solution]
-        return {"right": ", ".join(exercise.solution) or "none", "wrong": ", ".join(others) or "none"}
+        return {
+            "right": ", ".join(exercise.solution) or "none",
+            "wrong": ", ".join(others) or "none",
+        }
     expected = to_numpy(exercise.solution)
     wrong = expected.astype(np.float64 if expected.dtype.kind == "f" else np.int64)
     wrong.reshape(-1)[wrong.size // 2] += 1
@@ -358,7 +383,10 @@ def main() -> None:
     data = build()
     PAYLOADS_FILE.write_bytes(dumped(data))
     kinds = [p["kind"] for p in data["payloads"].values()]
-    print(f"{len(kinds)} payloads: " + ", ".join(f"{k} {kinds.count(k)}" for k in sorted(set(kinds))))
+    print(
+        f"{len(kinds)} payloads: "
+        + ", ".join(f"{k} {kinds.count(k)}" for k in sorted(set(kinds)))
+    )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import {
   family,
   fromPayload,
   literalScope,
+  parse,
   repr,
   run,
 } from "./evaluator.mjs";
@@ -42,11 +43,32 @@ export function normalized(text) {
   return source.replace(NUMPY_GAP, ", ");
 }
 
+const CALLS = new Set(["tensor", "array", "torch.tensor", "np.array", "numpy.array"]);
+const dottedName = (node) =>
+  node.e === "name" ? node.name : node.e === "attr" ? `${dottedName(node.value)}.${node.name}` : "";
+
+// Is the parsed answer a value: numbers, lists, tuples, a sign on a number, and
+// tensor(...)/array(...) with an optional dtype? (typed.py's _value, the same rules.)
+function literal(node) {
+  switch (node.e) {
+    case "const": return ["int", "float", "bool"].includes(node.v.t);
+    case "list": case "tuple": return node.items.every(literal);
+    case "unary": return node.op !== "~" && node.value.e === "const" && ["int", "float"].includes(node.value.v.t);
+    case "call":
+      return CALLS.has(dottedName(node.func)) && node.args.length === 1 && literal(node.args[0]) &&
+        node.kwargs.every(([name, value]) => name === "dtype" && dottedName(value) !== "");
+    default: return false;
+  }
+}
+
 // {value} (an evaluator value) or {unreadable: why}.
 export function readTyped(text) {
   const source = normalized(text);
   if (!source) return { unreadable: "the answer is empty" };
   try {
+    const program = parse(source);
+    if (program.length !== 1 || program[0].s !== "expr" || !literal(program[0].value))
+      return { unreadable: "it is not a list of numbers, a tensor or an array" };
     return { value: run(source, literalScope()) };
   } catch (error) {
     if (error instanceof PyError || error instanceof UnsupportedError)
@@ -413,8 +435,9 @@ function progressBar(doc, total) {
   const count = element("span", { class: "gl-ex-count", role: "status" });
   const reset = element("button", { type: "button", class: "gl-ex-reset", text: "Reset my answers" });
   const bar = element("div", { class: "gl-ex-progress" }, [count, " ", reset, element("span", { class: "gl-ex-private", text: " (kept in this browser only)" })]);
-  const article = doc.querySelector("article.bd-article, main, [role=main]") ?? doc.body;
-  const firstHeading = article.querySelector("h1");
+  const article = doc.querySelector("article.bd-article") ?? doc.querySelector("main") ?? doc.body;
+  // the chapter's own title (not the print-only header the theme also puts there)
+  const firstHeading = [...article.querySelectorAll("h1")].find((h) => !h.closest(".onlyprint"));
   if (firstHeading) firstHeading.after(bar);
   else article.prepend(bar);
   const update = (progress) => {
