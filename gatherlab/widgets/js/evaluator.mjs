@@ -6,7 +6,7 @@
 // tests/js/evaluator.test.mjs checks it against torch and TensorFlow (tools/evaluator_cases.py).
 // A tensor is {t: "tensor", lib: "torch" | "tf", dtype, shape: [..], data: [..] row-major}.
 
-import { RuleError, diagnose, formatValue } from "./core.mjs";
+import { diagnose, formatValue } from "./core.mjs";
 
 export class UnsupportedError extends Error {}
 
@@ -51,7 +51,6 @@ export function tokenize(source) {
   const indents = [0];
   let depth = 0;
   const lines = source.replace(/\r\n?/g, "\n").split("\n");
-  let lineStart = true;
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n];
     let i = 0;
@@ -69,13 +68,12 @@ export function tokenize(source) {
       }
       if (indent !== indents[indents.length - 1])
         throw new PyError("IndentationError", `line ${n + 1}: unindent does not match any outer indentation level`);
-      lineStart = true;
     }
     while (i < line.length) {
       const c = line[i];
       if (c === " " || c === "\t") { i++; continue; }
       if (c === "#") break;
-      if (c === "\\" && i === line.length - 1) { depth += 0; i++; lineStart = false; break; }
+      if (c === "\\" && i === line.length - 1) break;  // a line continuation
       const at = { line: n + 1 };
       const rest = line.slice(i);
       const number = rest.match(/^(?:\d[\d_]*\.?[\d_]*(?:[eE][-+]?\d+)?|\.\d[\d_]*(?:[eE][-+]?\d+)?)/);
@@ -116,9 +114,7 @@ export function tokenize(source) {
       i += op.length;
     }
     if (depth === 0 && !line.trimEnd().endsWith("\\")) tokens.push({ k: "nl", line: n + 1 });
-    lineStart = false;
   }
-  void lineStart;
   while (indents.length > 1) {
     indents.pop();
     tokens.push({ k: "dedent" });
@@ -357,7 +353,7 @@ export function parse(source) {
         kwargs.push([name, expression()]);
       } else {
         if (kwargs.length) throw new PyError("SyntaxError", "positional argument follows keyword argument");
-        args.push(comprehensionOr(expression(), ")"));
+        args.push(comprehensionOr(expression()));
       }
       if (!accept(",")) break;
     }
@@ -387,7 +383,7 @@ export function parse(source) {
     return { e: "slice", start, stop, step };
   }
 
-  function comprehensionOr(first, close) {
+  function comprehensionOr(first) {
     if (!is("for")) return first;
     k++;
     const target = targetList();
@@ -396,7 +392,6 @@ export function parse(source) {
     const conditions = [];
     while (accept("if")) conditions.push(orTest());
     if (is("for")) throw new UnsupportedError("nested comprehensions");
-    void close;
     return { e: "comp", element: first, target, iterable, conditions };
   }
 
@@ -420,7 +415,7 @@ export function parse(source) {
         if (accept(")")) return { e: "tuple", items: [] };
         const first = expression();
         if (is("for")) {
-          const comp = comprehensionOr(first, ")");
+          const comp = comprehensionOr(first);
           take(")");
           return { ...comp, e: "comp" };
         }
@@ -438,7 +433,7 @@ export function parse(source) {
         while (!is("]")) {
           const item = expression();
           if (is("for")) {
-            const comp = comprehensionOr(item, "]");
+            const comp = comprehensionOr(item);
             take("]");
             return comp;
           }
@@ -604,7 +599,7 @@ function fromSequence(value, dtype, lib) {
   else if (sawFloat) inferred = lib === "tf" ? "float32" : sourceDtype && isFloatDtype(sourceDtype) ? sourceDtype : "float32";
   else if (sawInt) inferred = lib === "tf" ? "int32" : "int64";
   else if (sawBool) inferred = "bool";
-  else inferred = lib === "tf" ? "float32" : "float32";
+  else inferred = "float32";  // an empty list
   const target = dtype ?? inferred;
   if (lib === "tf" && dtype && isIntDtype(dtype) && sawFloat)
     throw new PyError("TypeError", `Cannot convert a float to an integer tensor of dtype ${dtype}`);
@@ -681,30 +676,10 @@ function broadcastData(t, shape) {
   return out;
 }
 
-// torch's type promotion: dimensioned tensors, then 0-d tensors, then Python scalars.
-function resultDtype(operands) {
-  const groups = [
-    operands.filter((o) => !o.scalar && o.shape.length > 0),
-    operands.filter((o) => !o.scalar && o.shape.length === 0),
-    operands.filter((o) => o.scalar),
-  ];
-  let best = null;
-  for (const group of groups) {
-    for (const o of group) {
-      const dtype = o.scalar ? (o.scalar === "float" ? "float32" : o.scalar === "bool" ? "bool" : "int64") : o.dtype;
-      if (best === null) best = dtype;
-      else if (category(dtype) > category(best)) best = o.scalar ? dtype : dtype;
-      else if (group === groups[0] || (groups.indexOf(group) === 0)) {
-        if (category(dtype) === category(best) && RANK[dtype] > RANK[best]) best = dtype;
-      }
-    }
-    // within a lower group only a higher category changes the result
-  }
-  return best;
-}
-
+// torch's type promotion: dimensioned tensors, then 0-d tensors, then Python scalars;
+// an operand of a lower priority counts only when its category (bool, int, float) is
+// higher, and then as that category's default dtype.
 function promote(a, b) {
-  // the same rules, written out for two operands
   const level = (o) => (o.scalar ? 2 : o.shape.length === 0 ? 1 : 0);
   const dt = (o) => (o.scalar ? (o.scalar === "float" ? "float32" : o.scalar === "bool" ? "bool" : "int64") : o.dtype);
   const [first, second] = level(a) <= level(b) ? [a, b] : [b, a];
@@ -720,7 +695,6 @@ function promote(a, b) {
   }
   return x;
 }
-void resultDtype;
 
 function tfDtypeCheck(a, b, name) {
   if (a.dtype !== b.dtype)
@@ -782,8 +756,7 @@ function tensorBinary(op, left, right) {
   const xs = broadcastData(a, shape);
   const ys = broadcastData(b, shape);
   const f = ARITH[op];
-  const compute = COMPARISONS.has(op) ? dtype : dtype;
-  const conv = (v) => cast(v, compute);
+  const conv = (v) => cast(v, dtype);
   const data = new Array(xs.length);
   if (op === "/" && left.t !== "tensor" && dtype === "float32") {
     // torch's scalar / tensor is reciprocal(tensor) * scalar, rounded twice
@@ -1066,7 +1039,6 @@ function familyResult(op, x, dim, index) {
   });
   return tensor(index.shape.slice(), data, x.dtype);
 }
-void RuleError;
 
 function where(cond, a, b) {
   const c = asTensor(cond);
@@ -1141,7 +1113,7 @@ function locate(x, indexValue) {
   const parts = [];
   for (const item of items) {
     if (item.t === "ellipsis" || item.t === "none" || item.t === "slice") parts.push(item);
-    else if (item.t === "int" || (item.t === "bool" && false)) parts.push(item);
+    else if (item.t === "int") parts.push(item);
     else if (item.t === "bool") throw new UnsupportedError("indexing with True or False");
     else if (item.t === "tensor") {
       if (isFloatDtype(item.dtype)) throw new PyError("IndexError", "tensors used as indices must be long, int, byte or bool tensors");
@@ -1475,7 +1447,7 @@ function tfTensorArg(v, dtype = null) {
     if (dtype && v.dtype !== dtype) throw new PyError("ValueError", `Tensor conversion requested dtype ${dtype} for Tensor with dtype ${v.dtype}`);
     return v.lib === "tf" ? v : { ...v, lib: "tf" };
   }
-  return fromSequence(isNumber(v) ? v : v, dtype, "tf");
+  return fromSequence(v, dtype, "tf");
 }
 
 function tfConstant(v, dtype) {

@@ -352,6 +352,7 @@ function prompt(payload) {
 
 function mount(block, messages, state) {
   const payload = JSON.parse(block.dataset.payload);
+  if (!Array.isArray(payload.cases) || !ASK[payload.kind]) return null;  // another schema
   const id = payload.id;
   const output = block.closest(".output") ?? block.parentElement;
   // the stored "not attempted yet … run the cell again" of the notebook gives way to
@@ -459,7 +460,13 @@ export async function loadMessages(url) {
 }
 
 export function mountAll(doc, messages, storage = globalThis.localStorage, page = doc.location?.pathname ?? "") {
-  const blocks = [...doc.querySelectorAll("[data-exercise][data-payload]")];
+  const blocks = [...doc.querySelectorAll("[data-exercise][data-payload]")].filter((block) => {
+    try {
+      return Array.isArray(JSON.parse(block.dataset.payload).cases);
+    } catch {
+      return false;
+    }
+  });
   if (!blocks.length) return [];
   let progress = loadProgress(storage, page);
   const bar = progressBar(doc, blocks.length);
