@@ -390,17 +390,23 @@ def test_every_exercise_is_answered_in_the_page(
 
 def contrast(locator: Locator) -> float:
     """WCAG contrast ratio of an element's text colour and the background it is drawn
-    on (its own, or the first ancestor's that is not transparent)."""
+    on: the backgrounds of the element and its ancestors, blended by their alpha."""
     colours = locator.evaluate(
         """element => {
-            const rgb = (text) => text.match(/[0-9.]+/g).map(Number);
-            let at = element;
-            let back = rgb(getComputedStyle(at).backgroundColor);
-            while (back.length === 4 && back[3] === 0 && at.parentElement) {
-                at = at.parentElement;
-                back = rgb(getComputedStyle(at).backgroundColor);
+            const rgba = (text) => {
+                const v = text.match(/[0-9.]+/g).map(Number);
+                return v.length === 4 ? v : [...v, 1];
+            };
+            const layers = [];
+            for (let at = element; at; at = at.parentElement) {
+                const layer = rgba(getComputedStyle(at).backgroundColor);
+                layers.push(layer);
+                if (layer[3] === 1) break;
             }
-            return [rgb(getComputedStyle(element).color).slice(0, 3), back.slice(0, 3)];
+            let back = [255, 255, 255];
+            for (const [r, g, b, a] of layers.reverse())
+                back = [r, g, b].map((c, k) => a * c + (1 - a) * back[k]);
+            return [rgba(getComputedStyle(element).color).slice(0, 3), back];
         }"""
     )
 

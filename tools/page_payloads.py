@@ -68,7 +68,6 @@ MESSAGES = {
     "implement.wrong_value": (
         "{case}, {where} should be {expected}, but your function returned {got}."
     ),
-    "fix.raised": "Your {part} makes the call raise {error}.",
     "fix.wrong_shape": (
         "The call runs now, but its result has shape {got_shape}, and it should have "
         "shape {expected_shape}."

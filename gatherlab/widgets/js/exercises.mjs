@@ -248,9 +248,12 @@ function fallback(payload, cases, mine, strict) {
   }
   if (got.error) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
-    if (got.error.rule && family_ === "implement")
-      return v("implement.raised_rule", { error, call: got.error.call, problem: got.error.message, hint: got.error.hint ? ` (${got.error.hint})` : "" });
-    return v(`${family_}.raised`, { error });
+    const hint = got.error.hint ? ` (${got.error.hint})` : "";
+    if (payload.kind === "fix")  // the fixed call still breaks a rule (or raises)
+      return text(`Still broken: ${got.error.rule ? got.error.message : error}${hint}.`);
+    if (got.error.rule)
+      return v("implement.raised_rule", { error, call: got.error.call, problem: got.error.message, hint });
+    return v("implement.raised", { error });
   }
   const tensor = got.tensor ?? (!strict && got.other ? asTensor(got.other) : null);
   if (!tensor) return text(`${testCase.name || "Your answer"}: ${payload.kind === "predict" ? "write a value" : "the result"} is ${repr(got.other)}, not a tensor.`);
@@ -336,15 +339,16 @@ function element(tag, props = {}, children = []) {
   return node;
 }
 
-function signature(payload) {
-  return `(${payload.args.join(", ")})`;
+// `code` spans as <code>, as the notebook shows them (result.as_html).
+function withCode(words) {
+  return words.split(/`([^`]+)`/).map((part, k) => (k % 2 ? element("code", { text: part }) : part));
 }
 
 function prompt(payload) {
   if (payload.kind === "implement")
-    return `Write the lines of the function${signature(payload)}: its arguments are ${payload.args.join(", ")}; end with return … (or the result's expression).`;
+    return `Write the body of the function: its arguments ${payload.args.join(", ")} are given; end with return … (Ctrl+Enter checks).`;
   if (payload.kind === "fix")
-    return `Write the lines that build the corrected ${payload.part ?? "index"} from ${payload.args.join(" and ")}; end with return … (or its expression).`;
+    return `Write the lines that build the corrected ${payload.part ?? "index"} from ${payload.args.join(" and ")}; end with return … (Ctrl+Enter checks).`;
   if (payload.kind === "predict") return "Type the value it returns: nested lists, or paste a printed tensor or array.";
   if (payload.kind === "raises") return "Type the labels of the calls that raise, e.g. A, C (or none).";
   return "Pick the true statement.";
@@ -395,7 +399,7 @@ function mount(block, messages, state) {
     feedback.replaceChildren(
       element("strong", { text: `${verdict.passed ? "✔" : "✘"} ${id}: ${verdict.passed ? "passed" : "not yet"}.` }),
       " ",
-      render(verdict, messages),
+      ...withCode(render(verdict, messages)),
     );
   };
   const check = () => {
