@@ -1,22 +1,26 @@
 """Every exercise's page payload in the schema the book's page reads, built from today's
 exercises: a bridge until ``gatherlab/exercises/page.py`` writes this schema itself.
 
-The schema (``gatherlab/widgets/js/exercises.mjs`` reads it)::
+The schema is the misconceptions branch's (its ``page.py`` docstring has it in full)::
 
     {"id", "kind": implement | fix | predict | raises | choose, "title", "args",
-     "cases": [{"name", "visible", "inputs": {arg: T}, "expected": T | ERROR,
-                "misconceptions": [{"id", "output": T | ERROR, "verdict": V}]}],
-     "choices": [{"label", "text", "verdict": V}],  # choose
-     "passed": V, "fallback": {"template"},
-     "call": {"op", "input", "dim"}  # fix: the call the fixed index goes into
+     "call": {"op", "dim", "part", "answer"},  # fix
+     "cases": [{"name", "visible", "inputs": {name: T | number}, "expected": T | ERROR,
+                "reads": null, "misconceptions": [{"id", "output": T | ERROR}]}],
+     "misconceptions": {id: V}, "choices": [{"label", "verdict", "raises", "text"}],
+     "passed": V, "verdicts": {"unanswered", "says_raises"}, "raise_words",
+     "fallback": {"template", "shape_template"},
      "forbid": [...], "require": [...]}  # implement: ops it must not / must call
 
 T is ``{"dtype", "shape", "data"}``; ERROR ``{"error": {"type", "rule"}}``; V
-``{"passed", "template", "fields", "misconception"}``. Here each misconception is one
-of the exercise's generic wrong answers (``wrong_answers()``) or listed mistakes,
-worded by today's check (template ``text``). ``tests/test_page_exercises.py`` writes
-these payloads into a built book for the browser test;
-``tests/js/page_exercises.test.mjs`` runs the page's matching on them. Regenerate with
+``{"passed", "template", "fields", "misconception"}``. Three additions the page also
+reads: ``forbid`` and ``require``, a fix case's ``inputs`` holding the notebook names
+its solution reads (``beam``, ``targets``), and each choice's ``text``. Here each
+misconception is one of the exercise's generic wrong answers (``wrong_answers()``) or
+listed mistakes, worded by today's check (template ``text``).
+``tests/test_page_exercises.py`` writes these payloads into a built book for the
+browser test; ``tests/js/page_exercises.test.mjs`` runs the page's matching on them.
+Regenerate with
 
     .venv/bin/python tools/page_payloads.py
 """
@@ -47,6 +51,7 @@ from gatherlab.exercises import (  # noqa: E402
     Predict,
     PredictRaises,
 )
+from gatherlab.exercises.predict import SAYS_IT_RAISES  # noqa: E402
 from gatherlab.exercises.result import Result  # noqa: E402
 
 PAYLOADS_FILE = (
@@ -79,6 +84,9 @@ MESSAGES = {
         "Your answer has shape {got_shape}, but it should have shape {expected_shape}."
     ),
     "predict.wrong_value": "{where} should be {expected}, but you wrote {got}.",
+    "raises.unknown": "There is no call {label}: the calls are {labels}.",
+    "choose.unknown": "There is no statement {label}: they are {labels}.",
+    "choose.pick_one": "Pick one statement: write its label, e.g. {example}.",
 }
 DTYPES = {"i": "int", "u": "uint", "f": "float", "b": "bool"}
 
@@ -144,7 +152,6 @@ def run(function: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def implement_payload(exercise: Any) -> dict[str, Any]:
-    names = list(inspect.signature(exercise.solution).parameters)
     rows = [(args, expected, None) for args, expected in exercise.cases]
     rows += [(args, None, raised) for args, raised in exercise.invalid_cases]
     wrong = {  # the answers whose outputs a page can compute: tensors or errors
@@ -152,16 +159,10 @@ def implement_payload(exercise: Any) -> dict[str, Any]:
         for name, answer in exercise.wrong_answers().items()
         if callable(answer)
         and name
-        not in (
-            "returns a list",
-            "returns a NumPy array",
-            "returns None",
-            "modifies its input",
-        )
+        not in ("returns a list", "returns a NumPy array", "returns None", "modifies its input")
     }
     cases = []
     for number, (args, expected, raised) in enumerate(rows):
-        given = exercise._given(args)
         if raised is None:
             name = exercise._where(number)
             want = value(expected)
@@ -172,25 +173,28 @@ def implement_payload(exercise: Any) -> dict[str, Any]:
             {
                 "name": name,
                 "visible": number == 0,
-                "inputs": {k: value(v) for k, v in args.items()},
+                "inputs": {
+                    k: value(v) if hasattr(v, "shape") else v for k, v in args.items()
+                },
                 "expected": want,
+                "reads": None,
                 "misconceptions": [
                     {"id": label, "output": run(answer, exercise._given(args))}
                     for label, answer in wrong.items()
                 ],
-                "_given": given,
             }
         )
-    verdicts = {label: said(exercise.check(answer)) for label, answer in wrong.items()}
-    for case in cases:
-        case.pop("_given")
-        for found in case["misconceptions"]:
-            found["verdict"] = verdicts[found["id"]]
     return {
-        "args": names,
+        "args": list(exercise.example),
         "cases": cases,
+        "misconceptions": {
+            label: said(exercise.check(answer)) for label, answer in wrong.items()
+        },
         "passed": said(exercise.check(exercise.solution)),
-        "fallback": {"template": "implement.wrong_value"},
+        "fallback": {
+            "template": "implement.wrong_value",
+            "shape_template": "implement.wrong_shape",
+        },
         "forbid": list(exercise.forbid),
         "require": list(exercise.require),
     }
@@ -198,37 +202,44 @@ def implement_payload(exercise: Any) -> dict[str, Any]:
 
 def fix_payload(exercise: Any) -> dict[str, Any]:
     call = exercise.broken
-    names = list(inspect.signature(exercise.solution).parameters)
-    inputs = {
-        **notebook_names(exercise.solution),
-        names[0]: call.input,
-        names[1]: call.index,
-    }
-    wrong = exercise.wrong_answers()
-    misconceptions = []
-    for label, answer in wrong.items():
+    inputs = {call.input_name: value(call.input), call.index_name: value(call.index)}
+    # the names the solution reads from its notebook, which the page's box may use too
+    inputs.update(
+        {
+            k: value(v) if hasattr(v, "shape") else v
+            for k, v in notebook_names(exercise.solution).items()
+            if k not in inputs
+        }
+    )
+    outputs, verdicts = [], {}
+    for label, answer in exercise.wrong_answers().items():
         try:
             output = value(call.with_part(exercise.part, answer).run())
         except Exception as raised:  # the wrong index makes the call raise
             output = error(raised)
-        misconceptions.append(
-            {"id": label, "output": output, "verdict": said(exercise.check(answer))}
-        )
+        outputs.append({"id": label, "output": output})
+        verdicts[label] = said(exercise.check(answer))
     return {
-        "args": names,
+        "args": [call.input_name, call.index_name],
+        "call": {
+            "op": call.op,
+            "dim": call.dim,
+            "part": exercise.part,
+            "answer": exercise.answer_name,
+        },
         "cases": [
             {
                 "name": "",
                 "visible": True,
-                "inputs": {k: value(v) for k, v in inputs.items()},
+                "inputs": inputs,
                 "expected": value(exercise.expected),
-                "misconceptions": misconceptions,
+                "reads": None,
+                "misconceptions": outputs,
             }
         ],
+        "misconceptions": verdicts,
         "passed": said(exercise.check(exercise.reference_answer)),
-        "fallback": {"template": "fix.wrong_value"},
-        "call": {"op": call.op, "input": names[0], "dim": call.dim},
-        "part": exercise.part,
+        "fallback": {"template": "fix.wrong_value", "shape_template": "fix.wrong_shape"},
     }
 
 
@@ -238,81 +249,61 @@ def predict_payload(exercise: Any) -> dict[str, Any]:
         **exercise.wrong_answers(),
         **{f"listed: {k}": v for k, v in listed.items()},
     }
-    misconceptions = []
+    outputs, verdicts = [], {}
     for label, answer in answers.items():
         try:
             output = value(answer)
         except Exception:  # not a value (text, None): the page reads these as text
             continue
-        misconceptions.append(
-            {"id": label, "output": output, "verdict": said(exercise.check(answer))}
-        )
+        outputs.append({"id": label, "output": output})
+        verdicts[label] = said(exercise.check(answer))
     return {
-        "args": [],
         "cases": [
             {
                 "name": "",
                 "visible": True,
                 "inputs": {},
                 "expected": value(exercise.solution),
-                "misconceptions": misconceptions,
+                "reads": None,
+                "misconceptions": outputs,
             }
         ],
+        "misconceptions": verdicts,
         "passed": said(exercise.check(to_numpy(exercise.solution).tolist())),
-        "fallback": {"template": "predict.wrong_value"},
+        "raise_words": SAYS_IT_RAISES.pattern,
+        "verdicts": {"says_raises": said(exercise.check("it raises"))},
+        "fallback": {
+            "template": "predict.wrong_value",
+            "shape_template": "predict.wrong_shape",
+        },
     }
 
 
 def raises_payload(exercise: Any) -> dict[str, Any]:
-    labels = list(exercise.calls)
-    flags = lambda chosen: {  # noqa: E731
-        "dtype": "bool",
-        "shape": [len(labels)],
-        "data": [label in chosen for label in labels],
-    }
-    misconceptions = []
-    for label in labels:  # one call misjudged
-        chosen = set(exercise.solution) ^ {label}
-        misconceptions.append(
-            {
-                "id": f"misjudged {label}",
-                "output": flags(chosen),
-                "verdict": said(exercise.check(sorted(chosen))),
-            }
+    solution = list(exercise.solution)
+    choices = []
+    for label, call in exercise.calls.items():
+        wrong = (
+            [s for s in solution if s != label] if label in solution else [*solution, label]
         )
-    return {
-        "args": [],
-        "choices": [
+        choices.append(
             {
                 "label": label,
-                "text": str(call.text()) if hasattr(call, "text") else label,
+                "raises": label in solution,
+                "verdict": said(exercise.check(wrong)),
+                "text": call.text(),
             }
-            for label, call in exercise.calls.items()
-        ],
-        "cases": [
-            {
-                "name": "",
-                "visible": True,
-                "inputs": {},
-                "expected": flags(set(exercise.solution)),
-                "misconceptions": misconceptions,
-            }
-        ],
-        "passed": said(exercise.check(list(exercise.solution))),
-        "fallback": {"template": "text"},
-    }
+        )
+    return {"choices": choices, "passed": said(exercise.check(solution))}
 
 
 def choose_payload(exercise: Any) -> dict[str, Any]:
     return {
-        "args": [],
         "choices": [
             {"label": label, "text": text, "verdict": said(exercise.check(label))}
             for label, text in exercise.options.items()
         ],
-        "cases": [],
         "passed": said(exercise.check(exercise.right)),
-        "fallback": {"template": "text"},
     }
 
 
@@ -327,13 +318,15 @@ BUILDERS = {  # by class: PredictRaises is a kind of Predict
 
 def payload(exercise: Any) -> dict[str, Any]:
     kind, build_one = BUILDERS[type(exercise)]
-    data = build_one(exercise)
-    return {
+    data: dict[str, Any] = {
         "id": exercise.id,
         "kind": kind,
         "title": exercise.title,
-        **data,
+        "verdicts": {},
     }
+    data.update(build_one(exercise))
+    data["verdicts"]["unanswered"] = said(exercise.check(...))
+    return data
 
 
 def answers(exercise: Any, data: dict[str, Any]) -> dict[str, str]:

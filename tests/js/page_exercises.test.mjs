@@ -36,13 +36,11 @@ for (const [id, payload] of Object.entries(payloads)) {
 
 test("a wrong answer whose outputs a misconception reproduces gets its verdict", () => {
   const payload = payloads["01.pick_columns"];
-  const hardCoded = payload.cases[0].misconceptions.find((m) => m.id === "hard-coded visible output");
   const verdict = judge(payload, answers["01.pick_columns"].wrong);
-  assert.deepEqual(verdict, hardCoded.verdict);
+  assert.deepEqual(verdict, payload.misconceptions["hard-coded visible output"]);
   // the transposed result, written as a learner would
   const transposed = judge(payload, "return torch.gather(x, 1, columns).t()");
-  const expected = payload.cases[0].misconceptions.find((m) => m.id === "transposed result").verdict;
-  assert.deepEqual(transposed, expected);
+  assert.deepEqual(transposed, payload.misconceptions["transposed result"]);
 });
 
 test("with no misconception, the verdict names the first wrong coordinate", () => {
@@ -96,8 +94,27 @@ test("typed answers read as learners paste them", () => {
     assert.equal(judge(payload, pasted).passed, true, pasted);
 });
 
-test("choose exercises: each choice's own verdict", () => {
+test("choose exercises: each choice's own verdict; no choice asks for one", () => {
   const payload = payloads["04.device_mismatch"];
   for (const choice of payload.choices) assert.deepEqual(judge(payload, choice.label), choice.verdict);
-  assert.equal(judge(payload, "").passed, false);
+  const none = judge(payload, "");
+  assert.equal(none.template, "choose.pick_one");
+  assert.equal(render(none, messages), "Pick one statement: write its label, e.g. 'A'.");
+});
+
+test("raises exercises: labels as typed, the first misjudged call's verdict", () => {
+  const payload = payloads["01.which_calls_raise"];
+  const raising = payload.choices.filter((c) => c.raises).map((c) => c.label);
+  for (const typed of [raising.join(", "), raising.join("").toLowerCase(), `[${raising.map((l) => `'${l}'`).join(", ")}]`])
+    assert.equal(judge(payload, typed).passed, true, typed);
+  const missed = payload.choices.find((c) => c.raises);
+  assert.deepEqual(judge(payload, raising.filter((l) => l !== missed.label).join(", ") || "none"), missed.verdict);
+  const unknown = judge(payload, "Z");
+  assert.equal(render(unknown, messages), `There is no call 'Z': the calls are ${payload.choices.map((c) => c.label).join(", ")}.`);
+});
+
+test("the stub's answer and a prediction that it raises get the exercise's verdicts", () => {
+  const payload = payloads["01.predict_columns"];
+  assert.deepEqual(judge(payload, "prediction = ..."), payload.verdicts.unanswered);
+  assert.deepEqual(judge(payload, "It will raise an error"), payload.verdicts.says_raises);
 });

@@ -79,12 +79,15 @@ export function readTyped(text) {
 
 // ------------------------------------------------------------------ outputs
 
-const CLOSE = 1e-6;
+const RTOL = 1e-5;
+const ATOL = 1e-6;
 
-// An output: {tensor} | {error: {type, rule, message, hint}} | {other: value}.
-function outputOf(value) {
+// An output: {tensor} | {error: {type, rule, message, hint, call}} | {other: value}.
+// A typed prediction may be nested lists; a function must return a tensor.
+function outputOf(value, typed = false) {
   if (value.t === "tensor") return { tensor: value };
-  return { other: value };
+  const tensor = typed ? asTensor(value) : null;
+  return tensor ? { tensor } : { other: value };
 }
 
 function errorOf(error) {
@@ -95,33 +98,39 @@ function errorOf(error) {
   throw error;
 }
 
-const asTensor = (value) => {
+function asTensor(value) {
   if (value.t === "tensor") return value;
-  if (["list", "tuple", "int", "float", "bool"].includes(value.t)) {
-    try {
-      return run("tensor(v)", { ...literalScope(), v: value });
-    } catch {
-      return null;
-    }
+  if (!["list", "tuple", "int", "float", "bool"].includes(value.t)) return null;
+  try {
+    return run("tensor(v)", { ...literalScope(), v: value });
+  } catch {
+    return null;  // ragged, or not numbers
   }
-  return null;
-};
-
-// Does `output` equal `want` (T or ERROR)? dtype counts when `strict`.
-function equals(output, want, strict) {
-  if (want.error) return Boolean(output.error) && output.error.type === want.error.type && (want.error.rule == null || output.error.rule === want.error.rule);
-  const got = output.tensor ?? (strict ? null : output.other && asTensor(output.other));
-  if (!got) return false;
-  const w = fromPayload(want);
-  if (strict && got.dtype !== w.dtype) return false;
-  if (got.shape.length !== w.shape.length || got.shape.some((s, d) => s !== w.shape[d])) return false;
-  return got.data.every((v, k) => same(Number(v), Number(w.data[k])));
 }
 
-function same(a, b) {
+// Does `output` equal `want` (T, ERROR, {not_expected}, {any_of_shape})? Same shape and
+// values (floats within rtol 1e-5 + atol 1e-6); errors equal when both rules are known
+// and agree, else when either type is "Error" or the types agree.
+function equals(output, want, expected) {
+  if (want.not_expected) return !equals(output, expected, null);
+  if (want.any_of_shape) return Boolean(output.tensor) && sameShape(output.tensor.shape, want.any_of_shape);
+  if (want.error) {
+    if (!output.error) return false;
+    if (want.error.rule && output.error.rule) return want.error.rule === output.error.rule;
+    return want.error.type === "Error" || output.error.type === want.error.type;
+  }
+  if (!output.tensor) return false;
+  const w = fromPayload(want);
+  if (!sameShape(output.tensor.shape, w.shape)) return false;
+  return output.tensor.data.every((v, k) => close(Number(v), Number(w.data[k])));
+}
+
+const sameShape = (a, b) => a.length === b.length && a.every((s, d) => s === b[d]);
+
+function close(a, b) {
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
   if (a === b) return true;
-  return Math.abs(a - b) <= CLOSE * Math.max(1, Math.abs(b));
+  return Math.abs(a - b) <= ATOL + RTOL * Math.abs(b);
 }
 
 // The learner's lines: a whole `def name(args):` is accepted too (its body is run).
@@ -136,20 +145,8 @@ export function body(code) {
   return rest.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n");
 }
 
-// The outputs of an answer on every case of the payload (predict and raises: one).
-export function outputs(payload, answer) {
-  const kind = payload.kind;
-  if (kind === "predict") {
-    const read = readTyped(answer);
-    if (read.unreadable) return { unreadable: read.unreadable };
-    return { outputs: [outputOf(read.value)] };
-  }
-  if (kind === "raises") {
-    const chosen = labelsIn(answer, payload.choices.map((c) => c.label));
-    if (chosen.unknown) return { unknown: chosen.unknown };
-    const flags = payload.choices.map((c) => (chosen.labels.has(c.label) ? 1 : 0));
-    return { outputs: [{ tensor: { t: "tensor", dtype: "bool", shape: [flags.length], data: flags } }], labels: chosen.labels };
-  }
+// The outputs of code (implement, fix) on every case of the payload.
+function codeOutputs(payload, answer) {
   const code = body(answer);
   const calls = new Set();
   const results = [];
@@ -157,14 +154,8 @@ export function outputs(payload, answer) {
     const inputs = Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v)]));
     try {
       const value = run(code, inputs, { tf: true, forbid: payload.forbid, calls });
-      if (kind === "fix" && payload.call) {
-        const { op, input, dim } = payload.call;
-        try {
-          results.push(outputOf(family(op, inputs[input], dim, value.t === "tensor" ? value : asTensor(value) ?? value)));
-        } catch (error) {
-          results.push(errorOf(error));
-        }
-      } else results.push(outputOf(value));
+      if (payload.kind === "fix") results.push(fixedCall(payload, inputs, value));
+      else results.push(outputOf(value));
     } catch (error) {
       const out = errorOf(error);
       if (out.unsupported || out.forbidden) return out;
@@ -172,80 +163,116 @@ export function outputs(payload, answer) {
       results.push(out);
     }
   }
-  const missing = (payload.require ?? []).length && !(payload.require ?? []).some((name) => calls.has(name));
-  return { outputs: results, missing: missing ? payload.require : null };
+  const require = payload.require ?? [];
+  const missing = require.length && !require.some((name) => calls.has(name));
+  return { outputs: results, missing: missing ? require : null };
 }
 
-const LABEL_SPLIT = /[\s,;]+|\band\b/;
+// A fix's answer goes into the broken call: as its index (or its dim).
+function fixedCall(payload, inputs, value) {
+  const { op, dim, part } = payload.call;
+  const input = inputs[payload.args[0]];
+  try {
+    if (part === "dim") return outputOf(family(op, input, value, inputs[payload.args[1]]));
+    const index = value.t === "tensor" ? value : asTensor(value) ?? value;
+    return outputOf(family(op, input, dim, index));
+  } catch (error) {
+    return errorOf(error);
+  }
+}
+
+// The labels a typed answer names (raises.labels_in): any case, "B, D", "BD", "[b]".
+const LABEL_SEPARATORS = /[\s,;'"[\]()]+/;
 
 function labelsIn(text, known) {
-  const cleaned = text.replace(NAME_PREFIX, "").replace(/[[\]()'"]/g, " ").trim();
-  if (/^(none|nothing|no call|\[\])$/i.test(cleaned) || cleaned === "") return { labels: new Set() };
-  const labels = new Set(cleaned.split(LABEL_SPLIT).filter(Boolean).map((l) => l.toUpperCase()));
-  const unknown = [...labels].find((l) => !known.includes(l));
-  return unknown ? { unknown } : { labels };
+  const upper = Object.fromEntries(known.map((label) => [label.toUpperCase(), label]));
+  const labels = [];
+  const add = (label) => labels.includes(label) || labels.push(label);
+  for (const part of text.replace(NAME_PREFIX, "").trim().split(LABEL_SEPARATORS)) {
+    const word = part.toUpperCase();
+    if (!part || word === "NONE") continue;
+    if (upper[word]) add(upper[word]);
+    else if ([...word].every((letter) => upper[letter])) [...word].forEach((letter) => add(upper[letter]));
+    else add(part);
+  }
+  return labels;
 }
 
 // ------------------------------------------------------------------ verdicts
 
 const text = (words, passed = false) => ({ passed, template: "text", fields: { text: words }, misconception: null });
+const pyStr = (word) => `'${word.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+const unanswered = (answer) => !answer.trim() || /^\s*([A-Za-z_]\w*\s*=\s*)?\.\.\.\s*$/.test(answer);
 
 // The verdict on `answer` (typed text, code, or a chosen label) for `payload`.
 export function judge(payload, answer) {
+  const labels = (payload.choices ?? []).map((c) => c.label);
   if (payload.kind === "choose") {
-    const choice = payload.choices.find((c) => c.label === answer);
-    return choice ? choice.verdict : text("Pick one of the statements.");
+    const choice = payload.choices.find((c) => c.label === answer.trim());
+    if (choice) return choice.verdict;
+    if (answer.trim()) return { passed: false, template: "choose.unknown", fields: { label: pyStr(answer.trim()), labels: labels.join(", ") }, misconception: null };
+    return { passed: false, template: "choose.pick_one", fields: { example: pyStr(labels[0]) }, misconception: null };
   }
-  if (!answer.trim()) return text(payload.kind === "implement" || payload.kind === "fix" ? "Write your lines in the box first." : "Write your answer in the box first.");
-  const found = outputs(payload, answer);
-  if (found.unreadable)
-    return text(`Your answer does not read as a value (${found.unreadable}): write it as nested lists such as [[1, 2], [3, 4]], or paste a printed tensor or array.`);
-  if (found.unknown) return text(`There is no call ${found.unknown}: the calls are ${payload.choices.map((c) => c.label).join(", ")}.`);
-  if (found.unsupported)
-    return text(`The page cannot run this: ${found.unsupported} is not supported here. Open this chapter's notebook to run it, or write it with the ops the chapter uses.`);
-  if (found.forbidden) return text(`Your code calls ${found.forbidden}, and this exercise asks you not to use it.`);
-  if (found.syntax) return text(`Python cannot read your lines: ${found.syntax}.`);
-  const strict = payload.kind === "implement" || payload.kind === "fix";
-  const mine = found.outputs;
-  const cases = payload.kind === "predict" || payload.kind === "raises" ? payload.cases.slice(0, 1) : payload.cases;
-  const right = cases.every((c, k) => equals(mine[k], c.expected, strict));
-  if (right && found.missing) return text(`Your function never calls ${found.missing.join(" or ")}, which this exercise asks for.`);
-  if (right) return payload.passed;
-  if (payload.kind === "raises") return raisesVerdict(payload, found.labels);
-  const ids = (cases[0].misconceptions ?? []).map((m) => m.id);
-  for (const id of ids) {
+  if (unanswered(answer))
+    return payload.verdicts?.unanswered ?? text(payload.kind === "implement" || payload.kind === "fix" ? "Write your lines in the box first." : "Write your answer in the box first.");
+  if (payload.kind === "raises") return raisesVerdict(payload, labelsIn(answer, labels));
+  let mine;
+  if (payload.kind === "predict") {
+    const read = readTyped(answer);
+    if (read.unreadable) {
+      if (payload.raise_words && new RegExp(payload.raise_words, "i").test(answer) && payload.verdicts?.says_raises)
+        return payload.verdicts.says_raises;
+      return text(`Your answer does not read as a value (${read.unreadable}): write it as nested lists such as [[1, 2], [3, 4]], or paste a printed tensor or array.`);
+    }
+    mine = [outputOf(read.value, true)];
+  } else {
+    const found = codeOutputs(payload, answer);
+    if (found.unsupported)
+      return text(`The page cannot run this: ${found.unsupported} is not supported here. Open this chapter's notebook to run it, or write it with the ops the chapter uses.`);
+    if (found.forbidden) return text(`Your code calls ${found.forbidden}, and this exercise asks you not to use it.`);
+    if (found.syntax) return text(`Python cannot read your lines: ${found.syntax}.`);
+    if (found.missing && payload.cases.every((c, k) => equals(found.outputs[k], c.expected)))
+      return text(`Your function never calls ${found.missing.join(" or ")}, which this exercise asks for.`);
+    mine = found.outputs;
+  }
+  const cases = payload.cases;
+  if (cases.every((c, k) => equals(mine[k], c.expected))) return payload.passed;
+  for (const { id } of cases[0].misconceptions ?? []) {
     const all = cases.every((c, k) => {
       const m = (c.misconceptions ?? []).find((x) => x.id === id);
-      return m && equals(mine[k], m.output, strict);
+      return m && equals(mine[k], m.output, c.expected);
     });
-    if (all) return cases[0].misconceptions.find((m) => m.id === id).verdict;
+    if (all) return payload.misconceptions[id];
   }
-  return fallback(payload, cases, mine, strict);
+  return fallback(payload, mine);
 }
 
+// The first label wrongly judged: the omitted raising ones first, then the others.
 function raisesVerdict(payload, labels) {
-  const expected = payload.cases[0].expected.data;
-  const k = payload.choices.findIndex((c, i) => Boolean(expected[i]) !== labels.has(c.label));
-  const choice = payload.choices[k];
-  if (choice.verdict) return choice.verdict;
-  const m = payload.cases[0].misconceptions.find((x) => x.id === `misjudged ${choice.label}`);
-  return m ? m.verdict : text(`Call ${choice.label} ${expected[k] ? "raises" : "runs"}.`);
+  const known = payload.choices.map((c) => c.label);
+  const unknown = labels.filter((l) => !known.includes(l)).sort();
+  if (unknown.length)
+    return { passed: false, template: "raises.unknown", fields: { label: pyStr(unknown[0]), labels: known.join(", ") }, misconception: null };
+  const missed = payload.choices.filter((c) => c.raises && !labels.includes(c.label));
+  const extra = payload.choices.filter((c) => !c.raises && labels.includes(c.label));
+  const first = [...missed, ...extra][0];
+  return first ? first.verdict : payload.passed;
 }
 
-// What is known when nothing matches: the first case that differs, and there the error,
-// the shape, or the first wrong coordinate (templates <kind>.raised, .wrong_shape,
-// .wrong_value of the payload's fallback family).
-function fallback(payload, cases, mine, strict) {
-  const family_ = payload.fallback.template.split(".")[0];
-  const k = cases.findIndex((c, i) => !equals(mine[i], c.expected, strict));
-  const testCase = cases[k];
+// What is known when nothing matches, on the first case that differs: the error and
+// the rule it breaks, the shape, or the first wrong coordinate (the payload's
+// fallback templates).
+function fallback(payload, mine) {
+  const { template, reads_template: readsTemplate, shape_template: shapeTemplate } = payload.fallback;
+  const k = payload.cases.findIndex((c, i) => !equals(mine[i], c.expected));
+  const testCase = payload.cases[k];
   const got = mine[k];
   const want = testCase.expected;
-  const base = { case: testCase.name, part: payload.part ?? "index" };
-  const v = (template, fields) => ({ passed: false, template, fields: { ...base, ...fields }, misconception: null });
-  if (want.error) {
-    return text(`${testCase.name || "Here"}, your ${payload.kind === "fix" ? "call" : "function"} returned a result, but this case must raise ${want.error.type}, as the reference does.`);
-  }
+  const base = payload.kind === "implement" ? { case: testCase.name } : {};
+  const v = (id, fields) => ({ passed: false, template: id, fields: { ...base, ...fields }, misconception: null });
+  const where = testCase.name ? `${testCase.name}, your` : "Your";
+  if (want.error)
+    return text(`${where} ${payload.kind === "fix" ? "call" : "function"} returned a result, but this case must raise ${want.error.type === "Error" ? "an error" : want.error.type}, as the reference does.`);
   if (got.error) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
     const hint = got.error.hint ? ` (${got.error.hint})` : "";
@@ -255,20 +282,14 @@ function fallback(payload, cases, mine, strict) {
       return v("implement.raised_rule", { error, call: got.error.call, problem: got.error.message, hint });
     return v("implement.raised", { error });
   }
-  const tensor = got.tensor ?? (!strict && got.other ? asTensor(got.other) : null);
-  if (!tensor) return text(`${testCase.name || "Your answer"}: ${payload.kind === "predict" ? "write a value" : "the result"} is ${repr(got.other)}, not a tensor.`);
+  if (!got.tensor) return text(`${where} result is ${repr(got.other)}, not a tensor.`);
   const w = fromPayload(want);
-  if (tensor.shape.length !== w.shape.length || tensor.shape.some((s, d) => s !== w.shape[d]))
-    return v(`${family_}.wrong_shape`, { got_shape: shapeText(tensor.shape), expected_shape: shapeText(w.shape) });
-  if (strict && tensor.dtype !== w.dtype)
-    return text(`${testCase.name ? `${testCase.name}, your` : "Your"} result has dtype ${tensor.dtype}, but it should have dtype ${w.dtype}.`);
-  const flat = tensor.data.findIndex((x, i) => !same(Number(x), Number(w.data[i])));
-  const at = unravel(flat, w.shape);
-  return v(`${family_}.wrong_value`, {
-    where: entry("out", at),
-    expected: shown(w.data[flat], w.dtype),
-    got: shown(tensor.data[flat], tensor.dtype),
-  });
+  if (!sameShape(got.tensor.shape, w.shape))
+    return v(shapeTemplate ?? template, { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) });
+  const flat = got.tensor.data.findIndex((x, i) => !close(Number(x), Number(w.data[i])));
+  const fields = { where: entry("out", unravel(flat, w.shape)), got: shown(got.tensor.data[flat], got.tensor.dtype) };
+  if (testCase.reads && readsTemplate) return v(readsTemplate, { ...fields, reads: testCase.reads[flat] });
+  return v(template, { ...fields, expected: shown(w.data[flat], w.dtype) });
 }
 
 // gatherlab.trace.format_value: ints as ints, floats as .4g, bools as True/False.
@@ -354,9 +375,12 @@ function prompt(payload) {
   return "Pick the true statement.";
 }
 
+const isPagePayload = (payload) =>
+  Boolean(ASK[payload.kind]) && payload.passed !== undefined && (Array.isArray(payload.cases) || Array.isArray(payload.choices));
+
 function mount(block, messages, state) {
   const payload = JSON.parse(block.dataset.payload);
-  if (!Array.isArray(payload.cases) || !ASK[payload.kind]) return null;  // another schema
+  if (!isPagePayload(payload)) return null;  // another schema: left as it is
   const id = payload.id;
   const output = block.closest(".output") ?? block.parentElement;
   // the stored "not attempted yet … run the cell again" of the notebook gives way to
@@ -466,7 +490,7 @@ export async function loadMessages(url) {
 export function mountAll(doc, messages, storage = globalThis.localStorage, page = doc.location?.pathname ?? "") {
   const blocks = [...doc.querySelectorAll("[data-exercise][data-payload]")].filter((block) => {
     try {
-      return Array.isArray(JSON.parse(block.dataset.payload).cases);
+      return isPagePayload(JSON.parse(block.dataset.payload));
     } catch {
       return false;
     }
