@@ -159,7 +159,12 @@ def implement_payload(exercise: Any) -> dict[str, Any]:
         for name, answer in exercise.wrong_answers().items()
         if callable(answer)
         and name
-        not in ("returns a list", "returns a NumPy array", "returns None", "modifies its input")
+        not in (
+            "returns a list",
+            "returns a NumPy array",
+            "returns None",
+            "modifies its input",
+        )
     }
     cases = []
     for number, (args, expected, raised) in enumerate(rows):
@@ -239,7 +244,10 @@ def fix_payload(exercise: Any) -> dict[str, Any]:
         ],
         "misconceptions": verdicts,
         "passed": said(exercise.check(exercise.reference_answer)),
-        "fallback": {"template": "fix.wrong_value", "shape_template": "fix.wrong_shape"},
+        "fallback": {
+            "template": "fix.wrong_value",
+            "shape_template": "fix.wrong_shape",
+        },
     }
 
 
@@ -284,7 +292,9 @@ def raises_payload(exercise: Any) -> dict[str, Any]:
     choices = []
     for label, call in exercise.calls.items():
         wrong = (
-            [s for s in solution if s != label] if label in solution else [*solution, label]
+            [s for s in solution if s != label]
+            if label in solution
+            else [*solution, label]
         )
         choices.append(
             {
