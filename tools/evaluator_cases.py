@@ -146,6 +146,9 @@ class Generator:
             rank - 1 + (1 if self.rng.random() < 0.1 else 0),
         )
         along = dim % rank if -rank <= dim < rank else 0
+        if self.rng.random() < 0.06:  # a 0-d input: one value, which a 0-d rank allows
+            self.scalar_input(op)
+            return
         if op == "index_select":
             index_shape: tuple[int, ...] = (
                 (self.int(0, 4),) if self.rng.random() < 0.9 else self.shape(2, 1, 2)
@@ -199,6 +202,22 @@ class Generator:
         expr = text.format(d=dim)
         flat = "{d}" not in text  # take, and take_along_dim without a dim
         self.add(expr, env, (op, "x", None if flat else dim, "i"))
+
+    def scalar_input(self, op: str) -> None:
+        """A 0-d input: dims -1 and 0 name its one value; index_select wants exactly
+        one position."""
+        x = self.values((), self.pick(["int64", "float32"]))
+        dim = self.int(-2, 1)
+        index = self.positions(1, self.shape(self.int(0, 1), 0, 3), 0.2)
+        text = {
+            "gather": f"torch.gather(x, {dim}, i)",
+            "index_select": f"torch.index_select(x, {dim}, i)",
+            "take": "torch.take(x, i)",
+            "take_along_dim": f"torch.take_along_dim(x, i, dim={dim})",
+        }[op]
+        self.add(
+            text, {"x": x, "i": index}, (op, "x", None if op == "take" else dim, "i")
+        )
 
     def built_index(self) -> None:
         """The chapters' index recipes: unsqueeze/expand, view, repeat, offsets."""

@@ -50,7 +50,7 @@ test(`at least 5,000 expressions, valid and invalid (torch ${versions.torch}, Te
   const raising = cases.filter((c) => "error" in c).length;
   assert.ok(raising >= 1000 && cases.length - raising >= 3000, `${raising} raise`);
   const rules = new Set(cases.map((c) => c.rule).filter(Boolean));
-  for (const rule of ["dim-range", "index-dtype", "rank-mismatch", "index-too-large", "negative-index", "index-out-of-range", "index-not-vector", "broadcast-mismatch", "empty-input"])
+  for (const rule of ["dim-range", "index-dtype", "rank-mismatch", "index-too-large", "negative-index", "index-out-of-range", "index-not-vector", "scalar-index-count", "broadcast-mismatch", "empty-input"])
     assert.ok(rules.has(rule), `no case breaks ${rule}`);
   assert.ok(cases.some((c) => c.tf), "no TensorFlow case");
 });

@@ -868,6 +868,8 @@ function repeatInterleave(t, repeats, dim) {
   if (dim === null) {
     source = view(t, [t.data.length]);
     d = 0;
+  } else if (!t.shape.length) {
+    throw new PyError("IndexError", `Dimension specified as ${dim} but tensor has no dimensions`);
   } else d = normDim(dim, t.shape.length);
   if (source.shape.length === 0) source = view(source, [1]);
   const size = source.shape[d];
@@ -972,7 +974,7 @@ function tfAxis(axis, rank) {
 // The exception type torch raises for each rule (the agreement cases pin them down).
 function ruleType(op, rule, x, dim) {
   if (rule === "dim-range" || rule === "index-not-vector") return "IndexError";
-  if (rule === "index-dtype") return "RuntimeError";
+  if (rule === "index-dtype" || rule === "scalar-index-count") return "RuntimeError";
   if (op === "take") return "IndexError";
   if (op !== "index_select") return "RuntimeError";
   // index_select's positions: the CPU kernel for dim 1, or an empty input of rank > 1,
