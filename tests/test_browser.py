@@ -429,6 +429,9 @@ def test_every_static_file_is_loaded_by_the_book() -> None:
     config = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]
     # An html_js_files entry is a path, or [path, attributes].
     scripts = [e[0] if isinstance(e, list) else e for e in config["html_js_files"]]
+    # the exercise modules are served from gatherlab/widgets/js, another static path
+    modules = ROOT / "gatherlab" / "widgets" / "js"
+    scripts = [s for s in scripts if not (modules / s).exists()]
     loaded = set(config["nb_ipywidgets_js"]) | set(scripts)
     # scripts/fontawesome.js replaces the theme's file of that name (which every page
     # loads) with the icons the theme uses (tools/fontawesome_subset.py).

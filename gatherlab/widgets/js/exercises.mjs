@@ -353,7 +353,7 @@ function element(tag, props = {}, children = []) {
   for (const [key, value] of Object.entries(props)) {
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = value;
-    else if (key.startsWith("aria-") || key.startsWith("data-") || ["for", "rows", "spellcheck", "autocomplete", "autocapitalize", "role", "type", "name", "value", "id", "placeholder"].includes(key)) node.setAttribute(key, value);
+    else if (key.startsWith("aria-") || key.startsWith("data-") || ["for", "rows", "wrap", "spellcheck", "autocomplete", "autocapitalize", "role", "type", "name", "value", "id", "placeholder"].includes(key)) node.setAttribute(key, value);
     else node[key] = value;
   }
   for (const child of children) node.append(child);
@@ -405,6 +405,7 @@ function mount(block, messages, state) {
     input = element("textarea", {
       class: code ? "gl-ex-code" : "gl-ex-answer",
       rows: code ? 6 : 3,
+      wrap: code ? "off" : "soft",  // code lines scroll sideways rather than break
       spellcheck: "false",
       autocomplete: "off",
       autocapitalize: "off",
@@ -487,14 +488,19 @@ export async function loadMessages(url) {
   }
 }
 
-export function mountAll(doc, messages, storage = globalThis.localStorage, page = doc.location?.pathname ?? "") {
-  const blocks = [...doc.querySelectorAll("[data-exercise][data-payload]")].filter((block) => {
+// The page's exercise blocks (payloads of another schema are left alone).
+export function exerciseBlocks(doc) {
+  return [...doc.querySelectorAll("[data-exercise][data-payload]")].filter((block) => {
     try {
       return isPagePayload(JSON.parse(block.dataset.payload));
     } catch {
       return false;
     }
   });
+}
+
+export function mountAll(doc, messages, storage = globalThis.localStorage, page = doc.location?.pathname ?? "") {
+  const blocks = exerciseBlocks(doc);
   if (!blocks.length) return [];
   let progress = loadProgress(storage, page);
   const bar = progressBar(doc, blocks.length);
@@ -518,7 +524,10 @@ export function mountAll(doc, messages, storage = globalThis.localStorage, page 
 }
 
 if (typeof document !== "undefined" && typeof window !== "undefined") {
-  const start = async () => mountAll(document, await loadMessages(new URL("./messages.json", import.meta.url)));
+  // the message table is fetched only by a page with exercises
+  const start = async () =>
+    exerciseBlocks(document).length &&
+    mountAll(document, await loadMessages(new URL("./messages.json", import.meta.url)));
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 }
