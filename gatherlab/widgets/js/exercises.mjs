@@ -237,12 +237,14 @@ export function judge(payload, answer) {
   }
   const cases = payload.cases;
   if (cases.every((c, k) => equals(mine[k], c.expected))) return payload.passed;
-  for (const { id } of cases[0].misconceptions ?? []) {
+  // entry j of every case is the same candidate (an id may have several variants)
+  const candidates = cases[0].misconceptions ?? [];
+  for (let j = 0; j < candidates.length; j++) {
     const all = cases.every((c, k) => {
-      const m = (c.misconceptions ?? []).find((x) => x.id === id);
-      return m && equals(mine[k], m.output, c.expected);
+      const m = (c.misconceptions ?? [])[j];
+      return m && m.id === candidates[j].id && equals(mine[k], m.output, c.expected);
     });
-    if (all) return payload.misconceptions[id];
+    if (all) return candidates[j].verdict ?? payload.misconceptions[candidates[j].id];
   }
   return fallback(payload, mine);
 }
@@ -288,8 +290,11 @@ function fallback(payload, mine) {
     return v(shapeTemplate ?? template, { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) });
   const flat = got.tensor.data.findIndex((x, i) => !close(Number(x), Number(w.data[i])));
   const fields = { where: entry("out", unravel(flat, w.shape)), got: shown(got.tensor.data[flat], got.tensor.dtype) };
-  if (testCase.reads && readsTemplate) return v(readsTemplate, { ...fields, reads: testCase.reads[flat] });
-  return v(template, { ...fields, expected: shown(w.data[flat], w.dtype) });
+  const expected = shown(w.data[flat], w.dtype);
+  // what the entry reads: `reads` for a read, `reason` for a gradient's template
+  if (testCase.reads && readsTemplate)
+    return v(readsTemplate, { ...fields, expected, reads: testCase.reads[flat], reason: testCase.reads[flat] });
+  return v(template, { ...fields, expected });
 }
 
 // gatherlab.trace.format_value: ints as ints, floats as .4g, bools as True/False.
