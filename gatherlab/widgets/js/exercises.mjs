@@ -10,7 +10,7 @@
 // Answers and verdicts stay in this browser (localStorage); nothing is sent anywhere.
 // tests/js/page_exercises.test.mjs checks judge() and readTyped().
 
-import { entry, formatValue, shapeText } from "./core.mjs";
+import { entry, formatValue, shapeText, trace } from "./core.mjs";
 import {
   ForbiddenError,
   PyError,
@@ -175,7 +175,12 @@ function fixedCall(payload, inputs, value) {
   try {
     if (part === "dim") return outputOf(family(op, input, value, inputs[payload.args[1]]));
     const index = value.t === "tensor" ? value : asTensor(value) ?? value;
-    return outputOf(family(op, input, dim, index));
+    const out = outputOf(family(op, input, dim, index));
+    // what each output entry read, as the notebook's trace says it
+    const name = payload.args[0];
+    const steps = trace(input, dim, index, op).steps;
+    out.read = (flat) => `${entry(name, steps[flat].source)} = ${shown(steps[flat].value, input.dtype)}`;
+    return out;
   } catch (error) {
     return errorOf(error);
   }
@@ -292,6 +297,8 @@ function fallback(payload, mine) {
   const fields = { where: entry("out", unravel(flat, w.shape)), got: shown(got.tensor.data[flat], got.tensor.dtype) };
   const expected = shown(w.data[flat], w.dtype);
   // what the entry reads: `reads` for a read, `reason` for a gradient's template
+  if (testCase.reads && got.read)  // a fix: the entry the learner's index read
+    return v("fix.wrong_value_yours_read", { where: fields.where, reads: testCase.reads[flat], your_read: got.read(flat) });
   if (testCase.reads && readsTemplate)
     return v(readsTemplate, { ...fields, expected, reads: testCase.reads[flat], reason: testCase.reads[flat] });
   return v(template, { ...fields, expected });
