@@ -6,7 +6,7 @@
 // tests/js/evaluator.test.mjs checks it against torch and TensorFlow (tools/evaluator_cases.py).
 // A tensor is {t: "tensor", lib: "torch" | "tf", dtype, shape: [..], data: [..] row-major}.
 
-import { diagnose, formatValue } from "./core.mjs";
+import { diagnose, formatValue, unravel } from "./core.mjs";
 
 export class UnsupportedError extends Error {}
 
@@ -1479,7 +1479,7 @@ function tfGather(params, indices, axis, batchDims) {
   const size = p.shape[ax];
   i.data.forEach((v, k) => {
     if (v < 0 || v >= size) {
-      const at = unravelFlat(k, i.shape);
+      const at = unravel(k, i.shape);
       throw new PyError("InvalidArgumentError", `indices[${at.join(",")}] = ${v} is not in [0, ${size})`);
     }
   });
@@ -1501,14 +1501,6 @@ function tfGather(params, indices, axis, batchDims) {
   return tensor(shape, data, p.dtype, "tf");
 }
 
-function unravelFlat(flat, shape) {
-  const at = new Array(shape.length);
-  for (let d = shape.length - 1; d >= 0; d--) {
-    at[d] = flat % shape[d];
-    flat = Math.floor(flat / shape[d]);
-  }
-  return at;
-}
 
 function tfGatherNd(params, indices, batchDims) {
   const p = tfTensorArg(params);
@@ -1531,7 +1523,7 @@ function tfGatherNd(params, indices, batchDims) {
     for (let d = 0; d < depth; d++) {
       const v = i.data[k * depth + d];
       if (v < 0 || v >= p.shape[d]) {
-        const at = unravelFlat(k, outer);
+        const at = unravel(k, outer);
         throw new PyError("InvalidArgumentError", `indices[${at.join(",")}] = [${i.data.slice(k * depth, k * depth + depth).join(", ")}] does not index into param shape [${p.shape.join(",")}], node name: GatherNd`);
       }
       src += v * pst[d];

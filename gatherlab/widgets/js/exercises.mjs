@@ -10,7 +10,7 @@
 // Answers and verdicts stay in this browser (localStorage); nothing is sent anywhere.
 // tests/js/page_exercises.test.mjs checks judge() and readTyped().
 
-import { entry, formatValue, shapeText, trace } from "./core.mjs";
+import { entry, formatValue, shapeText, trace, unravel } from "./core.mjs";
 import {
   ForbiddenError,
   PyError,
@@ -310,14 +310,6 @@ function shown(value, dtype) {
   return formatValue(Number(value), dtype);
 }
 
-function unravel(flat, shape) {
-  const at = new Array(shape.length);
-  for (let d = shape.length - 1; d >= 0; d--) {
-    at[d] = flat % shape[d];
-    flat = Math.floor(flat / shape[d]);
-  }
-  return at;
-}
 
 // A verdict in words: its template with every {field} substituted (verdict.render).
 export function render(verdict, messages) {
