@@ -45,7 +45,8 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 # The explorers' browser code against cases generated from gatherlab and torch
-# (tests/agreement_cases.py) and the in-page exercise checks (tests/page_cases.py),
+# (tests/agreement_cases.py), the in-page exercises and their evaluator
+# (tools/page_payloads.py, tools/evaluator_cases.py),
 # with Node's own test runner; then Python and notebooks.
 test: lint
 	node --test tests/js/

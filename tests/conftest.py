@@ -59,6 +59,11 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def site(built_book: Path) -> Iterator[str]:
     """Serve the built book on 127.0.0.1; yield its base URL."""
+    yield from served(built_book)
+
+
+def served(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on 127.0.0.1 while the generator runs; yield its base URL."""
 
     class QuietHandler(http.server.SimpleHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -73,7 +78,7 @@ def site(built_book: Path) -> Iterator[str]:
         def log_message(self, *args: object) -> None:
             pass
 
-    handler = functools.partial(QuietHandler, directory=str(built_book))
+    handler = functools.partial(QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

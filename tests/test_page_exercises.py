@@ -1,196 +1,311 @@
-"""Predict exercises answered in the built book, with no kernel.
+"""Every exercise answered in the built book, with no kernel.
 
-The stub of every predict and which-calls-raise exercise carries one hidden
-``[data-exercise]`` block (``gatherlab/exercises/page.py``) that
-``book/static/exercise_check.js`` turns into an answer box; other exercises carry a note
-that their check needs a live notebook. The agreement of the script with Python is
-``tests/js/page_exercises.test.mjs`` (Node, on its ``page_exercise_cases.json``); here:
-that file is current, and in Chromium (other hosts blocked) each chapter page answers a
-wrong prediction with Python's coordinate feedback and a right one with a pass, from the
-keyboard too. Screenshots land in ``_build/screenshots`` (``$BROWSER_TEST_OUTPUT``).
+Each exercise's stub output carries one ``[data-exercise]`` block with its page payload
+(cases, expected outputs, misconceptions' outputs and verdicts);
+``gatherlab/widgets/js/exercises.mjs`` turns it into an answer box (a code box for
+implement and fix exercises, whose lines the safe evaluator ``evaluator.mjs`` runs on
+every case; radio buttons for choose exercises) and shows the verdict. Node checks the
+matching (``tests/js/page_exercises.test.mjs``) and the evaluator against torch and
+TensorFlow (``tests/js/evaluator.test.mjs``); here: the stored cases are current, the
+Python and JavaScript readers of typed answers agree, and in Chromium (other hosts
+blocked) every exercise of every chapter takes an answer: a wrong one gets a verdict,
+the solution passes, and answers and verdicts stay across a reload until reset.
+
+Until ``gatherlab/exercises/page.py`` writes payloads in this schema, the browser test
+puts the payloads of ``tools/page_payloads.py`` into a copy of the built book.
+Screenshots land in ``$BROWSER_TEST_OUTPUT`` (default ``_build/screenshots``).
 """
 
 from __future__ import annotations
 
+import gzip
 import html
 import json
 import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import gatherlab as gl
-from gatherlab._arrays import to_numpy
 from gatherlab.exercises import EXERCISES
-from gatherlab.exercises.page import payload, typed_answer
-from tests import page_cases
+from gatherlab.exercises.typed import normalized, typed_answer
 from tests.chromium import needs_chromium
+from tests.conftest import served
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import evaluator_cases  # noqa: E402
+import page_payloads  # noqa: E402
 
-PAGE_IDS = [i for i in EXERCISES if payload(EXERCISES[i]) is not None]
-LIVE_IDS = [i for i in EXERCISES if i not in PAGE_IDS]
 CHAPTERS = sorted(
     f"notebooks/{path.stem}" for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
 )
-PAYLOAD = re.compile(r'data-payload="([^"]*)"')
-BOX_NAMES = {  # the answer box's label, by kind (exercise_check.js, ASK)
+STORED = json.loads(gzip.decompress(page_payloads.PAYLOADS_FILE.read_bytes()))
+# The stub's block (a predict payload of today's page.py) or its live-notebook note.
+STUB_BLOCK = re.compile(
+    r'<div class="gl-page-check" data-exercise="([^"]+)" data-payload="[^"]*" hidden>'
+    r"</div>|<p class=\"gl-live-note\" data-exercise-note=\"([^\"]+)\"[^>]*>.*?</p>"
+)
+NEW_SCHEMA = '"fallback"'
+BOX_NAMES = {  # exercises.mjs, ASK
+    "implement": "Your function's body",
+    "fix": "Your corrected index",
     "predict": "Your prediction",
-    "predict_raises": "Calls that raise",
+    "raises": "Calls that raise",
     "choose": "The true statement",
 }
+SHOT_EXERCISES = (
+    "01.pick_columns",
+    "02.select_steps",
+    "01.fix_shared_columns",
+    "02.fix_beam_rows",
+)
 
 
 def chapter_of(exercise_id: str) -> str:
     return next(c for c in CHAPTERS if c.split("/")[-1][:2] == exercise_id[:2])
 
 
-def stub_answer(exercise_id: str) -> object:
-    """What a committed notebook checks: ``...``, or a function that raises."""
-    if EXERCISES[exercise_id].kind == "implement":
+def rendered(verdict: dict[str, Any], messages: dict[str, str]) -> str:
+    """verdict.render: the template with its {field}s substituted."""
+    template = messages[verdict["template"]]
+    return re.sub(r"\{([a-z_]+)\}", lambda m: verdict["fields"][m[1]], template)
 
-        def stub(*args: object) -> object:
-            raise NotImplementedError
 
-        return stub
-    return ...
+def on_page(words: str) -> str:
+    """Words as the page shows them: `code` spans become <code>, without backticks."""
+    return words.replace("`", "")
+
+
+def node_judges(
+    answers: dict[str, dict[str, str]], data: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """What exercises.mjs's judge() says to each answer, on the payloads and messages
+    in ``data`` (run by Node)."""
+    script = """
+        import { readFileSync } from "node:fs";
+        import { judge, render } from "./gatherlab/widgets/js/exercises.mjs";
+        const { answers, payloads, messages } = JSON.parse(readFileSync(0, "utf-8"));
+        const out = {};
+        for (const [id, pair] of Object.entries(answers)) {
+          out[id] = {};
+          for (const [which, text] of Object.entries(pair)) {
+            const v = judge(payloads[id], text);
+            out[id][which] = { passed: v.passed, words: render(v, messages) };
+          }
+        }
+        console.log(JSON.stringify(out));
+    """
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps({"answers": answers, **data}),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    )
+    return json.loads(done.stdout)
 
 
 # ---------------------------------------------------------------- without a browser
 
 
-def test_the_stored_cases_are_what_python_says_now() -> None:
-    """Regenerate: `.venv/bin/python -m tests.page_cases` (after feedback changes)."""
-    data = page_cases.build()
-    stored = page_cases.CASES_FILE.read_text(encoding="utf-8")
-    assert len(data["cases"]) >= 1000
-    assert page_cases.dumped(data) == stored, (
-        "tests/js/page_exercise_cases.json is stale: run `.venv/bin/python -m "
-        "tests.page_cases`, then `node --test tests/js/`"
+def test_the_stored_payloads_are_what_the_exercises_give_now() -> None:
+    """Regenerate: `.venv/bin/python tools/page_payloads.py`."""
+    built = page_payloads.build()
+    assert gzip.decompress(page_payloads.dumped(built)) == gzip.decompress(
+        page_payloads.PAYLOADS_FILE.read_bytes()
+    ), "tests/js/page_payloads.json.gz is stale: run tools/page_payloads.py"
+    assert sorted(built["payloads"]) == sorted(EXERCISES)
+
+
+def test_the_stored_evaluator_cases_are_what_torch_and_tensorflow_give_now() -> None:
+    """Regenerate: `.venv/bin/python tools/evaluator_cases.py`."""
+    stored = evaluator_cases.CASES_FILE.read_bytes()
+    assert gzip.decompress(evaluator_cases.dumped(evaluator_cases.build())) == (
+        gzip.decompress(stored)
+    ), "tests/js/evaluator_cases.json.gz is stale: run tools/evaluator_cases.py"
+
+
+PASTED = [
+    ("prediction = [[1, 2], [3, 4]]", [[1, 2], [3, 4]]),
+    ("  ((1, 2),)  ", ((1, 2),)),
+    ("-(1)", -1),
+    ("tensor([[12, 11],\n        [21, 21]])", np.array([[12, 11], [21, 21]])),
+    ("tensor([[2], [0]], dtype=torch.int32)", np.array([[2], [0]], dtype=np.int32)),
+    ("tensor([0.5000, 1.2500])", np.array([0.5, 1.25], dtype=np.float32)),
+    ("array([[10, 11],\n       [20, 21]])", np.array([[10, 11], [20, 21]])),
+    ("np.array([1, 2], dtype=np.int32)", np.array([1, 2], dtype=np.int32)),
+    ("[[10 11 12]\n [20 21 22]]", [[10, 11, 12], [20, 21, 22]]),
+    ("[ 1.  2.5 -3. ]", [1.0, 2.5, -3.0]),
+    (
+        "tf.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)",
+        np.array([[1, 2], [3, 4]], dtype=np.int32),
+    ),
+    ("tf.Tensor(12, shape=(), dtype=int64)", np.array(12)),
+    (
+        "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, 21], dtype=int32)>",
+        np.array([1, 21], dtype=np.int32),
+    ),
+    ("it raises", "it raises"),
+    ("B, D", "B, D"),
+    ("x + 1", "x + 1"),
+    ("{1: 2}", "{1: 2}"),
+    ("'text'", "'text'"),
+    ("tensor([1], requires_grad=True)", "tensor([1], requires_grad=True)"),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), PASTED)
+def test_typed_answers_read_as_learners_paste_them(text: str, value: Any) -> None:
+    got = typed_answer(text)
+    assert type(got) is type(value)
+    if isinstance(value, np.ndarray):
+        assert got.dtype == value.dtype and np.array_equal(got, value)
+    else:
+        assert got == value
+
+
+def test_the_page_reads_typed_answers_as_python_does() -> None:
+    """exercises.mjs's readTyped against typed.py's typed_answer, on every pasted form:
+    the same shape and values, or both decline to read it."""
+    script = """
+        import { readFileSync } from "node:fs";
+        import { normalized, readTyped } from "./gatherlab/widgets/js/exercises.mjs";
+        import { toPayload } from "./gatherlab/widgets/js/evaluator.mjs";
+        const out = JSON.parse(readFileSync(0, "utf-8")).map((text) => {
+          const { value } = readTyped(text);
+          const read = value ? toPayload(value) : null;
+          return { normalized: normalized(text), read };
+        });
+        console.log(JSON.stringify(out));
+    """
+    texts = [text for text, _ in PASTED]
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
     )
-
-
-@pytest.mark.parametrize(
-    ("text", "value"),
-    [
-        ("prediction = [[1, 2], [3, 4]]", [[1, 2], [3, 4]]),
-        ("  ((1, 2),)  # a guess", ((1, 2),)),
-        ("B, D", "B, D"),
-        ("['B', 'D']", ["B", "D"]),
-        ("none", "none"),
-        ("...", ...),
-        ("-(1)", -1),
-        ("--1", "--1"),
-        ("{1: 2}", "{1: 2}"),
-        ("9007199254740993", "9007199254740993"),
-        ("[1] \\", "[1] \\"),
-    ],
-)
-def test_typed_text_reads_as_python_reads_it(text: str, value: object) -> None:
-    assert typed_answer(text) == value
-    assert type(typed_answer(text)) is type(value)
+    for text, page in zip(texts, json.loads(done.stdout), strict=True):
+        assert page["normalized"] == normalized(text), text
+        value = typed_answer(text)
+        if isinstance(value, str):
+            assert page["read"] is None, text
+            continue
+        array = np.asarray(value)
+        assert page["read"]["shape"] == list(array.shape), text
+        assert np.allclose(page["read"]["data"], array.reshape(-1).tolist()), text
+        if isinstance(value, np.ndarray):
+            assert page["read"]["dtype"] == str(value.dtype), text
 
 
 @pytest.mark.parametrize("exercise_id", list(EXERCISES))
 def test_each_stub_shows_one_block_or_one_note(exercise_id: str) -> None:
-    """Predict stubs carry their data once; the others say they need a live notebook;
-    a solution's passing check adds nothing (so each exercise has exactly one block)."""
-    data = payload(EXERCISES[exercise_id])  # raises here if the payload cannot be built
-    shown = gl.exercises.check(exercise_id, stub_answer(exercise_id))._repr_html_()
-    blocks = shown.count("data-exercise=")
-    notes = shown.count("data-exercise-note=")
-    if data is not None:
-        assert (blocks, notes) == (1, 0)
-        assert f'data-exercise="{exercise_id}"' in shown
-        assert " hidden>" in shown  # inert where no script runs (JupyterLab)
-    else:
-        assert (blocks, notes) == (0, 1)
-        assert "checked in a live notebook" in shown
-    solution_html = gl.exercises.show_solution(exercise_id)._repr_html_()
-    assert "data-exercise" not in solution_html
+    """A stub's output carries its exercise's data once; a solution's adds nothing."""
+    answer: Any = ...
+    if EXERCISES[exercise_id].kind == "implement":
+
+        def answer(*args: object) -> object:
+            raise NotImplementedError
+
+    shown = gl.exercises.check(exercise_id, answer)._repr_html_()
+    found = re.findall(r'data-exercise(?:-note)?="([^"]+)"', shown)
+    assert found == [exercise_id]
+    assert "data-exercise" not in gl.exercises.show_solution(exercise_id)._repr_html_()
 
 
 # ---------------------------------------------------------------- in the browser
 
 
-def wrong_and_right(exercise_id: str) -> tuple[str, str]:
-    """A wrong answer with coordinate (or per-call, per-statement) feedback, and the
-    right one."""
-    exercise = EXERCISES[exercise_id]
-    data = payload(exercise)
-    if data["kind"] == "predict":
-        expected = to_numpy(exercise.solution)
-        wrong = expected.astype(np.float64 if data["float"] else np.int64)
-        wrong.reshape(-1)[wrong.size // 2] += 1
-        return repr(wrong.tolist()), repr(expected.tolist())
-    right = exercise.reference_answer  # the calls that raise, or the true statement
-    right = [right] if isinstance(right, str) else list(right)
-    other = [label for label in data["labels"] if label not in right][:1]
-    return ", ".join(right[1:] + other), repr(right)
+def bridged_html(text: str) -> str:
+    """A built chapter with every stub block in the page schema (today's page.py
+    writes predict payloads of its own and notes for the other kinds)."""
+    if NEW_SCHEMA in html.unescape(text):
+        return text
+
+    def block(match: re.Match[str]) -> str:
+        exercise_id = match[1] or match[2]
+        data = json.dumps(STORED["payloads"][exercise_id], separators=(",", ":"))
+        return (
+            f'<div class="gl-page-check" data-exercise="{html.escape(exercise_id)}" '
+            f'data-payload="{html.escape(data)}" hidden></div>'
+        )
+
+    return STUB_BLOCK.sub(block, text)
 
 
-def python_says(exercise_id: str, text: str) -> gl.exercises.Result:
-    return EXERCISES[exercise_id].check(typed_answer(text))
+@pytest.fixture(scope="module")
+def page_book(built_book: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built book with page-schema payloads and the message table."""
+    copy = tmp_path_factory.mktemp("page-book") / "html"
+    shutil.copytree(built_book, copy)
+    for chapter in CHAPTERS:
+        path = copy / f"{chapter}.html"
+        path.write_text(
+            bridged_html(path.read_text(encoding="utf-8")), encoding="utf-8"
+        )
+    messages = copy / "_static" / "messages.json"
+    if not messages.exists():  # the misconceptions branch ships the table
+        messages.write_text(json.dumps(STORED["messages"]), encoding="utf-8")
+    return copy
 
 
-def contrast(locator: Locator, foreground: str, background: str) -> float:
-    """WCAG contrast ratio of two computed colours of an element."""
-    colours = locator.evaluate(
-        """(element, names) => names.map(name => getComputedStyle(element)[name]
-            .match(/[0-9.]+/g).slice(0, 3).map(Number))""",
-        [foreground, background],
-    )
-
-    def luminance(rgb: list[float]) -> float:
-        channels = [c / 255 for c in rgb]
-        linear = [
-            c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-            for c in channels
-        ]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-    high, low = sorted((luminance(c) for c in colours), reverse=True)
-    return (high + 0.05) / (low + 0.05)
+@pytest.fixture(scope="module")
+def page_site(page_book: Path) -> Iterator[str]:
+    yield from served(page_book)
 
 
-def check_exercise(page: Page, exercise_id: str, shots: Path) -> None:
-    """A wrong answer (typed, Enter) gets Python's feedback; the right one (Tab to
-    Check, Space) passes."""
-    block = page.locator(f'[data-exercise="{exercise_id}"]')
-    expect(block).to_be_visible()
+@pytest.fixture(scope="module")
+def page_data(page_book: Path) -> dict[str, Any]:
+    """The payloads the chapter pages carry, and the message table they load."""
+    payloads = {}
+    for chapter in CHAPTERS:
+        text = (page_book / f"{chapter}.html").read_text(encoding="utf-8")
+        for found in re.findall(r'data-payload="([^"]*)"', text):
+            data = json.loads(html.unescape(found))
+            payloads[data["id"]] = data
+    messages = json.loads((page_book / "_static" / "messages.json").read_text())
+    return {"payloads": payloads, "messages": messages}
+
+
+@pytest.fixture(scope="module")
+def said(page_data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return node_judges(STORED["answers"], page_data)
+
+
+def answer(block: Locator, kind: str, text: str) -> None:
+    """Type (or pick) an answer and check it, as a learner does."""
+    if kind == "choose":
+        block.get_by_role("radio", name=re.compile(rf"^{re.escape(text)}\. ")).check()
+        block.get_by_role("button", name=re.compile("^Check ")).click()
+        return
     box = block.get_by_role("textbox")
-    named = BOX_NAMES[payload(EXERCISES[exercise_id])["kind"]]
-    expect(box).to_have_accessible_name(f"{named} ({exercise_id})")
-    feedback = block.get_by_role("status")
-    wrong, right = wrong_and_right(exercise_id)
-    expected = python_says(exercise_id, wrong)
-    assert not expected.passed
-    box.fill(wrong)
-    box.press("Enter")
-    expect(feedback).to_contain_text(f"{exercise_id}: not yet.")
-    expect(feedback).to_contain_text(expected.message)
-    for line in expected.details:
-        expect(feedback.locator("pre")).to_contain_text(line)
-    task = block.locator("xpath=ancestor::div[contains(@class, 'exercise')][1]")
-    task.screenshot(path=shots / f"page-check-{exercise_id}-wrong.png")
-    box.fill(right)
-    box.press("Tab")
-    check_button = block.get_by_role("button", name=f"Check {exercise_id}")
-    expect(check_button).to_be_focused()
-    page.keyboard.press("Space")
-    expect(feedback).to_contain_text(f"{exercise_id}: passed.")
-    expect(feedback).to_contain_text(python_says(exercise_id, right).message)
-    assert contrast(check_button, "color", "backgroundColor") >= 4.5
-    task.screenshot(path=shots / f"page-check-{exercise_id}-right.png")
+    box.fill(text)
+    if kind in ("implement", "fix"):
+        box.press("Control+Enter")
+    else:
+        box.press("Enter")
 
 
-def check_chapter(browser: Browser, base: str, chapter: str, shots: Path) -> None:
-    """Open a chapter with other hosts blocked; check each exercise and note."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    off_host, errors = [], []
+def open_chapter(
+    browser: Browser, base: str, chapter: str, **context: Any
+) -> tuple[Page, list[str], list[str]]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, **context)
+    page = ctx.new_page()
+    off_host: list[str] = []
+    errors: list[str] = []
     page.route(
         "**/*",
         lambda route: (
@@ -200,43 +315,178 @@ def check_chapter(browser: Browser, base: str, chapter: str, shots: Path) -> Non
         ),
     )
     page.on("pageerror", lambda error: errors.append(error.message))
-    try:
-        page.goto(f"{base}{chapter}.html", wait_until="load")
-        mine = [i for i in PAGE_IDS if chapter_of(i) == chapter]
-        found = page.locator("[data-exercise]").evaluate_all(
-            "blocks => blocks.map(block => block.dataset.exercise)"
-        )
-        assert sorted(found) == sorted(mine)  # one block per exercise
-        for exercise_id in mine:
-            check_exercise(page, exercise_id, shots)
-        # the solutions stay in their closed dropdowns
-        expect(page.locator(".solution.dropdown .gl-solution").first).to_be_hidden()
-        assert not any(s.is_visible() for s in page.locator(".gl-solution").all())
-        for exercise_id in (i for i in LIVE_IDS if chapter_of(i) == chapter):
-            note = page.locator(f'[data-exercise-note="{exercise_id}"]')
-            expect(note).to_be_visible()
-            expect(note).to_contain_text("checked in a live notebook")
-        assert off_host == []
-        assert errors == []
-    finally:
-        context.close()
+    page.goto(f"{base}{chapter}.html", wait_until="load")
+    return page, off_host, errors
 
 
 @needs_chromium
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_predictions_are_checked_in_the_page(
-    browser: Browser, site: str, chapter: str, output_dir: Path
+def test_every_exercise_is_answered_in_the_page(
+    browser: Browser,
+    page_site: str,
+    chapter: str,
+    said: dict[str, dict[str, Any]],
+    page_data: dict[str, Any],
 ) -> None:
-    """Every predict exercise has one answer box; a wrong answer gets Python's
-    feedback (typed, Enter), the right one passes (Tab to Check, Space)."""
-    check_chapter(browser, site, chapter, output_dir)
+    """Every exercise of the chapter takes an answer, with no kernel and no other host:
+    a wrong one gets its verdict (not a pass), the solution passes; the stored "not
+    attempted" block gives way to the page's state; answers, verdicts and the chapter's
+    count stay across a reload, and the reset clears them."""
+    page, off_host, errors = open_chapter(browser, page_site, chapter)
+    try:
+        mine = [i for i in EXERCISES if chapter_of(i) == chapter]
+        found = page.locator("[data-exercise]").evaluate_all(
+            "blocks => blocks.map(block => block.dataset.exercise)"
+        )
+        assert sorted(found) == sorted(mine)
+        count = page.locator(".gl-ex-count")
+        expect(count).to_have_text(f"0 of {len(mine)} exercises checked on this page")
+        for exercise_id in mine:
+            payload = page_data["payloads"][exercise_id]
+            kind = payload["kind"]
+            block = page.locator(f'[data-exercise="{exercise_id}"]')
+            expect(block).to_be_visible()
+            stored = block.locator("xpath=..").locator(".gl-check-not-attempted-yet")
+            expect(stored).to_have_count(1)
+            expect(stored).to_be_hidden()
+            if kind == "choose":
+                expect(block.get_by_role("radio")).to_have_count(
+                    len(payload["choices"])
+                )
+            else:
+                expect(block.get_by_role("textbox")).to_have_accessible_name(
+                    f"{BOX_NAMES[kind]} ({exercise_id})"
+                )
+            feedback = block.get_by_role("status")
+            wrong, right = (
+                STORED["answers"][exercise_id]["wrong"],
+                STORED["answers"][exercise_id]["right"],
+            )
+            assert not said[exercise_id]["wrong"]["passed"]
+            answer(block, kind, wrong)
+            expect(feedback).to_contain_text(f"{exercise_id}: not yet.")
+            expect(feedback).to_contain_text(
+                on_page(said[exercise_id]["wrong"]["words"])
+            )
+            answer(block, kind, right)
+            expect(feedback).to_contain_text(f"{exercise_id}: passed.")
+            expect(feedback).to_contain_text(
+                on_page(rendered(payload["passed"], page_data["messages"]))
+            )
+        expect(count).to_have_text(
+            f"{len(mine)} of {len(mine)} exercises checked on this page"
+        )
+        page.reload(wait_until="load")
+        expect(count).to_have_text(
+            f"{len(mine)} of {len(mine)} exercises checked on this page"
+        )
+        first = page.locator(f'[data-exercise="{mine[0]}"]')
+        expect(first.get_by_role("status")).to_contain_text(f"{mine[0]}: passed.")
+        page.get_by_role("button", name="Reset my answers").click()
+        expect(count).to_have_text(f"0 of {len(mine)} exercises checked on this page")
+        expect(first.locator(".gl-ex-feedback")).to_be_empty()
+        page.reload(wait_until="load")
+        expect(page.locator(".gl-ex-count")).to_have_text(
+            f"0 of {len(mine)} exercises checked on this page"
+        )
+        assert off_host == []
+        assert errors == []
+    finally:
+        page.context.close()
 
 
-def test_the_node_suite_checks_the_data_the_stubs_carry() -> None:
-    """The payloads in the cases file are those the stub outputs put in the page."""
-    stored = json.loads(page_cases.CASES_FILE.read_text(encoding="utf-8"))
-    assert sorted(stored["payloads"]) == sorted(PAGE_IDS)
-    for exercise_id in PAGE_IDS:
-        shown = gl.exercises.check(exercise_id, ...)._repr_html_()
-        carried = html.unescape(PAYLOAD.search(shown).group(1))
-        assert json.loads(carried) == stored["payloads"][exercise_id]
+def contrast(locator: Locator) -> float:
+    """WCAG contrast ratio of an element's text colour and the background it is drawn
+    on: the backgrounds of the element and its ancestors, blended by their alpha."""
+    colours = locator.evaluate(
+        """element => {
+            const rgba = (text) => {
+                const v = text.match(/[0-9.]+/g).map(Number);
+                return v.length === 4 ? v : [...v, 1];
+            };
+            const layers = [];
+            for (let at = element; at; at = at.parentElement) {
+                const layer = rgba(getComputedStyle(at).backgroundColor);
+                layers.push(layer);
+                if (layer[3] === 1) break;
+            }
+            let back = [255, 255, 255];
+            for (const [r, g, b, a] of layers.reverse())
+                back = [r, g, b].map((c, k) => a * c + (1 - a) * back[k]);
+            return [rgba(getComputedStyle(element).color).slice(0, 3), back];
+        }"""
+    )
+
+    def luminance(rgb: list[float]) -> float:
+        linear = [
+            c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+            for c in (v / 255 for v in rgb)
+        ]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(c) for c in colours), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@needs_chromium
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_code_boxes_read_well_in_both_schemes_and_on_phones(
+    browser: Browser,
+    page_site: str,
+    scheme: str,
+    width: int,
+    output_dir: Path,
+    said: dict[str, dict[str, Any]],
+    page_data: dict[str, Any],
+) -> None:
+    """Two implement and two fix exercises, wrong then right: 16px text, 44px controls,
+    readable buttons, nothing wider than the screen; screenshots of each."""
+    for exercise_id in SHOT_EXERCISES:
+        page, _, _ = open_chapter(
+            browser, page_site, chapter_of(exercise_id), color_scheme=scheme
+        )
+        try:
+            page.set_viewport_size({"width": width, "height": 900})
+            block = page.locator(f'[data-exercise="{exercise_id}"]')
+            box = block.get_by_role("textbox")
+            assert box.evaluate("e => getComputedStyle(e).fontSize") == "16px"
+            check = block.get_by_role("button", name=f"Check {exercise_id}")
+            assert check.bounding_box()["height"] >= 44
+            assert contrast(check) >= 4.5
+            assert contrast(box) >= 4.5
+            assert contrast(block.locator(".gl-ex-help")) >= 4.5
+            task = block.locator("xpath=ancestor::div[contains(@class, 'exercise')][1]")
+            payload = page_data["payloads"][exercise_id]
+            for which in ("wrong", "right"):
+                answer(block, payload["kind"], STORED["answers"][exercise_id][which])
+                feedback = block.get_by_role("status")
+                expect(feedback).to_contain_text(
+                    on_page(said[exercise_id][which]["words"])
+                )
+                assert contrast(feedback) >= 4.5
+                task.scroll_into_view_if_needed()
+                task.screenshot(
+                    path=output_dir
+                    / f"exercise-{exercise_id}-{which}-{scheme}-{width}.png"
+                )
+            # the answer box and its feedback fit their column (chapter 2's explorer
+            # widens that page at 390 px: the explorers' issue)
+            ui = block.locator(".gl-ex")
+            assert ui.evaluate("e => e.scrollWidth <= e.clientWidth")
+        finally:
+            page.context.close()
+    page, _, _ = open_chapter(
+        browser, page_site, chapter_of("04.device_mismatch"), color_scheme=scheme
+    )
+    try:  # the radio buttons of a choose exercise
+        page.set_viewport_size({"width": width, "height": 900})
+        block = page.locator('[data-exercise="04.device_mismatch"]')
+        for choice in block.locator(".gl-ex-choice").all():
+            assert choice.bounding_box()["height"] >= 44
+            assert contrast(choice) >= 4.5
+        block.screenshot(
+            path=output_dir / f"exercise-04.device_mismatch-{scheme}-{width}.png"
+        )
+    finally:
+        page.context.close()

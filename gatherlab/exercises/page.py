@@ -9,15 +9,13 @@ label); the script only reads the learner's text, finds which case it is in, and
 the learner's own value into the sentence. ``tests/page_cases.py`` checks that it agrees
 with Python on about 2,400 typed answers.
 
-``typed_answer`` says how the page reads typed text, so that both sides read it alike.
+How the page reads typed text is ``gatherlab.exercises.typed``.
 """
 
 from __future__ import annotations
 
-import ast
 import html
 import json
-import re
 import sys
 from typing import Any
 
@@ -28,42 +26,10 @@ from gatherlab.exercises.compare import shape_advice, shape_text
 from gatherlab.exercises.result import COLOURS, MARKS, NOT_ATTEMPTED, Result
 from gatherlab.trace import format_value
 
-# How the page reads typed text (the script mirrors each rule):
-# an optional leading ``name =`` is dropped, then the rest is read as a Python literal
-# made of numbers, strings, None, True/False, ``...``, lists and tuples. Anything else
-# (a name, a dict, a complex number, a backslash escape, an integer beyond 2**53 - 1)
-# is taken as the text itself.
-SPACE = " \t\r\n"
-NAME_PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[ \t\r\n]*=(?!=)")
-LARGEST_INT = 2**53 - 1  # the page's numbers are doubles: larger ints are not exact
-PLAIN = (bool, int, float, str, type(None), type(Ellipsis))
 # Wrong values put into the expected answer to capture a sentence with a hole in it.
 SENTINELS = {"i": 987654321, "f": 987654.0}
 SENTINEL_WORD = "nolabel9"
 GOT, WORD = "{got}", "{word}"
-
-
-def typed_answer(text: str) -> Any:
-    """The Python value the page reads from typed ``text`` (see the rules above)."""
-    text = text.strip(SPACE)
-    prefix = NAME_PREFIX.match(text)
-    if prefix:
-        text = text[prefix.end() :].strip(SPACE)
-    if "\\" in text:
-        return text
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return text
-    return value if _plain(value) else text
-
-
-def _plain(value: Any) -> bool:
-    if isinstance(value, (list, tuple)):
-        return all(_plain(item) for item in value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return abs(value) <= LARGEST_INT
-    return isinstance(value, PLAIN)
 
 
 def _shown(result: Result) -> list[Any]:

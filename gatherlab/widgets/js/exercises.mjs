@@ -1,0 +1,537 @@
+// Exercises answered in the book's page, with no kernel. Each exercise's stub output
+// holds <div data-exercise="ID" data-payload='JSON'> (written when the book is built,
+// from gatherlab.exercises): its cases with their inputs and expected outputs, the
+// misconceptions' outputs with their verdicts, and the verdict for a pass. The page
+// reads the answer, computes its outputs (implement and fix: the safe evaluator runs
+// the learner's lines on every case), and shows the verdict of the first thing that
+// matches: the expected outputs, a misconception, or else what is known (the first
+// wrong coordinate). Verdicts become words through the messages table
+// (gatherlab/exercises/messages.json), by plain {field} substitution as in Python.
+// Answers and verdicts stay in this browser (localStorage); nothing is sent anywhere.
+// tests/js/page_exercises.test.mjs checks judge() and readTyped().
+
+import { entry, formatValue, shapeText, trace, unravel } from "./core.mjs";
+import {
+  ForbiddenError,
+  PyError,
+  UnsupportedError,
+  family,
+  fromPayload,
+  literalScope,
+  parse,
+  repr,
+  run,
+} from "./evaluator.mjs";
+
+// ------------------------------------------------------------------ typed answers
+
+// How a typed answer is read (gatherlab/exercises/typed.py mirrors each rule):
+// an optional leading `name =` is dropped; TensorFlow's printed forms become
+// tensor(...); NumPy's space-separated rows get commas; the rest is read by the
+// evaluator with only tensor, array, np.array, torch.tensor and the dtypes known.
+const NAME_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*\s*=(?!=)/;
+const TF_REPR = /^<tf\.Tensor:.*?numpy=([\s\S]*)>$/;
+const TF_STR = /^tf\.Tensor\(([\s\S]*),\s*shape=\([^)]*\),\s*dtype=(\w+)\)$/;
+const NUMPY_GAP = /(?<=[\d.\]])\s+(?=[-+\d.[])/g;
+
+export function normalized(text) {
+  let source = text.trim().replace(NAME_PREFIX, "").trim();
+  const printed = source.match(TF_REPR);
+  if (printed) source = printed[1].trim();
+  const str = source.match(TF_STR);
+  if (str) source = `tensor(${str[1].trim()}, dtype=${str[2]})`;
+  return source.replace(NUMPY_GAP, ", ");
+}
+
+const CALLS = new Set(["tensor", "array", "torch.tensor", "np.array", "numpy.array"]);
+const dottedName = (node) =>
+  node.e === "name" ? node.name : node.e === "attr" ? `${dottedName(node.value)}.${node.name}` : "";
+
+// Is the parsed answer a value: numbers, lists, tuples, a sign on a number, and
+// tensor(...)/array(...) with an optional dtype? (typed.py's _value, the same rules.)
+function literal(node) {
+  switch (node.e) {
+    case "const": return ["int", "float", "bool"].includes(node.v.t);
+    case "list": case "tuple": return node.items.every(literal);
+    case "unary": return node.op !== "~" && node.value.e === "const" && ["int", "float"].includes(node.value.v.t);
+    case "call":
+      return CALLS.has(dottedName(node.func)) && node.args.length === 1 && literal(node.args[0]) &&
+        node.kwargs.every(([name, value]) => name === "dtype" && dottedName(value) !== "");
+    default: return false;
+  }
+}
+
+// {value} (an evaluator value) or {unreadable: why}.
+export function readTyped(text) {
+  const source = normalized(text);
+  if (!source) return { unreadable: "the answer is empty" };
+  try {
+    const program = parse(source);
+    if (program.length !== 1 || program[0].s !== "expr" || !literal(program[0].value))
+      return { unreadable: "it is not a list of numbers, a tensor or an array" };
+    return { value: run(source, literalScope()) };
+  } catch (error) {
+    if (error instanceof PyError || error instanceof UnsupportedError)
+      return { unreadable: error.message };
+    throw error;
+  }
+}
+
+// ------------------------------------------------------------------ outputs
+
+const RTOL = 1e-5;
+const ATOL = 1e-6;
+
+// An output: {tensor} | {error: {type, rule, message, hint, call}} | {other: value}.
+// A typed prediction may be nested lists; a function must return a tensor.
+function outputOf(value, typed = false) {
+  if (value.t === "tensor") return { tensor: value };
+  const tensor = typed ? asTensor(value) : null;
+  return tensor ? { tensor } : { other: value };
+}
+
+function errorOf(error) {
+  if (error instanceof ForbiddenError) return { forbidden: error.name_ };
+  if (error instanceof UnsupportedError) return { unsupported: error.message };
+  if (error instanceof PyError)
+    return { error: { type: error.type, rule: error.rule, message: error.message, hint: error.hint, call: error.call } };
+  throw error;
+}
+
+function asTensor(value) {
+  if (value.t === "tensor") return value;
+  if (!["list", "tuple", "int", "float", "bool"].includes(value.t)) return null;
+  try {
+    return run("tensor(v)", { ...literalScope(), v: value });
+  } catch {
+    return null;  // ragged, or not numbers
+  }
+}
+
+// Does `output` equal `want` (T, ERROR, {not_expected}, {any_of_shape})? Same shape and
+// values (floats within rtol 1e-5 + atol 1e-6); errors equal when both rules are known
+// and agree, else when either type is "Error" or the types agree.
+function equals(output, want, expected) {
+  if (want.not_expected) return !equals(output, expected, null);
+  if (want.any_of_shape) return Boolean(output.tensor) && sameShape(output.tensor.shape, want.any_of_shape);
+  if (want.error) {
+    if (!output.error) return false;
+    if (want.error.rule && output.error.rule) return want.error.rule === output.error.rule;
+    return want.error.type === "Error" || output.error.type === want.error.type;
+  }
+  if (!output.tensor) return false;
+  const w = fromPayload(want);
+  if (!sameShape(output.tensor.shape, w.shape)) return false;
+  return output.tensor.data.every((v, k) => close(Number(v), Number(w.data[k])));
+}
+
+const sameShape = (a, b) => a.length === b.length && a.every((s, d) => s === b[d]);
+
+function close(a, b) {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+  if (a === b) return true;
+  return Math.abs(a - b) <= ATOL + RTOL * Math.abs(b);
+}
+
+// The learner's lines: a whole `def name(args):` is accepted too (its body is run).
+export function body(code) {
+  const lines = code.replace(/\r\n?/g, "\n").split("\n");
+  const head = lines.findIndex((line) => line.trim() && !line.trim().startsWith("#"));
+  if (head < 0 || !/^\s*def\s+\w+\s*\(/.test(lines[head])) return code;
+  const end = lines.findIndex((line, k) => k >= head && /\)\s*(->[^:]*)?:\s*(#.*)?$/.test(line));
+  if (end < 0) return code;
+  const rest = lines.slice(end + 1);
+  const indent = Math.min(...rest.filter((l) => l.trim()).map((l) => l.match(/^\s*/)[0].length));
+  return rest.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n");
+}
+
+// The outputs of code (implement, fix) on every case of the payload.
+function codeOutputs(payload, answer) {
+  const code = body(answer);
+  const calls = new Set();
+  const results = [];
+  for (const testCase of payload.cases) {
+    const inputs = Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v)]));
+    try {
+      const value = run(code, inputs, { tf: true, forbid: payload.forbid, calls });
+      if (payload.kind === "fix") results.push(fixedCall(payload, inputs, value));
+      else results.push(outputOf(value));
+    } catch (error) {
+      const out = errorOf(error);
+      if (out.unsupported || out.forbidden) return out;
+      if (out.error && out.error.type === "SyntaxError") return { syntax: out.error.message };
+      results.push(out);
+    }
+  }
+  const require = payload.require ?? [];
+  const missing = require.length && !require.some((name) => calls.has(name));
+  return { outputs: results, missing: missing ? require : null };
+}
+
+// A fix's answer goes into the broken call: as its index (or its dim).
+function fixedCall(payload, inputs, value) {
+  const { op, dim, part } = payload.call;
+  const input = inputs[payload.args[0]];
+  try {
+    if (part === "dim") return outputOf(family(op, input, value, inputs[payload.args[1]]));
+    const index = value.t === "tensor" ? value : asTensor(value) ?? value;
+    const out = outputOf(family(op, input, dim, index));
+    // what each output entry read, as the notebook's trace says it
+    const name = payload.args[0];
+    const steps = trace(input, dim, index, op).steps;
+    out.read = (flat) => `${entry(name, steps[flat].source)} = ${shown(steps[flat].value, input.dtype)}`;
+    return out;
+  } catch (error) {
+    return errorOf(error);
+  }
+}
+
+// The labels a typed answer names (raises.labels_in): any case, "B, D", "BD", "[b]".
+const LABEL_SEPARATORS = /[\s,;'"[\]()]+/;
+
+function labelsIn(text, known) {
+  const upper = Object.fromEntries(known.map((label) => [label.toUpperCase(), label]));
+  const labels = [];
+  const add = (label) => labels.includes(label) || labels.push(label);
+  for (const part of text.replace(NAME_PREFIX, "").trim().split(LABEL_SEPARATORS)) {
+    const word = part.toUpperCase();
+    if (!part || word === "NONE") continue;
+    if (upper[word]) add(upper[word]);
+    else if ([...word].every((letter) => upper[letter])) [...word].forEach((letter) => add(upper[letter]));
+    else add(part);
+  }
+  return labels;
+}
+
+// ------------------------------------------------------------------ verdicts
+
+const text = (words, passed = false) => ({ passed, template: "text", fields: { text: words }, misconception: null });
+const pyStr = (word) => `'${word.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+const unanswered = (answer) => !answer.trim() || /^\s*([A-Za-z_]\w*\s*=\s*)?\.\.\.\s*$/.test(answer);
+
+// The verdict on `answer` (typed text, code, or a chosen label) for `payload`.
+export function judge(payload, answer) {
+  const labels = (payload.choices ?? []).map((c) => c.label);
+  if (payload.kind === "choose") {
+    const choice = payload.choices.find((c) => c.label === answer.trim());
+    if (choice) return choice.verdict;
+    if (answer.trim()) return { passed: false, template: "choose.unknown", fields: { label: pyStr(answer.trim()), labels: labels.join(", ") }, misconception: null };
+    return { passed: false, template: "choose.pick_one", fields: { example: pyStr(labels[0]) }, misconception: null };
+  }
+  if (unanswered(answer))
+    return payload.verdicts?.unanswered ?? text(payload.kind === "implement" || payload.kind === "fix" ? "Write your lines in the box first." : "Write your answer in the box first.");
+  if (payload.kind === "raises") return raisesVerdict(payload, labelsIn(answer, labels));
+  let mine;
+  if (payload.kind === "predict") {
+    const read = readTyped(answer);
+    if (read.unreadable) {
+      if (payload.raise_words && new RegExp(payload.raise_words, "i").test(answer) && payload.verdicts?.says_raises)
+        return payload.verdicts.says_raises;
+      return text(`Your answer does not read as a value (${read.unreadable}): write it as nested lists such as [[1, 2], [3, 4]], or paste a printed tensor or array.`);
+    }
+    mine = [outputOf(read.value, true)];
+  } else {
+    const found = codeOutputs(payload, answer);
+    if (found.unsupported)
+      return text(`The page cannot run this: ${found.unsupported} is not supported here. Open this chapter's notebook to run it, or write it with the ops the chapter uses.`);
+    if (found.forbidden) return text(`Your code calls ${found.forbidden}, and this exercise asks you not to use it.`);
+    if (found.syntax) return text(`Python cannot read your lines: ${found.syntax}.`);
+    if (found.missing && payload.cases.every((c, k) => equals(found.outputs[k], c.expected)))
+      return text(`Your function never calls ${found.missing.join(" or ")}, which this exercise asks for.`);
+    mine = found.outputs;
+  }
+  const cases = payload.cases;
+  if (cases.every((c, k) => equals(mine[k], c.expected))) return payload.passed;
+  // entry j of every case is the same candidate (an id may have several variants)
+  const candidates = cases[0].misconceptions ?? [];
+  for (let j = 0; j < candidates.length; j++) {
+    const all = cases.every((c, k) => {
+      const m = (c.misconceptions ?? [])[j];
+      return m && m.id === candidates[j].id && equals(mine[k], m.output, c.expected);
+    });
+    if (all) return candidates[j].verdict ?? payload.misconceptions[candidates[j].id];
+  }
+  return fallback(payload, mine);
+}
+
+// The first label wrongly judged: the omitted raising ones first, then the others.
+function raisesVerdict(payload, labels) {
+  const known = payload.choices.map((c) => c.label);
+  const unknown = labels.filter((l) => !known.includes(l)).sort();
+  if (unknown.length)
+    return { passed: false, template: "raises.unknown", fields: { label: pyStr(unknown[0]), labels: known.join(", ") }, misconception: null };
+  const missed = payload.choices.filter((c) => c.raises && !labels.includes(c.label));
+  const extra = payload.choices.filter((c) => !c.raises && labels.includes(c.label));
+  const first = [...missed, ...extra][0];
+  return first ? first.verdict : payload.passed;
+}
+
+// What is known when nothing matches, on the first case that differs: the error and
+// the rule it breaks, the shape, or the first wrong coordinate (the payload's
+// fallback templates).
+function fallback(payload, mine) {
+  const { template, reads_template: readsTemplate, shape_template: shapeTemplate } = payload.fallback;
+  const k = payload.cases.findIndex((c, i) => !equals(mine[i], c.expected));
+  const testCase = payload.cases[k];
+  const got = mine[k];
+  const want = testCase.expected;
+  const base = payload.kind === "implement" ? { case: testCase.name } : {};
+  const v = (id, fields) => ({ passed: false, template: id, fields: { ...base, ...fields }, misconception: null });
+  const where = testCase.name ? `${testCase.name}, your` : "Your";
+  if (want.error)
+    return text(`${where} ${payload.kind === "fix" ? "call" : "function"} returned a result, but this case must raise ${want.error.type === "Error" ? "an error" : want.error.type}, as the reference does.`);
+  if (got.error) {
+    const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
+    const hint = got.error.hint ? ` (${got.error.hint})` : "";
+    if (payload.kind === "fix")  // the fixed call still breaks a rule (or raises)
+      return text(`Still broken: ${got.error.rule ? got.error.message : error}${hint}.`);
+    if (got.error.rule)
+      return v("implement.raised_rule", { error, call: got.error.call, problem: got.error.message, hint });
+    return v("implement.raised", { error });
+  }
+  if (!got.tensor) return text(`${where} result is ${repr(got.other)}, not a tensor.`);
+  const w = fromPayload(want);
+  if (!sameShape(got.tensor.shape, w.shape))
+    return v(shapeTemplate ?? template, { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) });
+  const flat = got.tensor.data.findIndex((x, i) => !close(Number(x), Number(w.data[i])));
+  const fields = { where: entry("out", unravel(flat, w.shape)), got: shown(got.tensor.data[flat], got.tensor.dtype) };
+  const expected = shown(w.data[flat], w.dtype);
+  // what the entry reads: `reads` for a read, `reason` for a gradient's template
+  if (testCase.reads && got.read)  // a fix: the entry the learner's index read
+    return v("fix.wrong_value_yours_read", { where: fields.where, reads: testCase.reads[flat], your_read: got.read(flat) });
+  if (testCase.reads && readsTemplate)
+    return v(readsTemplate, { ...fields, expected, reads: testCase.reads[flat], reason: testCase.reads[flat] });
+  return v(template, { ...fields, expected });
+}
+
+// gatherlab.trace.format_value: ints as ints, floats as .4g, bools as True/False.
+function shown(value, dtype) {
+  if (dtype === "bool") return value ? "True" : "False";
+  return formatValue(Number(value), dtype);
+}
+
+
+// A verdict in words: its template with every {field} substituted (verdict.render).
+export function render(verdict, messages) {
+  const template = messages[verdict.template] ?? (verdict.fields.text !== undefined ? "{text}" : null);
+  if (template === null) return verdict.passed ? "Passed." : "Not yet.";
+  return template.replace(/\{([a-z_]+)\}/g, (whole, name) => verdict.fields[name] ?? whole);
+}
+
+// ------------------------------------------------------------------ progress
+
+const STORE = "gatherlab-exercises:";
+
+function storeKey(page) {
+  return STORE + page;
+}
+
+export function loadProgress(storage, page) {
+  try {
+    return JSON.parse(storage.getItem(storeKey(page)) ?? "{}");
+  } catch {
+    return {};
+  }
+}
+
+function saveProgress(storage, page, progress) {
+  try {
+    storage.setItem(storeKey(page), JSON.stringify(progress));
+  } catch {
+    // storage full or refused: the answer still shows, it just will not stay
+  }
+}
+
+// ------------------------------------------------------------------ the page
+
+const ASK = {
+  implement: "Your function's body",
+  fix: "Your corrected index",
+  predict: "Your prediction",
+  raises: "Calls that raise",
+  choose: "The true statement",
+};
+
+function element(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("aria-") || key.startsWith("data-") || ["for", "rows", "wrap", "spellcheck", "autocomplete", "autocapitalize", "role", "type", "name", "value", "id", "placeholder"].includes(key)) node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+// `code` spans as <code>, as the notebook shows them (result.as_html).
+function withCode(words) {
+  return words.split(/`([^`]+)`/).map((part, k) => (k % 2 ? element("code", { text: part }) : part));
+}
+
+function prompt(payload) {
+  if (payload.kind === "implement")
+    return `Write the body of the function: its arguments ${payload.args.join(", ")} are given; end with return … (Ctrl+Enter checks).`;
+  if (payload.kind === "fix")
+    return `Write the lines that build the corrected ${payload.part ?? "index"} from ${payload.args.join(" and ")}; end with return … (Ctrl+Enter checks).`;
+  if (payload.kind === "predict") return "Type the value it returns: nested lists, or paste a printed tensor or array.";
+  if (payload.kind === "raises") return "Type the labels of the calls that raise, e.g. A, C (or none).";
+  return "Pick the true statement.";
+}
+
+const isPagePayload = (payload) =>
+  Boolean(ASK[payload.kind]) && payload.passed !== undefined && (Array.isArray(payload.cases) || Array.isArray(payload.choices));
+
+function mount(block, messages, state) {
+  const payload = JSON.parse(block.dataset.payload);
+  if (!isPagePayload(payload)) return null;  // another schema: left as it is
+  const id = payload.id;
+  const output = block.closest(".output") ?? block.parentElement;
+  // the stored "not attempted yet … run the cell again" of the notebook gives way to
+  // the page's own state
+  for (const stored of output.querySelectorAll(".gl-check-not-attempted-yet, .gl-live-note")) stored.hidden = true;
+  const label = `${ASK[payload.kind]} (${id})`;
+  const ui = element("div", { class: `gl-ex gl-ex-${payload.kind}` });
+  const help = element("p", { class: "gl-ex-help", id: `gl-ex-help-${id}`, text: prompt(payload) });
+  let read;
+  let input;
+  if (payload.kind === "choose") {
+    const group = element("fieldset", { class: "gl-ex-choices" }, [element("legend", { text: label })]);
+    for (const choice of payload.choices) {
+      const radio = element("input", { type: "radio", name: `gl-ex-${id}`, value: choice.label, id: `gl-ex-${id}-${choice.label}` });
+      group.append(element("label", { class: "gl-ex-choice", for: radio.id }, [radio, element("span", { class: "gl-ex-choice-label", text: `${choice.label}. ` }), choice.text ?? ""]));
+    }
+    read = () => group.querySelector("input:checked")?.value ?? "";
+    input = group;
+    ui.append(group);
+  } else {
+    const code = payload.kind === "implement" || payload.kind === "fix";
+    input = element("textarea", {
+      class: code ? "gl-ex-code" : "gl-ex-answer",
+      rows: code ? 6 : 3,
+      wrap: code ? "off" : "soft",  // code lines scroll sideways rather than break
+      spellcheck: "false",
+      autocomplete: "off",
+      autocapitalize: "off",
+      "aria-label": label,
+      "aria-describedby": help.id,
+      placeholder: code ? `# ${payload.args.join(", ")} are given\nreturn …` : "",
+    });
+    read = () => input.value;
+    ui.append(help, input);
+  }
+  const button = element("button", { type: "button", class: "gl-ex-check", text: "Check", "aria-label": `Check ${id}` });
+  const feedback = element("div", { class: "gl-ex-feedback", role: "status", "aria-live": "polite" });
+  ui.append(element("div", { class: "gl-ex-actions" }, [button]), feedback);
+  const show = (verdict) => {
+    feedback.className = `gl-ex-feedback ${verdict.passed ? "gl-ex-passed" : "gl-ex-failed"}`;
+    feedback.replaceChildren(
+      element("strong", { text: `${verdict.passed ? "✔" : "✘"} ${id}: ${verdict.passed ? "passed" : "not yet"}.` }),
+      " ",
+      ...withCode(render(verdict, messages)),
+    );
+  };
+  const check = () => {
+    const answer = read();
+    const verdict = judge(payload, answer);
+    show(verdict);
+    state.record(id, answer, verdict);
+  };
+  button.addEventListener("click", check);
+  if (input.tagName === "TEXTAREA")
+    input.addEventListener("keydown", (event) => {
+      const multiline = payload.kind === "implement" || payload.kind === "fix";
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey || (!multiline && !event.shiftKey))) {
+        event.preventDefault();
+        check();
+      }
+    });
+  const saved = state.saved(id);
+  if (saved) {
+    if (payload.kind === "choose") {
+      const radio = input.querySelector(`input[value="${CSS.escape(saved.answer)}"]`);
+      if (radio) radio.checked = true;
+    } else input.value = saved.answer;
+    show(saved.verdict);
+  }
+  block.replaceChildren(ui);
+  block.hidden = false;
+  block.removeAttribute("style");
+  return { id, reset: () => {
+    if (payload.kind === "choose") input.querySelectorAll("input").forEach((r) => { r.checked = false; });
+    else input.value = "";
+    feedback.className = "gl-ex-feedback";
+    feedback.replaceChildren();
+  } };
+}
+
+function progressBar(doc, total) {
+  const count = element("span", { class: "gl-ex-count", role: "status" });
+  const reset = element("button", { type: "button", class: "gl-ex-reset", text: "Reset my answers" });
+  const bar = element("div", { class: "gl-ex-progress" }, [count, " ", reset, element("span", { class: "gl-ex-private", text: " (kept in this browser only)" })]);
+  const article = doc.querySelector("article.bd-article") ?? doc.querySelector("main") ?? doc.body;
+  // the chapter's own title (not the print-only header the theme also puts there)
+  const firstHeading = [...article.querySelectorAll("h1")].find((h) => !h.closest(".onlyprint"));
+  if (firstHeading) firstHeading.after(bar);
+  else article.prepend(bar);
+  const update = (progress) => {
+    const passed = Object.values(progress).filter((p) => p.verdict.passed).length;
+    const tried = Object.keys(progress).length - passed;
+    count.textContent = `${passed} of ${total} exercises checked on this page` + (tried ? ` (${tried} more tried, not passed yet)` : "");
+  };
+  return { reset, update };
+}
+
+export async function loadMessages(url) {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return {};
+    return await response.json();
+  } catch {
+    return {};  // no table: verdicts worded by the check itself still show
+  }
+}
+
+// The page's exercise blocks (payloads of another schema are left alone).
+export function exerciseBlocks(doc) {
+  return [...doc.querySelectorAll("[data-exercise][data-payload]")].filter((block) => {
+    try {
+      return isPagePayload(JSON.parse(block.dataset.payload));
+    } catch {
+      return false;
+    }
+  });
+}
+
+export function mountAll(doc, messages, storage = globalThis.localStorage, page = doc.location?.pathname ?? "") {
+  const blocks = exerciseBlocks(doc);
+  if (!blocks.length) return [];
+  let progress = loadProgress(storage, page);
+  const bar = progressBar(doc, blocks.length);
+  const state = {
+    saved: (id) => progress[id],
+    record: (id, answer, verdict) => {
+      progress = { ...progress, [id]: { answer, verdict } };
+      saveProgress(storage, page, progress);
+      bar.update(progress);
+    },
+  };
+  const mounted = blocks.map((block) => mount(block, messages, state));
+  bar.update(progress);
+  bar.reset.addEventListener("click", () => {
+    progress = {};
+    storage.removeItem(storeKey(page));
+    mounted.forEach((m) => m.reset());
+    bar.update(progress);
+  });
+  return mounted;
+}
+
+if (typeof document !== "undefined" && typeof window !== "undefined") {
+  // the message table is fetched only by a page with exercises
+  const start = async () =>
+    exerciseBlocks(document).length &&
+    mountAll(document, await loadMessages(new URL("./messages.json", import.meta.url)));
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+}

@@ -1,0 +1,107 @@
+// The page's safe evaluator (gatherlab/widgets/js/evaluator.mjs) against torch and
+// TensorFlow: every stored expression (tools/evaluator_cases.py) gives the same value,
+// dtype and shape, or raises the same exception type and breaks the same
+// gatherlab.diagnose rule. Run with `node --test tests/js/` (make test does).
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { test } from "node:test";
+import { gunzipSync } from "node:zlib";
+
+import { PyError, UnsupportedError, fromPayload, repr, run, toPayload } from "../../gatherlab/widgets/js/evaluator.mjs";
+
+const { cases, versions } = JSON.parse(
+  gunzipSync(readFileSync(new URL("./evaluator_cases.json.gz", import.meta.url))).toString("utf-8"),
+);
+
+const inputsOf = (env) =>
+  Object.fromEntries(
+    Object.entries(env).map(([name, [dtype, shape, data]]) => [
+      name,
+      fromPayload({ dtype, shape, data }),
+    ]),
+  );
+
+function outcome(testCase) {
+  const env = inputsOf(testCase.env);
+  if (testCase.tf) for (const value of Object.values(env)) if (value.t === "tensor") value.lib = "tf";
+  try {
+    const value = run(testCase.expr, env, { tf: true });
+    if (value.t === "tensor") {
+      const { dtype, shape, data } = toPayload(value);
+      return { value: [dtype, shape, data] };
+    }
+    return { value: { py: repr(value) } };
+  } catch (error) {
+    if (error instanceof PyError) return error.rule ? { error: error.type, rule: error.rule } : { error: error.type };
+    if (error instanceof UnsupportedError) return { unsupported: error.message };
+    throw error;
+  }
+}
+
+const expected = (testCase) => {
+  if ("value" in testCase) return { value: testCase.value };
+  return testCase.rule ? { error: testCase.error, rule: testCase.rule } : { error: testCase.error };
+};
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+test(`at least 5,000 expressions, valid and invalid (torch ${versions.torch}, TensorFlow ${versions.tensorflow})`, () => {
+  assert.ok(cases.length >= 5000, `only ${cases.length} cases`);
+  const raising = cases.filter((c) => "error" in c).length;
+  assert.ok(raising >= 1000 && cases.length - raising >= 3000, `${raising} raise`);
+  const rules = new Set(cases.map((c) => c.rule).filter(Boolean));
+  for (const rule of ["dim-range", "index-dtype", "rank-mismatch", "index-too-large", "negative-index", "index-out-of-range", "index-not-vector", "scalar-index-count", "broadcast-mismatch", "empty-input"])
+    assert.ok(rules.has(rule), `no case breaks ${rule}`);
+  assert.ok(cases.some((c) => c.tf), "no TensorFlow case");
+});
+
+test("the evaluator agrees with torch and TensorFlow on every stored expression", () => {
+  const wrong = [];
+  for (const testCase of cases) {
+    const got = outcome(testCase);
+    if (!same(got, expected(testCase))) wrong.push({ expr: testCase.expr, env: testCase.env, want: expected(testCase), got });
+  }
+  const agree = cases.length - wrong.length;
+  if (process.env.EVALUATOR_DIFF) writeFileSync(process.env.EVALUATOR_DIFF, JSON.stringify(wrong));
+  console.log(`agreement: ${agree} of ${cases.length} (${((100 * agree) / cases.length).toFixed(2)} %)`);
+  assert.equal(JSON.stringify(wrong.slice(0, 8), null, 0), "[]", `${wrong.length} of ${cases.length} differ`);
+});
+
+test("never eval: names outside the subset are refused, naming what is not supported", () => {
+  const x = fromPayload({ dtype: "int64", shape: [2], data: [1, 2] });
+  for (const [code, named] of [
+    ["np.take(x, 0)", "the name np"],
+    ["x.scatter(0, x, x)", "the attribute .scatter of a tensor"],
+    ["torch.constructor", "torch.constructor"],
+    ["constructor", "name 'constructor' is not defined"],
+    ["x.__class__", "the attribute .__class__"],
+    ["torch.nn.functional.one_hot(x)", "torch.nn"],
+    ["globalThis", "name 'globalThis' is not defined"],
+    ["x.constructor", "the attribute .constructor"],
+    ["(lambda: 1)()", "lambda"],
+    ["while True:\n    pass", "while loops"],
+    ["def f():\n    return x", "defining functions"],
+  ]) {
+    assert.throws(() => run(code, { x }), (error) => error.message.includes(named), code);
+  }
+});
+
+test("statements: assignments, loops, item assignment, if/raise and return", () => {
+  const input = fromPayload({ dtype: "int64", shape: [2, 3], data: [10, 11, 12, 20, 21, 22] });
+  const index = fromPayload({ dtype: "int64", shape: [2, 2], data: [2, 0, 1, 1] });
+  const code = [
+    "out = torch.empty(index.shape, dtype=input.dtype)",
+    "rows, columns = index.shape",
+    "for i in range(rows):",
+    "    for j in range(columns):",
+    "        position = int(index[i, j])",
+    "        if position < 0:",
+    "            raise IndexError('negative')",
+    "        out[i, j] = input[i, position]",
+    "return out",
+  ].join("\n");
+  const out = run(code, { input, index });
+  assert.deepEqual([out.dtype, out.shape, out.data], ["int64", [2, 2], [12, 10, 21, 21]]);
+  const bad = fromPayload({ dtype: "int64", shape: [1, 1], data: [-1] });
+  assert.throws(() => run(code, { input, index: bad }), (e) => e instanceof PyError && e.type === "IndexError");
+});

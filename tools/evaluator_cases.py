@@ -1,0 +1,556 @@
+"""Expressions a learner might write, with what torch and TensorFlow give for them.
+
+``tests/js/evaluator.test.mjs`` (in ``make test``) runs the page's safe evaluator
+(``gatherlab/widgets/js/evaluator.mjs``) on every case and wants the same value, dtype
+and shape, or the same exception type and, for a gather-family call, the same
+``gatherlab.diagnose`` rule. ``tests/test_page_exercises.py`` fails when the stored
+file is stale. Regenerate (after changing this file) with
+
+    .venv/bin/python tools/evaluator_cases.py
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import tensorflow as tf  # noqa: E402
+import torch  # noqa: E402
+
+from gatherlab.diagnose import diagnose  # noqa: E402
+
+CASES_FILE = Path(__file__).resolve().parent.parent / "tests/js/evaluator_cases.json.gz"
+SEED = 22
+TORCH_DTYPES = {
+    torch.int64: "int64",
+    torch.int32: "int32",
+    torch.float32: "float32",
+    torch.float64: "float64",
+    torch.bool: "bool",
+}
+TF_DTYPES = {
+    tf.int64: "int64",
+    tf.int32: "int32",
+    tf.float32: "float32",
+    tf.float64: "float64",
+    tf.bool: "bool",
+}
+FAMILY = ("gather", "index_select", "take", "take_along_dim")
+
+
+def encode(value: Any) -> Any:
+    """[dtype, shape, flat data] for a tensor (inf and nan as the strings Python
+    prints); {"py": repr} for anything else."""
+    if isinstance(value, torch.Tensor):
+        dtype, array = TORCH_DTYPES[value.dtype], value.numpy()
+    elif isinstance(value, tf.Tensor):
+        dtype, array = TF_DTYPES[value.dtype], value.numpy()
+    else:
+        return {"py": repr(value)}
+    flat = [
+        v if isinstance(v, (bool, int)) or np.isfinite(v) else repr(v)
+        for v in array.reshape(-1).tolist()
+    ]
+    return [dtype, list(array.shape), flat]
+
+
+class Generator:
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.cases: list[dict[str, Any]] = []
+
+    def int(self, low: int, high: int) -> int:
+        """A whole number in low..high, both ends included."""
+        return int(self.rng.integers(low, high + 1))
+
+    def pick(self, options: Any) -> Any:
+        return options[self.int(0, len(options) - 1)]
+
+    def shape(self, rank: int, low: int = 0, high: int = 3) -> tuple[int, ...]:
+        # size-0 and size-1 axes are common on purpose
+        return tuple(self.int(low, high) for _ in range(rank))
+
+    def values(self, shape: tuple[int, ...], dtype: str = "int64") -> torch.Tensor:
+        if dtype.startswith("float"):
+            data = self.rng.integers(-20, 21, size=shape) / 4
+            return torch.tensor(data, dtype=getattr(torch, dtype))
+        if dtype == "bool":
+            return torch.tensor(self.rng.random(shape) < 0.5)
+        return torch.tensor(
+            self.rng.integers(-9, 10, size=shape), dtype=getattr(torch, dtype)
+        )
+
+    def positions(
+        self, size: int, shape: tuple[int, ...], wild: float = 0.15
+    ) -> torch.Tensor:
+        """Positions in 0..size-1, some negative or too large."""
+        high = max(size, 1)
+        data = self.rng.integers(0, high, size=shape)
+        bad = self.rng.random(shape) < wild
+        data = np.where(bad, self.rng.integers(-high - 1, high + 2, size=shape), data)
+        return torch.tensor(data, dtype=torch.int64)
+
+    def index_dtype(self, index: torch.Tensor) -> torch.Tensor:
+        roll = self.rng.random()
+        if roll < 0.08:
+            return index.int()
+        if roll < 0.12:
+            return index.float()
+        return index
+
+    def add(self, expr: str, env: dict[str, Any], family: tuple | None = None) -> None:
+        """Evaluate expr; record the value or the exception (and diagnose's rule)."""
+        names = {"torch": torch, "tf": tf, **env}
+        case: dict[str, Any] = {
+            "expr": expr,
+            "env": {k: encode(v) for k, v in env.items()},
+        }
+        if any(isinstance(v, tf.Tensor) for v in env.values()) or "tf." in expr:
+            case["tf"] = True
+        try:
+            value = eval(expr, {"__builtins__": __builtins__}, names)  # noqa: S307
+        except Exception as error:  # every library error is a case to agree on
+            case["error"] = type(error).__name__
+            if family is not None:
+                op, input_text, dim, index_text = family
+                try:  # the call's arguments; building them may be what raised
+                    input = eval(input_text, {}, names)  # noqa: S307
+                    index = eval(index_text, {}, names)  # noqa: S307
+                except Exception:  # noqa: BLE001
+                    problems = []
+                else:
+                    problems = diagnose(input, dim, index, op)
+                if problems:
+                    case["rule"] = problems[0].rule
+        else:
+            case["value"] = encode(value)
+        self.cases.append(case)
+
+    # ---- families of expressions
+
+    def gather_family(self) -> None:
+        rank = self.int(1, 4)
+        shape = self.shape(rank)
+        x = self.values(shape, self.pick(["int64", "int64", "float32", "float64"]))
+        op = self.pick(FAMILY)
+        dim = self.int(
+            -rank - (1 if self.rng.random() < 0.1 else 0),
+            rank - 1 + (1 if self.rng.random() < 0.1 else 0),
+        )
+        along = dim % rank if -rank <= dim < rank else 0
+        if self.rng.random() < 0.06:  # a 0-d input: one value, which a 0-d rank allows
+            self.scalar_input(op)
+            return
+        if op == "index_select":
+            index_shape: tuple[int, ...] = (
+                (self.int(0, 4),) if self.rng.random() < 0.9 else self.shape(2, 1, 2)
+            )
+        elif op == "take":
+            index_shape = self.shape(self.int(0, 3), 0, 3)
+        else:
+            index_shape = tuple(
+                self.int(0, 4)
+                if d == along
+                else self.int(
+                    0 if self.rng.random() < 0.2 else 1,
+                    max(s, 1) + (1 if self.rng.random() < 0.1 else 0),
+                )
+                for d, s in enumerate(shape)
+            )
+            if self.rng.random() < 0.08:
+                index_shape = (
+                    index_shape[1:] if len(index_shape) > 1 else (*index_shape, 1)
+                )
+        size = x.numel() if op == "take" else (shape[along] if shape else 1)
+        if op == "take_along_dim":
+            index_shape = tuple(
+                1 if self.rng.random() < 0.2 and d != along else s
+                for d, s in enumerate(index_shape)
+            )
+        index = self.index_dtype(self.positions(size, index_shape))
+        env = {"x": x, "i": index}
+        if op == "gather":
+            text = self.pick(
+                [
+                    "torch.gather(x, {d}, i)",
+                    "x.gather({d}, i)",
+                    "torch.gather(x, dim={d}, index=i)",
+                ]
+            )
+        elif op == "index_select":
+            text = self.pick(
+                ["torch.index_select(x, {d}, i)", "x.index_select({d}, i)"]
+            )
+        elif op == "take":
+            text = self.pick(["torch.take(x, i)", "x.take(i)"])
+        else:
+            text = self.pick(
+                [
+                    "torch.take_along_dim(x, i, dim={d})",
+                    "x.take_along_dim(i, {d})",
+                    "torch.take_along_dim(x, i)",
+                ]
+            )
+        expr = text.format(d=dim)
+        flat = "{d}" not in text  # take, and take_along_dim without a dim
+        self.add(expr, env, (op, "x", None if flat else dim, "i"))
+
+    def scalar_input(self, op: str) -> None:
+        """A 0-d input: dims -1 and 0 name its one value; index_select wants exactly
+        one position."""
+        x = self.values((), self.pick(["int64", "float32"]))
+        dim = self.int(-2, 1)
+        index = self.positions(1, self.shape(self.int(0, 1), 0, 3), 0.2)
+        text = {
+            "gather": f"torch.gather(x, {dim}, i)",
+            "index_select": f"torch.index_select(x, {dim}, i)",
+            "take": "torch.take(x, i)",
+            "take_along_dim": f"torch.take_along_dim(x, i, dim={dim})",
+        }[op]
+        self.add(
+            text, {"x": x, "i": index}, (op, "x", None if op == "take" else dim, "i")
+        )
+
+    def built_index(self) -> None:
+        """The chapters' index recipes: unsqueeze/expand, view, repeat, offsets."""
+        batch, time, width = self.shape(3, 1, 3)
+        x = self.values((batch, time, width), self.pick(["int64", "float32"]))
+        picks = self.int(1, 4)
+        p = self.positions(time, (batch, picks), 0.1)
+        env = {"x": x, "p": p}
+        # (expression, the gather-family call's op, dim and index expression)
+        exprs = [
+            (
+                "torch.gather(x, 1, p.unsqueeze(-1).expand(-1, -1, x.shape[-1]))",
+                "gather",
+                1,
+                "p.unsqueeze(-1).expand(-1, -1, x.shape[-1])",
+            ),
+            (
+                "torch.gather(x, 1, p.unsqueeze(-1).expand(-1, -1, {w}))",
+                "gather",
+                1,
+                "p.unsqueeze(-1).expand(-1, -1, {w})",
+            ),
+            (
+                "torch.gather(x, 1, p.unsqueeze(1).expand(-1, -1, x.shape[2]))",
+                "gather",
+                1,
+                "p.unsqueeze(1).expand(-1, -1, x.shape[2])",
+            ),
+            (
+                "torch.gather(x, 1, p[:, :, None].expand({b}, {k}, {w}))",
+                "gather",
+                1,
+                "p[:, :, None].expand({b}, {k}, {w})",
+            ),
+            (
+                "torch.gather(x, 1, p.view({b}, {k}, 1).expand(-1, -1, {w}))",
+                "gather",
+                1,
+                "p.view({b}, {k}, 1).expand(-1, -1, {w})",
+            ),
+            (
+                "torch.gather(x, 1, p.unsqueeze(-1).repeat(1, 1, {w}))",
+                "gather",
+                1,
+                "p.unsqueeze(-1).repeat(1, 1, {w})",
+            ),
+            ("x[torch.arange({b})[:, None], p]", None, None, None),
+            ("x[torch.arange(x.shape[0]).unsqueeze(1), p]", None, None, None),
+            ("x[torch.arange({b}), p[:, 0]]", None, None, None),
+            (
+                "x.reshape(-1, {w})[(p + torch.arange({b})[:, None] * {t}).flatten()]",
+                None,
+                None,
+                None,
+            ),
+            (
+                "torch.index_select(x.flatten(0, 1), 0, (p + {t} * torch.arange({b}).unsqueeze(1)).reshape(-1))",  # noqa: E501
+                "index_select",
+                0,
+                "(p + {t} * torch.arange({b}).unsqueeze(1)).reshape(-1)",
+            ),
+            ("torch.take(x, p * {w})", "take", None, "p * {w}"),
+            (
+                "torch.take_along_dim(x, p.unsqueeze(-1), dim=1)",
+                "take_along_dim",
+                1,
+                "p.unsqueeze(-1)",
+            ),
+            ("torch.gather(x, 1, p)", "gather", 1, "p"),
+            (
+                "torch.gather(x, 2, p.unsqueeze(1).expand(-1, {t}, -1))",
+                "gather",
+                2,
+                "p.unsqueeze(1).expand(-1, {t}, -1)",
+            ),
+            ("p.unsqueeze(-1).expand(-1, -1, {w}).shape", None, None, None),
+            ("p.repeat_interleave({w}, dim=1)", None, None, None),
+            ("p.repeat_interleave({w})", None, None, None),
+            ("(p - 1).view(-1, 1, 1)", None, None, None),
+            ("p.flatten()", None, None, None),
+            ("torch.stack([p, p + 1], dim=-1)", None, None, None),
+            ("torch.cat([p, p], dim=1)", None, None, None),
+            (
+                "torch.gather(x, 1, (p - 1).view(-1, 1, 1).expand(-1, 1, x.shape[-1])).squeeze(1)",  # noqa: E501
+                "gather",
+                1,
+                "(p - 1).view(-1, 1, 1).expand(-1, 1, x.shape[-1])",
+            ),
+            ("torch.gather(x.sum(-1), 1, p)", "gather", 1, "p"),
+            ("x.size(1)", None, None, None),
+            ("x.size()", None, None, None),
+            ("x.shape[-1]", None, None, None),
+        ]
+        text, op, dim, index_text = self.pick(exprs)
+        fill = {"b": batch, "t": time, "w": width, "k": picks}
+        family = None
+        if op is not None:
+            source = {"x.flatten(0, 1)": "x.flatten(0, 1)", "x.sum(-1)": "x.sum(-1)"}
+            input_text = next((v for k, v in source.items() if k in text), "x")
+            family = (op, input_text, dim, index_text.format(**fill))
+        self.add(text.format(**fill), env, family)
+
+    def shape_op(self) -> None:
+        rank = self.int(0, 4)
+        shape = self.shape(rank)
+        x = self.values(shape, self.pick(["int64", "float32", "bool", "int32"]))
+        n = x.numel()
+        d = self.int(-rank - 1, rank)
+        sizes = [
+            self.pick([-1, 1, 2, 3, 0])
+            for _ in range(self.int(max(rank - 1, 0), rank + 1))
+        ]
+        sizes_text = ", ".join(map(str, sizes))
+        exprs = [
+            f"x.unsqueeze({d})",
+            f"torch.unsqueeze(x, {d})",
+            f"x.expand({sizes_text})",
+            f"x.expand(({sizes_text}{',' if len(sizes) == 1 else ''}))",
+            f"x.expand(*[{sizes_text}])" if False else f"x.expand([{sizes_text}])",
+            f"x.reshape({sizes_text})" if sizes else "x.reshape(())",
+            f"x.reshape(-1, {self.pick([1, 2, 3])})",
+            f"x.view({n})",
+            "x.view(-1)",
+            f"x.repeat({sizes_text.replace('-1', '2')})" if sizes else "x.repeat(())",
+            f"x.repeat_interleave({self.int(0, 3)}, dim={d})",
+            "x.flatten()",
+            f"x.flatten({self.int(-rank, max(rank - 1, 0))})",
+            f"x.flatten(0, {d})",
+            f"x.squeeze({d})",
+            "x.squeeze()",
+            f"x.permute({', '.join(str(k) for k in self.rng.permutation(rank))})"
+            if rank
+            else "x.permute()",
+            f"x.transpose(0, {d})",
+            f"torch.stack([x, x], {d})",
+            f"torch.stack([x, x.long()], dim={d})",
+            f"torch.cat([x, x], {d})",
+            f"torch.cat([x, x[:1]], {d})",
+            "x.long()",
+            "x.int()",
+            "x.float()",
+            "x.shape",
+            "x.dim()",
+            "x.numel()",
+            f"x.size({d})",
+            "x.t()",
+        ]
+        self.add(self.pick(exprs), {"x": x})
+
+    def indexing(self) -> None:
+        rank = self.int(1, 4)
+        shape = self.shape(rank, 0, 4)
+        x = self.values(shape, self.pick(["int64", "float32"]))
+        size = shape[0]
+
+        def one() -> str:
+            roll = self.rng.random()
+            if roll < 0.3:
+                return str(self.int(-size - 1, size))
+            if roll < 0.55:
+                start = self.pick(["", str(self.int(-3, 3))])
+                stop = self.pick(["", str(self.int(-3, 4))])
+                step = self.pick(["", "", ":2", ":1", ":0"])
+                return f"{start}:{stop}{step}"
+            if roll < 0.65:
+                return "None"
+            if roll < 0.72:
+                return "..."
+            if roll < 0.9:
+                return "i"
+            return "m"
+
+        parts = [one() for _ in range(self.int(1, min(rank + 1, 4)))]
+        i = self.positions(max(shape), self.shape(self.int(0, 2), 1, 3), 0.1)
+        m = torch.tensor(self.rng.random(shape[: self.int(1, rank)]) < 0.5)
+        self.add(f"x[{', '.join(parts)}]", {"x": x, "i": i, "m": m})
+
+    def arithmetic(self) -> None:
+        rank = self.int(0, 3)
+        shape = self.shape(rank, 0, 3)
+        dtypes = ["int64", "int64", "float32", "float64", "int32", "bool"]
+        x = self.values(shape, self.pick(dtypes))
+        other = (
+            shape[self.int(0, rank - 1) :]
+            if rank and self.rng.random() < 0.7
+            else self.shape(self.int(0, 2), 1, 3)
+        )
+        y = self.values(tuple(other), self.pick(dtypes))
+        k = self.pick(["2", "3", "-1", "0.5", "1.5", "True", "y"])
+        op = self.pick(["+", "-", "*", "//", "%", "/", "<", ">=", "==", "!="])
+        exprs = [
+            f"x {op} {k}",
+            f"{k} {op} x",
+            f"x {op} y",
+            "(x > 0) & (y < 2)",
+            "(x > 0) | (x < -3)",
+            "~(x > 0)",
+            "-x",
+            "x.round()",
+            "x.round().long()",
+            "(x * 2.5).long()",
+            "x.float() / 4",
+            "torch.where(x > 0, x, y)",
+            "torch.where(x < 0, x + 3, x)",
+            "(x // 2) * 2 + x % 2",
+            "x.sum()",
+            f"x.sum({self.int(-1, max(rank - 1, 0))})",
+            "(x > 0).any()",
+            "(x > 0).all()",
+        ]
+        expr = self.pick(exprs)
+        if ("//" in expr or "%" in expr) and not str(x.dtype).startswith("torch.float"):
+            divisor = y if "y" in expr.split(op)[-1] else None
+            if divisor is not None and (divisor == 0).any():
+                y = torch.where(y == 0, torch.ones_like(y), y)
+            if "x" in expr.split(op)[-1] and (x == 0).any():
+                x = torch.where(x == 0, torch.ones_like(x), x)
+        self.add(expr, {"x": x, "y": y})
+
+    def constructors(self) -> None:
+        n = self.int(0, 5)
+        exprs = [
+            f"torch.arange({n})",
+            f"torch.arange({self.int(-2, 2)}, {n})",
+            f"torch.arange(0, {n}, {self.int(1, 3)})",
+            f"torch.arange({n}) // {self.int(1, 3)}",
+            f"torch.arange({n})[:, None] * {self.int(1, 4)}",
+            f"torch.tensor({self.rng.integers(-3, 4, size=self.shape(self.int(1, 2), 1, 3)).tolist()})",  # noqa: E501
+            f"torch.tensor({(self.rng.integers(-8, 9, size=(self.int(1, 3),)) / 4).tolist()})",  # noqa: E501
+            f"torch.tensor({self.rng.integers(0, 3, size=(self.int(1, 3),)).tolist()}, dtype=torch.int32)",  # noqa: E501
+            "torch.tensor([[1, 2], [3]])",
+            f"torch.zeros({n}, dtype=torch.long)",
+            f"torch.zeros(2, {n})",
+            f"torch.ones(({n}, 2), dtype=torch.int64)",
+            "torch.empty(0).shape",
+            f"torch.full((2, {n}), 7)",
+            f"torch.tensor({n})",
+            "torch.tensor(2.5)",
+        ]
+        self.add(self.pick(exprs), {})
+
+    def tensorflow(self) -> None:
+        rank = self.int(1, 3)
+        shape = self.shape(rank, 1, 3)
+        dtype = self.pick(["int32", "float32", "int64"])
+        x = tf.constant(self.values(shape, dtype).numpy())
+        axis = self.int(-rank, rank - 1)
+        along = axis % rank
+        batch = self.int(0, along)
+        roll = self.rng.random()
+        if roll < 0.45:
+            index_shape = (*shape[:batch], *self.shape(self.int(0, 2), 0, 3))
+            i = tf.constant(
+                self.positions(shape[along], index_shape)
+                .numpy()
+                .astype(self.pick(["int32", "int64"]))
+            )
+            expr = self.pick(
+                [
+                    f"tf.gather(x, i, axis={axis}, batch_dims={batch})",
+                    f"tf.gather(x, i, axis={axis})",
+                    "tf.gather(x, i)",
+                    f"tf.gather(x, i, batch_dims={batch})",
+                ]
+            )
+        elif roll < 0.75:
+            depth = self.int(1, rank)
+            outer = self.shape(self.int(0, 2), 0, 3)
+            coords = np.stack(
+                [self.positions(shape[d], outer, 0.1).numpy() for d in range(depth)],
+                axis=-1,
+            )
+            i = tf.constant(coords.astype(self.pick(["int32", "int64"])))
+            expr = "tf.gather_nd(x, i)"
+        else:
+            i = tf.constant(self.positions(3, shape, 0.0).numpy().astype("int32"))
+            expr = self.pick(
+                [
+                    f"tf.stack([x, x], axis={self.int(-rank - 1, rank)})",
+                    "tf.stack([i, i], axis=-1)",
+                    f"tf.range({self.int(0, 4)})",
+                    "tf.shape(x)",
+                    "tf.shape(i, out_type=tf.int64)",
+                    f"tf.broadcast_to(tf.range({shape[0]})[:, None], tf.shape(i))"
+                    if rank > 1
+                    else "tf.range(3)",
+                    "tf.stack([tf.broadcast_to(tf.range(tf.shape(i)[0])[:, None], tf.shape(i)), i], axis=-1)"  # noqa: E501
+                    if rank == 2
+                    else "tf.shape(i)",
+                    "tf.gather_nd(x, tf.stack([tf.broadcast_to(tf.range(tf.shape(i)[0])[:, None], tf.shape(i)), i], axis=-1))"  # noqa: E501
+                    if rank == 2 and dtype == "int32"
+                    else "tf.gather(x, i, axis=-1, batch_dims=-1)",
+                    f"tf.concat([x, x], axis={axis})",
+                    "tf.reshape(x, [-1])",
+                    f"tf.expand_dims(x, {axis})",
+                ]
+            )
+        self.add(expr, {"x": x, "i": i})
+
+
+def build() -> dict[str, Any]:
+    gen = Generator(SEED)
+    plan = [
+        (gen.gather_family, 2200),
+        (gen.built_index, 700),
+        (gen.shape_op, 1000),
+        (gen.indexing, 900),
+        (gen.arithmetic, 900),
+        (gen.constructors, 250),
+        (gen.tensorflow, 650),
+    ]
+    for make, count in plan:
+        for _ in range(count):
+            make()
+    return {
+        "versions": {"torch": torch.__version__, "tensorflow": tf.__version__},
+        "cases": gen.cases,
+    }
+
+
+def dumped(data: dict[str, Any]) -> bytes:
+    text = json.dumps(data, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return gzip.compress(text.encode("utf-8"), mtime=0)
+
+
+def main() -> None:
+    data = build()
+    CASES_FILE.write_bytes(dumped(data))
+    errors = sum("error" in c for c in data["cases"])
+    print(
+        f"{len(data['cases'])} cases ({errors} raise) in {CASES_FILE}", file=sys.stderr
+    )
+
+
+if __name__ == "__main__":
+    main()
