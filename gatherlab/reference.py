@@ -204,8 +204,21 @@ def scatter_writes(input: Any, dim: int, index: Any, src: Any) -> list[Write]:
     in every dim but ``dim``.
     """
     target, positions = np.atleast_1d(to_numpy(input)), to_numpy(index)
+    scalar = isinstance(src, (int, float))  # a Python number goes everywhere
     values = to_numpy(src)
-    if positions.ndim != target.ndim or (values.ndim and values.ndim != target.ndim):
+    if positions.dtype.kind not in "iu":
+        message = (
+            f"index has dtype {positions.dtype}, but scatter takes positions as"
+            " int64 or int32"
+        )
+        raise TypeError(message)
+    if not scalar and values.dtype != target.dtype:
+        message = (
+            f"src has dtype {values.dtype} but input has {target.dtype}: scatter"
+            " needs src of input's dtype (a Python number is converted)"
+        )
+        raise TypeError(message)
+    if positions.ndim != target.ndim or (not scalar and values.ndim != target.ndim):
         message = (
             f"index has {positions.ndim} dims, input {target.ndim}"
             f" and src {values.ndim}: scatter needs the same number of dims"
@@ -213,7 +226,7 @@ def scatter_writes(input: Any, dim: int, index: Any, src: Any) -> list[Write]:
         raise ValueError(message)
     dim = wrap_dim(int(dim), target.ndim)
     for d, size in enumerate(positions.shape):
-        if values.ndim and size > values.shape[d]:
+        if not scalar and size > values.shape[d]:
             message = (
                 f"dim {d} of index has size {size} but dim {d} of src has size"
                 f" {values.shape[d]}: index may not be larger than src in any dim"
@@ -236,7 +249,8 @@ def scatter_writes(input: Any, dim: int, index: Any, src: Any) -> list[Write]:
 
 
 def scatter(input: Any, dim: int, index: Any, src: Any) -> Any:
-    """``scatter_``: ``out[c with c[dim] = index[c]] = src[c]``; src may be a scalar."""
+    """``scatter_``: ``out[c with c[dim] = index[c]] = src[c]``; src may be a Python
+    number (``value=``), written everywhere the index points."""
     return _apply(input, scatter_writes(input, dim, index, src))
 
 

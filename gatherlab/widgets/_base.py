@@ -27,10 +27,11 @@ JS = Path(__file__).with_name("js")
 IMPORT_CORE = 'from "./core.mjs";'
 
 
-def esm_source() -> str:
-    """The view's one ES module: core.mjs, then explorer.mjs minus its import of it."""
+def esm_source(view_file: str = "explorer.mjs") -> str:
+    """The view's one ES module: core.mjs, then the view (explorer.mjs, or an
+    explorer's own file) minus its import of it."""
     core = (JS / "core.mjs").read_text(encoding="utf-8")
-    view = (JS / "explorer.mjs").read_text(encoding="utf-8")
+    view = (JS / view_file).read_text(encoding="utf-8")
     start = view.index("import {")
     end = view.index(IMPORT_CORE) + len(IMPORT_CORE)
     return core + view[:start] + view[end:]
@@ -68,7 +69,8 @@ LibraryHook = Callable[[dict[str, Any]], dict[str, Any]]
 class Explorer(anywidget.AnyWidget):
     """A chapter's explorer; its text form is short and the same on every run."""
 
-    _esm = traitlets.Unicode(esm_source()).tag(sync=True)
+    VIEW = "explorer.mjs"  # the file of its view, in js/
+    _esm = traitlets.Unicode(esm_source(VIEW)).tag(sync=True)
     kind = traitlets.Unicode().tag(sync=True)
     chapter = traitlets.Int().tag(sync=True)
     spec = traitlets.Dict().tag(sync=True)
