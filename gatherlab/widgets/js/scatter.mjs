@@ -254,9 +254,10 @@ const STYLE = `
 .gl-x .gl-legend{font-size:90%;margin:4px 0}
 .gl-x .gl-swatch{display:inline-block;padding:2px 8px;min-width:1.6em;font-weight:bold}
 .gl-x .gl-controls{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:4px 0}
-.gl-x .gl-field{display:inline-flex;gap:6px;align-items:center}
+.gl-x .gl-field{display:inline-flex;gap:6px;align-items:center;max-width:100%}
 .gl-x .gl-field input,.gl-x .gl-field select{font-family:monospace;font-size:16px;
-  padding:2px 4px;border:1px solid #767676;background:${BACK};color:${TEXT}}
+  padding:2px 4px;border:1px solid #767676;background:${BACK};color:${TEXT};
+  min-width:0;max-width:100%;box-sizing:border-box}
 .gl-x .gl-buttons{display:inline-flex;flex-wrap:wrap;gap:4px;align-items:center}
 .gl-x .gl-label{margin-right:4px}
 .gl-x button{font:inherit;padding:2px 10px;border:1px solid #767676;background:${BACK};
@@ -264,11 +265,15 @@ const STYLE = `
 .gl-x button[aria-pressed="true"]{background:#1f4e79;color:#fff;border-color:#1f4e79}
 .gl-x :focus-visible{outline:3px solid #E69F00;outline-offset:1px}
 .gl-x ul{margin:2px 0;padding-left:1.2em}
+.gl-x .gl-head{font-weight:bold;margin:6px 0 2px}
+.gl-x .gl-last{margin-top:8px;padding-top:4px;border-top:1px dashed ${BORDER}}
 `;
 
 const MODES = ["none", ...REDUCTIONS];
 
-function view(s, chosen) {
+// The view of the inputs: {html, writes, ran} (ran: whether the call runs); a refused
+// call shows its rule above `lastGood`, the view of the last call that ran.
+function view(s, chosen, lastGood) {
   const shown = s.x.shape.length ? s.x : { ...s.x, shape: [1] };
   const early = ["x", "index", "src"].find((name) => s[name].shape.length === 0);
   const problems = early
@@ -286,7 +291,8 @@ function view(s, chosen) {
       `<div class="gl-row"><div>${grid("x", shown, {})}</div><div>${grid("index", s.index, fault)}</div>` +
       `<div>${grid("src", s.src, {})}</div></div>` +
       (Object.keys(fault).length ? legend(["fault"]) : "");
-    return { html, writes: [] };
+    if (lastGood) html += `<div class="gl-last"><div class="gl-head">The last call that ran</div>${lastGood}</div>`;
+    return { html, writes: [], ran: false };
   }
   const writes = scatterWrites(shown, s.dim, s.index, s.src);
   const { output, received } = scatterResult(shown, writes, s.reduce, includeSelf);
@@ -316,12 +322,13 @@ function view(s, chosen) {
     );
     html += `<div class="gl-code" aria-label="collisions">${said.map(esc).join("\n")}</div>`;
   } else html += '<div class="gl-q">No output entry is written twice.</div>';
-  return { html, writes };
+  return { html, writes, ran: true };
 }
 
 function render({ model, el }) {
   const s = structuredClone(model.get("inputs"));
   let chosen = 0;
+  let lastGood = "";
   const root = make("div", { class: "gl-x", "data-explorer": "scatter", "data-lm-suppress-shortcuts": "true" });
   const style = make("style");
   style.textContent = STYLE;
@@ -332,11 +339,18 @@ function render({ model, el }) {
   root.append(style, controlsArea, viewArea, boxesArea, status);
   el.replaceChildren(root);
 
+  // The controls are rebuilt on every change: the focus goes back to the same control.
+  const focusable = () => [...controlsArea.querySelectorAll("button,select")];
+  const named = (node) => node?.closest("[aria-label],.gl-field")?.textContent;
   const refresh = () => {
+    const focused = root.contains(document.activeElement) ? document.activeElement : null;
+    const position = focused ? focusable().indexOf(focused) : -1;
+    const label = named(focused);
     const rank = Math.max(s.x.shape.length, 1);
     const dims = [...Array(rank).keys(), -1];
     if (!dims.includes(s.dim)) s.dim = 0;
-    const { html, writes } = view(s, chosen);
+    const { html, writes, ran } = view(s, chosen, lastGood);
+    if (ran) lastGood = html;
     chosen = Math.min(chosen, writes.length);
     const controls = [
       buttons("dim", dims.map((d) => `dim ${d}`), dims.indexOf(s.dim), (k) => {
@@ -363,6 +377,8 @@ function render({ model, el }) {
         }),
       );
     controlsArea.replaceChildren(...controls);
+    const again = focusable()[position];
+    if (position >= 0 && again && named(again) === label) again.focus();
     viewArea.innerHTML = (chosen ? `<div class="gl-q">${esc(entry("src", writes[chosen - 1].from))} writes ${esc(entry("out", writes[chosen - 1].to))}</div>` : "") + html;
   };
   const commit = () => {
