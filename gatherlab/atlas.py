@@ -273,6 +273,245 @@ OP_NAMES = tuple(op.name for op in OPS)
 OPS_BY_NAME = {op.name: op for op in OPS}
 
 
+# --- writing by index -------------------------------------------------------------
+#
+# The writing ops (scatter_ and its family, TensorFlow's scatter and segment ops,
+# NumPy's) run on cases of their own: a bad position is the only position written, so
+# the changed entry shows where it went. Every op writes into x = X in place where it
+# can (the outcome's memory reads "view"), values ``100, 101, ...``, one per position.
+# Columns that were measured before these ops existed lack them; the installed
+# releases' columns have them.
+
+WRITE_FAMILIES = ("per_row", "shared", "flat", "coords", "mask")
+DUPLICATE = "duplicates"
+
+
+def _write_case(name: str, words: str, dtype: str = "int64", **by_family: Any) -> Case:
+    arguments = {}
+    for family, positions in by_family.items():
+        is_bool = family == "mask" and isinstance(positions[0][0], bool)  # X's shape
+        arguments[family] = (X, positions, "bool" if is_bool else dtype)
+    return Case(name, words, arguments)
+
+
+def _only_position(name: str, words: str, along_dim: Any, flat: Any) -> Case:
+    return _write_case(
+        name,
+        words,
+        per_row=[[along_dim]],
+        shared=[along_dim],
+        flat=[flat],
+        coords=[[0, along_dim]],
+    )
+
+
+_MASK = [[False, False, True], [True, False, False]]
+WRITE_CASES: tuple[Case, ...] = (
+    _write_case(
+        "valid",
+        "two valid positions, 2 then 0 (row 0 and row 1 for pairs)",
+        per_row=[[2, 0]],
+        shared=[2, 0],
+        flat=[5, 0],
+        coords=[[0, 2], [1, 0]],
+        mask=_MASK,
+    ),
+    _write_case(
+        DUPLICATE,
+        "position 1 written twice (x[0, 1] = 11 receives 100, then 101)",
+        per_row=[[1, 1]],
+        shared=[1, 1],
+        flat=[1, 1],
+        coords=[[0, 1], [0, 1]],
+    ),
+    _only_position("negative", "the one position is -1", -1, -1),
+    _only_position("at_size", "the one position equals the size (3; 6 flat)", 3, 6),
+    _only_position("far", f"the one position is far out of range ({FAR})", FAR, FAR),
+    _write_case(
+        "int32",
+        "valid positions stored as int32 (a 0/1 int32 mask)",
+        "int32",
+        per_row=[[2, 0]],
+        shared=[2, 0],
+        flat=[5, 0],
+        coords=[[0, 2], [1, 0]],
+        mask=[[int(v) for v in row] for row in _MASK],
+    ),
+    _write_case(
+        "float32",
+        "valid positions stored as float32",
+        "float32",
+        per_row=[[2.0, 0.0]],
+        shared=[2.0, 0.0],
+        flat=[5.0, 0.0],
+        coords=[[0.0, 2.0], [1.0, 0.0]],
+    ),
+    _write_case(
+        "empty",
+        "no positions",
+        per_row=[[]],
+        shared=[],
+        flat=[],
+        coords=EMPTY_PAIRS,
+    ),
+)
+WRITE_CASE_NAMES = tuple(case.name for case in WRITE_CASES)
+WRITE_COMPILE_CASES = ("valid", DUPLICATE, "negative", "at_size", "far", "int32")
+
+
+def _written(like: Any, count: int, library: str, sign: int = 1) -> Any:
+    """The values written, ``100, 101, ...`` (negated for the min ops, so that they
+    win), in the library of ``like``."""
+    values = [sign * (100 + k) for k in range(count)]
+    if library == "torch":
+        return _torch().tensor(values, dtype=like.dtype, device=like.device)
+    if library == "numpy":
+        return _np().array(values, dtype=like.dtype)
+    return _tf().constant(values, dtype=like.dtype)
+
+
+def _torch_write(method: str, **options: Any) -> Callable[[Any, Any], Any]:
+    """``x.<method>(1, index, src)`` in place, src shaped for the index."""
+
+    sign = -1 if options.get("reduce") == "amin" else 1
+
+    def call(x: Any, index: Any) -> Any:
+        if method in ("scatter_", "scatter_add_", "scatter_reduce_"):
+            src = _written(x, index.numel(), "torch", sign).reshape(index.shape)
+            return getattr(x, method)(1, index, src, **options)
+        if method == "index_fill_":
+            return x.index_fill_(1, index, -1)
+        src = _written(x, 2 * index.numel(), "torch").reshape(2, index.numel())
+        return getattr(x, method)(1, index, src)
+
+    return call
+
+
+def _pairs(index: Any) -> tuple[Any, Any]:
+    return index[:, 0], index[:, 1]
+
+
+def _torch_index_put(accumulate: bool) -> Callable[[Any, Any], Any]:
+    def call(x: Any, index: Any) -> Any:
+        values = _written(x, index.shape[0], "torch")
+        return x.index_put_(_pairs(index), values, accumulate=accumulate)
+
+    return call
+
+
+def _torch_put(accumulate: bool) -> Callable[[Any, Any], Any]:
+    def call(x: Any, index: Any) -> Any:
+        values = _written(x, index.numel(), "torch")
+        return x.put_(index, values, accumulate=accumulate)
+
+    return call
+
+
+def _masked_scatter(x: Any, mask: Any) -> Any:
+    return x.masked_scatter_(mask, _written(x, x.numel(), "torch"))
+
+
+def _put_along_axis(x: Any, index: Any) -> Any:
+    values = _written(x, index.size, "numpy").reshape(index.shape)
+    _np().put_along_axis(x, index, values, axis=1)
+    return x
+
+
+def _add_at(x: Any, index: Any) -> Any:
+    _np().add.at(x, tuple(index.T), _written(x, index.shape[0], "numpy"))
+    return x
+
+
+def _fancy_assign(x: Any, index: Any) -> Any:
+    x[tuple(index.T)] = _written(x, index.shape[0], "numpy")
+    return x
+
+
+def _np_put(x: Any, index: Any) -> Any:
+    _np().put(x, index, _written(x, index.size, "numpy"))
+    return x
+
+
+def _tf_scatter(name: str) -> Callable[[Any, Any], Any]:
+    sign = -1 if name == "min" else 1
+
+    def call(x: Any, index: Any) -> Any:
+        values = _written(x, index.shape[0], "tensorflow", sign)
+        if name == "scatter_nd":
+            return _tf().scatter_nd(index, values, _tf().shape(x, out_type=index.dtype))
+        return getattr(_tf(), f"tensor_scatter_nd_{name}")(x, index, values)
+
+    return call
+
+
+def _tf_segment(name: str) -> Callable[[Any, Any], Any]:
+    """``unsorted_segment_<name>`` of rows ``100..`` (a row of 3 per id), 3 segments."""
+
+    def call(x: Any, index: Any) -> Any:
+        count = index.shape[0]
+        data = _tf().reshape(_written(x, 3 * count, "tensorflow"), (count, 3))
+        if name == "mean":
+            data = _tf().cast(data, "float64")  # the mean op takes floats only
+        return getattr(_tf().math, f"unsorted_segment_{name}")(data, index, 3)
+
+    return call
+
+
+_TORCH_MODES = ("eager", "compile")
+_TF_MODES = ("eager", "xla")
+WRITE_OPS: tuple[Op, ...] = (
+    Op("x.scatter_(1, index, src)", "torch", "per_row", _TORCH_MODES,
+       _torch_write("scatter_")),
+    Op("x.scatter_add_(1, index, src)", "torch", "per_row", _TORCH_MODES,
+       _torch_write("scatter_add_")),
+    *(
+        Op(
+            f"x.scatter_reduce_(1, index, src, {reduce!r}, include_self={include})",
+            "torch",
+            "per_row",
+            _TORCH_MODES,
+            _torch_write("scatter_reduce_", reduce=reduce, include_self=include),
+        )
+        for reduce in ("sum", "prod", "mean", "amax", "amin")
+        for include in (True, False)
+    ),
+    Op("x.index_add_(1, index, src)", "torch", "shared", _TORCH_MODES,
+       _torch_write("index_add_")),
+    Op("x.index_copy_(1, index, src)", "torch", "shared", _TORCH_MODES,
+       _torch_write("index_copy_")),
+    Op("x.index_fill_(1, index, -1)", "torch", "shared", _TORCH_MODES,
+       _torch_write("index_fill_")),
+    Op("x.index_put_((rows, cols), values)", "torch", "coords", _TORCH_MODES,
+       _torch_index_put(False)),
+    Op("x.index_put_((rows, cols), values, accumulate=True)", "torch", "coords",
+       _TORCH_MODES, _torch_index_put(True)),
+    Op("x.put_(index, values)", "torch", "flat", _TORCH_MODES, _torch_put(False)),
+    Op("x.put_(index, values, accumulate=True)", "torch", "flat", _TORCH_MODES,
+       _torch_put(True)),
+    Op("x.masked_scatter_(mask, values)", "torch", "mask", _TORCH_MODES,
+       _masked_scatter),
+    Op("np.put_along_axis(x, index, values, axis=1)", "numpy", "per_row", ("eager",),
+       _put_along_axis),
+    Op("np.put(x, index, values)", "numpy", "flat", ("eager",), _np_put),
+    Op("np.add.at(x, (rows, cols), values)", "numpy", "coords", ("eager",), _add_at),
+    Op("x[rows, cols] = values", "numpy", "coords", ("eager",), _fancy_assign),
+    *(
+        Op(f"tf.tensor_scatter_nd_{name}(x, index, values)", "tensorflow", "coords",
+           _TF_MODES, _tf_scatter(name))
+        for name in ("update", "add", "min", "max")
+    ),
+    Op("tf.scatter_nd(index, values, shape)", "tensorflow", "coords", _TF_MODES,
+       _tf_scatter("scatter_nd")),
+    *(
+        Op(f"tf.math.unsorted_segment_{name}(rows, index, 3)", "tensorflow", "shared",
+           _TF_MODES, _tf_segment(name))
+        for name in ("sum", "mean", "max")
+    ),
+)  # fmt: skip
+WRITE_OP_NAMES = tuple(op.name for op in WRITE_OPS)
+OPS_BY_NAME.update({op.name: op for op in WRITE_OPS})
+
+
 # --- messages -------------------------------------------------------------------
 
 _TF_NODE = re.compile(r"^\{\{[^}]*\}\}\s*")
@@ -381,6 +620,9 @@ def _compiled(op: Op, mode: str, cache: dict[tuple[str, str], Any]) -> Callable:
     key = (op.name, mode)
     if key not in cache:
         if mode == "compile":
+            # The writing ops share closures' code objects, and dynamo counts
+            # recompilations per code object: start each op with a clean slate.
+            _torch()._dynamo.reset()
             cache[key] = _torch().compile(op.call, dynamic=False, fullgraph=True)
         else:
             cache[key] = _tf().function(op.call, jit_compile=True, autograph=False)
@@ -470,7 +712,8 @@ def measure(
     """Outcomes for the installed ``library``: ``{op: {mode: {case: outcome}}}``.
 
     ``ops``, ``cases`` and ``modes`` narrow the measurement (the tests re-measure
-    only a few compiled cases). Compiled modes run ``COMPILE_CASES`` only.
+    only a few compiled cases). Compiled modes run ``COMPILE_CASES`` only (the
+    writing ops ``WRITE_COMPILE_CASES``).
     """
     cache: dict[tuple[str, str], Any] = {}
     outcomes: dict[str, dict[str, dict[str, Any]]] = {}
@@ -480,27 +723,35 @@ def measure(
     return outcomes
 
 
+def _cases_of(op: Op) -> tuple[tuple[Case, ...], tuple[str, ...]]:
+    """An op's cases, and those measured compiled: the writing ops have their own."""
+    if op.name in WRITE_OP_NAMES:
+        return WRITE_CASES, WRITE_COMPILE_CASES
+    return CASES, COMPILE_CASES
+
+
 def _selection(
     library: str,
     ops: Iterable[str] | None,
     modes: Iterable[str] | None,
     cases: Iterable[str] | None = None,
 ) -> Iterable[tuple[Op, str, Case]]:
-    """Every (op, mode, case) of the library that the filters let through, in order;
-    compiled modes have ``COMPILE_CASES`` only."""
+    """Every (op, mode, case) of the library that the filters let through, in order:
+    the reading ops, then the writing ops; compiled modes have their compile cases."""
     wanted_ops = set(ops) if ops is not None else None
     wanted_modes = set(modes) if modes is not None else None
     wanted_cases = set(cases) if cases is not None else None
-    for op in OPS:
+    for op in (*OPS, *WRITE_OPS):
         if op.library != library or (wanted_ops and op.name not in wanted_ops):
             continue
+        op_cases, compiled = _cases_of(op)
         for mode in op.modes:
             if wanted_modes is not None and mode not in wanted_modes:
                 continue
-            for case in CASES:
+            for case in op_cases:
                 if wanted_cases is not None and case.name not in wanted_cases:
                     continue
-                if mode == "eager" or case.name in COMPILE_CASES:
+                if mode == "eager" or case.name in compiled:
                     yield op, mode, case
 
 
@@ -735,11 +986,64 @@ def _provenance_line(keys: Iterable[str], atlas: dict) -> str:
     return f"Measured on the CPU with {versions} (Python {', '.join(pythons)})."
 
 
+def _changed(outcome: dict[str, Any], baseline: dict[str, Any]) -> list[tuple]:
+    """The coordinates where a write's result differs from the no-write result."""
+    np = _np()
+    got, before = np.array(outcome["values"]), np.array(baseline["values"])
+    if got.shape != before.shape:
+        return []
+    return [tuple(int(c) for c in at) for at in np.argwhere(got != before)]
+
+
+def _landing(outcome: dict[str, Any], baseline: dict[str, Any]) -> str:
+    """Where a write of a bad position went: raised, nothing changed, or the entries
+    it changed (every value written differs from X's, so a written entry changes)."""
+    if outcome["status"] != "ok":
+        return _accepts(outcome)
+    changed = _changed(outcome, baseline)
+    if not changed:
+        return "writes nothing"
+    return "writes " + ", ".join(f"[{', '.join(map(str, at))}]" for at in changed)
+
+
+def _collision(outcome: dict[str, Any], baseline: dict[str, Any]) -> str:
+    """What the entry written twice holds (the first changed entry)."""
+    if outcome["status"] != "ok":
+        return _accepts(outcome)
+    changed = _changed(outcome, baseline)
+    if not changed:
+        return "writes nothing"
+    value = outcome["values"]
+    for c in changed[0]:
+        value = value[c]
+    return f"[{', '.join(map(str, changed[0]))}] holds {value}"
+
+
+def _in_place(outcome: dict[str, Any]) -> str:
+    if outcome["status"] != "ok":
+        return _accepts(outcome)
+    memory = outcome.get("memory")
+    return {"view": "in place", "copy": "new tensor"}.get(memory, "new tensor")
+
+
+WRITE_BEHAVIOURS: dict[str, Callable[[Op, dict[str, Any]], str]] = {
+    "duplicates": lambda op, o: _collision(o[DUPLICATE], o["baseline"]),
+    "negative": lambda op, o: _landing(o["negative"], o["baseline"]),
+    "equal to size": lambda op, o: _landing(o["at_size"], o["baseline"]),
+    "far out": lambda op, o: _landing(o["far"], o["baseline"]),
+    "int32": lambda op, o: _accepts(o["int32"]),
+    "float32": lambda op, o: _accepts(o["float32"]),
+    "in place": lambda op, o: _in_place(o["valid"]),
+}
+DEFAULT_WRITE_BEHAVIOURS = ("duplicates", "negative", "equal to size", "int32")
+
+
 FAMILY_WORDS = {
     "shared": "one list for every row",
     "per_row": "one list per row",
     "flat": "flat positions",
     "coords": "(row, column) pairs",
+    "mask": "a bool mask",
 }
 
 
@@ -750,6 +1054,18 @@ def ops_for(library: str | None = None) -> list[str]:
     return [op.name for op in sorted(chosen, key=lambda op: order.index(op.family))]
 
 
+def _behaviours(
+    op: Op, outcomes: dict[str, Any], mode: str, behaviours: Sequence[str]
+) -> list[str]:
+    """The op's behaviours in words, from one column's outcomes; a writing op's are
+    compared with what writing nothing leaves (its eager "empty" outcome)."""
+    per_case = outcomes[op.name][mode]
+    if op.name not in WRITE_OP_NAMES:
+        return [BEHAVIOURS[behaviour](op, per_case) for behaviour in behaviours]
+    per_case = {**per_case, "baseline": outcomes[op.name]["eager"]["empty"]}
+    return [WRITE_BEHAVIOURS[behaviour](op, per_case) for behaviour in behaviours]
+
+
 def table(
     ops: Sequence[str],
     behaviours: Sequence[str] = DEFAULT_BEHAVIOURS,
@@ -758,7 +1074,8 @@ def table(
     versions: dict[str, str] | None = None,
     atlas: dict | None = None,
 ) -> Table:
-    """One row per op: the positions it reads, then one column per behaviour.
+    """One row per op: the positions it reads, then one column per behaviour
+    (``WRITE_BEHAVIOURS`` for the writing ops, e.g. ``DEFAULT_WRITE_BEHAVIOURS``).
 
     Read from the stored atlas; ``versions`` picks a release per library (default:
     the installed one), ``mode`` the eager or compiled column.
@@ -772,8 +1089,7 @@ def table(
         if key not in used:
             used.append(key)
         outcomes = column(op.library, versions.get(op.library), atlas)["outcomes"]
-        per_case = outcomes[name][mode]
-        cells = [BEHAVIOURS[behaviour](op, per_case) for behaviour in behaviours]
+        cells = _behaviours(op, outcomes, mode, behaviours)
         rows.append((name, FAMILY_WORDS[op.family], *cells))
     header = ("op", "positions", *behaviours)
     return Table(header, tuple(rows), _provenance_line(used, atlas))
@@ -787,16 +1103,21 @@ def changes(
     width: int | None = None,
     atlas: dict | None = None,
 ) -> Table:
-    """Every (op, mode, case) whose stored outcome differs between stored releases."""
+    """Every (op, mode, case) whose stored outcome differs between stored releases
+    (among the releases that measured it: the others read "not measured")."""
     atlas = atlas or load()
     keys = [key for key in atlas["columns"] if key.startswith(f"{library} ")]
     rows = []
     for op, mode, case in _selection(library, ops, modes):
         found = [
-            atlas["columns"][key]["outcomes"][op.name][mode].get(case.name)
+            atlas["columns"][key]["outcomes"]
+            .get(op.name, {})
+            .get(mode, {})
+            .get(case.name)
             for key in keys
         ]
-        if any(outcome != found[0] for outcome in found):
+        measured = [outcome for outcome in found if outcome is not None]
+        if any(outcome != measured[0] for outcome in measured):
             texts = [outcome_text(outcome, width) for outcome in found]
             rows.append((op.name, mode, case.name, *texts))
     header = ("op", "mode", "case", *(key.split(" ", 1)[1] for key in keys))
@@ -812,16 +1133,22 @@ def by_release(
     width: int | None = None,
     atlas: dict | None = None,
 ) -> Table:
-    """One row per stored release of the op's library: its behaviours, or with
+    """One row per stored release of the op's library that measured it: its behaviours,
+    or with
     ``cases`` the outcomes of those cases themselves (messages cut at ``width``)."""
     atlas = atlas or load()
     op = OPS_BY_NAME[op_name]
-    keys = [key for key in atlas["columns"] if key.startswith(f"{op.library} ")]
+    keys = [
+        key
+        for key, stored in atlas["columns"].items()
+        if key.startswith(f"{op.library} ") and op_name in stored["outcomes"]
+    ]
     rows = []
     for key in keys:
-        per_case = atlas["columns"][key]["outcomes"][op_name][mode]
+        outcomes = atlas["columns"][key]["outcomes"]
+        per_case = outcomes[op_name][mode]
         if cases is None:
-            cells = [BEHAVIOURS[behaviour](op, per_case) for behaviour in behaviours]
+            cells = _behaviours(op, outcomes, mode, behaviours)
         else:
             cells = [outcome_text(per_case.get(case), width) for case in cases]
         rows.append((key.split(" ", 1)[1], *cells))

@@ -199,3 +199,94 @@ def test_by_release_gives_one_row_per_stored_release():
     assert by_version["2.7.1"] == "RuntimeError: gather(): Expected dtype …"
     full = atlas.by_release(GATHER, cases=["int16"], atlas=STORED)
     assert dict(full.rows)["2.8.0"].endswith("Expected dtype int32/int64 for index")
+
+
+SCATTER = "x.scatter_(1, index, src)"
+INDEX_PUT = "x.index_put_((rows, cols), values)"
+
+
+def test_installed_columns_have_every_writing_op_and_older_ones_none():
+    for key, stored in STORED["columns"].items():
+        library = key.split()[0]
+        writing = [op for op in atlas.WRITE_OPS if op.library == library]
+        present = [op.name in stored["outcomes"] for op in writing]
+        assert all(present) or not any(present), key  # all of the family, or none
+        if not any(present):
+            continue
+        for op in writing:
+            for mode in op.modes:
+                cases = stored["outcomes"][op.name][mode]
+                wanted = (
+                    atlas.WRITE_CASE_NAMES
+                    if mode == "eager"
+                    else atlas.WRITE_COMPILE_CASES
+                )
+                assert tuple(cases) == wanted, (key, op.name, mode)
+    for library in atlas.LIBRARIES:  # the installed releases measured them
+        outcomes = atlas.column(library, atlas=STORED)["outcomes"]
+        assert all(
+            op.name in outcomes for op in atlas.WRITE_OPS if op.library == library
+        )
+
+
+@pytest.mark.compile
+def test_stored_compiled_writes_match_torch_compile():
+    measured = atlas.measure(
+        "torch",
+        ops=[SCATTER, INDEX_PUT],
+        cases=["valid", "duplicates", "negative"],
+        modes=["compile"],
+    )
+    # compiled index_put_ wraps -1 as eager does: x[0, -1] is x[0, 2]
+    assert measured[INDEX_PUT]["compile"]["negative"]["values"][0] == [10, 11, 100]
+    stored = atlas.column("torch", atlas=STORED)["outcomes"]
+    problems = atlas.disagreements(stored, measured)
+    assert not problems, "\n".join(problems)
+
+
+def test_write_tables_say_where_each_write_went():
+    ops = [SCATTER, INDEX_PUT, "np.add.at(x, (rows, cols), values)",
+           "x[rows, cols] = values", "tf.scatter_nd(index, values, shape)"]  # fmt: skip
+    behaviours = ("duplicates", "negative", "equal to size", "in place")
+    rendered = atlas.table(ops, behaviours, atlas=STORED)
+    rows = {
+        row[0]: dict(zip(rendered.header, row, strict=True)) for row in rendered.rows
+    }
+    # x[0, 1] held 11 and received 100, then 101
+    assert rows[SCATTER]["duplicates"] == "[0, 1] holds 101"
+    assert (
+        rows["np.add.at(x, (rows, cols), values)"]["duplicates"] == "[0, 1] holds 212"
+    )
+    assert rows["x[rows, cols] = values"]["duplicates"] == "[0, 1] holds 101"
+    assert rows["tf.scatter_nd(index, values, shape)"]["duplicates"] == (
+        "[0, 1] holds 201"
+    )
+    assert rows[SCATTER]["negative"] == "raises RuntimeError"
+    assert rows[INDEX_PUT]["negative"] == "writes [0, 2]"  # -1 wraps
+    assert rows[INDEX_PUT]["equal to size"] == "raises IndexError"
+    assert rows[SCATTER]["in place"] == "in place"
+    assert rows["tf.scatter_nd(index, values, shape)"]["in place"] == "new tensor"
+    xla = atlas.table(
+        ["tf.tensor_scatter_nd_update(x, index, values)"],
+        ("negative", "equal to size", "far out"),
+        mode="xla",
+        atlas=STORED,
+    )
+    assert xla.rows[0][2:] == ("writes nothing",) * 3  # XLA drops them silently
+
+
+def test_changes_and_by_release_skip_columns_that_lack_an_op():
+    partial = copy.deepcopy(STORED)
+    columns = partial["columns"]
+    moved = columns["torch 2.13.0"]["outcomes"].pop(SCATTER)
+    columns["torch 2.7.1"]["outcomes"][SCATTER] = moved  # only 2.7.1 measured it
+    rendered = atlas.by_release(SCATTER, atlas=partial)
+    assert [row[0] for row in rendered.rows] == ["2.7.1"]
+    assert rendered.rows[0][1] == "raises RuntimeError"  # the write behaviours
+    assert not [row for row in atlas.changes("torch", atlas=partial).rows
+                if row[0] == SCATTER]  # fmt: skip
+    moved["eager"]["valid"] = {"status": "error", "error": "E", "message": "m"}
+    columns["torch 2.8.0"]["outcomes"][SCATTER] = copy.deepcopy(moved)
+    moved["eager"]["valid"] = {"status": "error", "error": "F", "message": "m"}
+    (row,) = [r for r in atlas.changes("torch", atlas=partial).rows if r[0] == SCATTER]
+    assert row[2] == "valid" and "not measured" in row[3:]

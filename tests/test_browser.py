@@ -321,6 +321,54 @@ EXPLORERS: dict[str, tuple[ExplorerCheck, ...]] = {
             ),
         ),
     ),
+    "notebooks/06_writing_by_index": (
+        ExplorerCheck(
+            "scatter",
+            0,
+            (
+                "x.scatter_(1, index, src)",
+                "src[0, 0] = 100 → out[0, 2]",
+                "out[0, 2] ← 100, 102: one write stays (102 here); PyTorch promises "
+                "none of them",
+            ),
+            (
+                Click(
+                    "reduce",
+                    "sum",
+                    (
+                        'x.scatter_reduce_(1, index, src, "sum")',
+                        "out[0, 2] ← 100, 102: sum(12, 100, 102) = 214 (old 12 "
+                        "included)",
+                    ),
+                    {"collision": ("214", "228")},
+                ),
+                Click(
+                    "include_self",
+                    "False",
+                    ("out[1, 1] ← 103, 104: sum(103, 104) = 207 (old value left out)",),
+                    {"collision": ("202", "207")},
+                ),
+                Click(
+                    "show",
+                    "src[1, 1]",
+                    ("src[1, 1] writes out[1, 1]",),
+                    {
+                        "src": ("104",),
+                        "index": ("1",),
+                        "target": ("207",),
+                        "collision": ("202",),
+                    },
+                ),
+            ),
+            Typed(
+                "index",
+                "[[0, 1, 2], [2, 1, 0]]",
+                ("src[1, 0] = 103 → out[1, 2]", "No output entry is written twice."),
+                "[[0, 1, 3], [2, 1, 0]]",
+                "index-out-of-range: index[0, 2] = 3 is outside 0..2",
+            ),
+        ),
+    ),
 }
 
 

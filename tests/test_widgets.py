@@ -23,7 +23,7 @@ from gatherlab.widgets import EXPLORERS, Explorer
 from gatherlab.widgets import _error_lab as lab
 from gatherlab.widgets._base import JS, MODULES_REQUEST, as_json, from_json, modules
 from gatherlab.widgets._parse import ParseError, parse_tensor
-from tests import agreement_cases
+from tests import agreement_cases, scatter_agreement
 
 ROOT = Path(__file__).resolve().parent.parent
 X = [[10, 11, 12], [20, 21, 22]]
@@ -33,6 +33,7 @@ CHAPTERS = {
     "op_comparison": "03_choosing_an_op",
     "error_lab": "04_error_cases",
     "gradient_accumulation": "05_autograd",
+    "scatter": "06_writing_by_index",
 }
 NODE = shutil.which("node")
 LOADER = (JS / "lab.mjs").read_text()
@@ -52,7 +53,7 @@ def saved_explorers(chapter: str) -> list[dict]:
 # --- the registry and what every explorer shares ------------------------------
 
 
-def test_registry_maps_the_five_chapter_names_to_explorers_of_their_kind():
+def test_registry_maps_the_chapter_names_to_explorers_of_their_kind():
     assert list(EXPLORERS) == list(CHAPTERS)
     for chapter, (name, factory) in enumerate(EXPLORERS.items(), start=1):
         explorer = factory()
@@ -206,6 +207,37 @@ def test_the_regenerated_sample_holds_every_rule_and_message_shape():
     assert {
         kind for k in library for kind in cases.library_kinds(stored["library"][k])
     } == (outcomes)
+
+
+def test_the_stored_scatter_cases_are_what_the_generator_makes_now():
+    stored = json.loads(gzip.decompress(scatter_agreement.CASES_FILE.read_bytes()))
+    assert len(stored) == scatter_agreement.CALLS
+    assert stored[:300] == json.loads(json.dumps(scatter_agreement.cases(count=300)))
+
+
+def test_scatter_view_loads_as_an_es_module_with_its_functions():
+    module = JS / "scatter.mjs"
+    script = (
+        f"import({json.dumps(module.as_uri())}).then((m) => console.log("
+        "typeof m.default.render, typeof m.scatterWrites))"
+    )
+    result = subprocess.run(
+        [NODE, "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == ["function", "function"]
+
+
+def test_scatter_explorer_refuses_what_it_cannot_show():
+    with pytest.raises(ValueError, match="reduce must be one of"):
+        gl.widgets.scatter(reduce="max")
+    with pytest.raises(ValueError, match="dim must be one of"):
+        gl.widgets.scatter(dim=2)
+    explorer = gl.widgets.scatter(reduce="mean", include_self=False)
+    assert explorer.inputs["reduce"] == "mean" and explorer.inputs["include_self"] == 0
+    assert explorer.library == []  # everything is computed in the page
 
 
 def test_agreement_cases_cover_every_op_rank_and_rule_with_torch_confirming():

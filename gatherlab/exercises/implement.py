@@ -295,9 +295,10 @@ class Implement(Exercise):
 
     def _positions_argument(self) -> int | None:
         """The argument holding positions: the call's index, or else (when the index is
-        computed from the arguments) the first integer tensor argument."""
+        computed from the arguments, or no call is named) the first integer tensor
+        argument."""
         named = self._argument_position(self.call.index if self.call else None)
-        if named is not None or self.call is None:
+        if named is not None:
             return named
         for position, value in enumerate(self.example.values()):
             if framework_of(value) and to_numpy(value).dtype.kind in "iu":

@@ -1,4 +1,5 @@
-"""Explorers: one widget per chapter showing which source value every output reads.
+"""Explorers: one widget per chapter showing which source value every output reads
+(chapter 6's: which output entry every source value writes).
 
 ``EXPLORERS[name]()`` returns a ready widget with the chapter's default example; every
 factory also takes the reader's own tensors. Each is an ``anywidget`` whose one
@@ -16,6 +17,7 @@ from gatherlab.widgets._error_lab import error_lab
 from gatherlab.widgets._gather_2d import gather_2d
 from gatherlab.widgets._gradient_accumulation import gradient_accumulation
 from gatherlab.widgets._op_comparison import op_comparison
+from gatherlab.widgets._scatter import scatter
 
 EXPLORERS: dict[str, Callable[..., Explorer]] = {
     "gather_2d": gather_2d,  # chapter 1
@@ -23,6 +25,7 @@ EXPLORERS: dict[str, Callable[..., Explorer]] = {
     "op_comparison": op_comparison,  # chapter 3
     "error_lab": error_lab,  # chapter 4
     "gradient_accumulation": gradient_accumulation,  # chapter 5
+    "scatter": scatter,  # chapter 6
 }
 
 __all__ = [
@@ -33,4 +36,5 @@ __all__ = [
     "gather_2d",
     "gradient_accumulation",
     "op_comparison",
+    "scatter",
 ]

@@ -18,6 +18,7 @@ import {
   traceLine,
   valueAt,
 } from "./core.mjs";
+import scatterView from "./scatter.mjs";
 
 // What the legend calls each mark; its colours and border styles are in explorer.css
 // (each role its own border style and bold text, so no mark relies on colour alone).
@@ -800,6 +801,7 @@ function renderAutograd(autograd, byHand) {
 
 export function render({ model, el }) {
   const kind = model.get("kind");
+  if (kind === "scatter") return scatterView.render({ model, el }); // chapter 6's writing view
   const spec = model.get("spec");
   const inputs = structuredClone(model.get("inputs"));
   // data-lm-suppress-shortcuts: in JupyterLab, keys typed here edit the boxes instead

@@ -1,0 +1,250 @@
+"""Chapter 6 exercises: writing by index, in the order the chapter places them.
+
+Declarative on purpose: each exercise is a solution, a case generator and named wrong
+answers (``mistakes``, ``hint``), so it ports to another exercise model as data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from gatherlab._arrays import to_numpy
+from gatherlab.exercises import Call, cases, fix, implement, predict
+
+# --- the mirror rule ----------------------------------------------------------------
+
+
+def scatter_along_dim_0() -> torch.Tensor:
+    """Each src entry goes to the row its index names, in its own column."""
+    out = torch.zeros(2, 3, dtype=torch.int64)
+    index = torch.tensor([[1, 0, 1]])
+    src = torch.tensor([[7, 8, 9]])
+    return out.scatter_(0, index, src)
+
+
+predict(
+    "06.predict_scatter_rows",
+    "Predict a scatter_ along dim 0",
+    code=scatter_along_dim_0,
+    mistakes={
+        "that is scatter_ along dim 1, where the index names columns: with dim=0 "
+        "index[0][j] names the row that src[0][j] goes to, and the column stays "
+        "j, so 7 lands in row 1, column 0": [[8, 9, 0], [0, 0, 0]],
+        "the index moves every entry: index[0] = [1, 0, 1] sends 7 and 9 to row 1 "
+        "and only 8 stays in row 0": [[7, 8, 9], [0, 0, 0]],
+    },
+)
+
+
+def one_hot(labels: torch.Tensor, classes: int) -> torch.Tensor:
+    """Row n is all 0 but a 1 in column labels[n]: scatter_ ones."""
+    rows = torch.zeros(labels.shape[0], classes, dtype=torch.int64)
+    return rows.scatter_(1, labels.unsqueeze(1), 1)
+
+
+def _one_hot_case(rng: np.random.Generator) -> dict:
+    samples, classes = cases.shape(rng, 2, high=6)
+    return {
+        "labels": cases.positions(rng, classes, (samples,)),
+        "classes": classes,
+    }
+
+
+implement(
+    "06.one_hot",
+    "One-hot rows from labels with scatter_",
+    solution=one_hot,
+    example={"labels": torch.tensor([2, 0, 2]), "classes": 4},
+    generate=_one_hot_case,
+    call=None,
+    forbid=("torch.nn.functional.one_hot",),
+)
+
+
+# --- duplicates ---------------------------------------------------------------------
+
+
+def count_with_plus_equals() -> torch.Tensor:
+    """x[idx] += 1 reads all, adds 1, writes back: repeats write one."""
+    counts = torch.zeros(3, dtype=torch.int64)
+    labels = torch.tensor([0, 2, 0, 0])
+    counts[labels] += 1
+    return counts
+
+
+predict(
+    "06.predict_repeated_plus_equals",
+    "Predict counts[labels] += 1 with a repeated label",
+    code=count_with_plus_equals,
+    runs_because=(
+        "repeated positions are allowed in an index assignment: each write simply "
+        "replaces the one before"
+    ),
+    mistakes={
+        "that counts every repeat, as index_put_(..., accumulate=True) or "
+        "torch.bincount would: counts[labels] += 1 reads counts[labels] (0, 0, 0, 0), "
+        "adds 1 and writes the ones back, so label 0, written three times, still "
+        "holds 1": [3, 0, 1],
+    },
+)
+
+
+def class_loss_sums(
+    losses: torch.Tensor, labels: torch.Tensor, classes: int
+) -> torch.Tensor:
+    """Sum of the losses of each class; a repeated class adds up."""
+    sums = torch.zeros(classes, dtype=losses.dtype)
+    return sums.index_add_(0, labels, losses)
+
+
+def _class_loss_case(rng: np.random.Generator) -> dict:
+    samples = int(rng.integers(1, 9))
+    classes = int(rng.integers(1, 5))
+    return {
+        "losses": cases.values(rng, (samples,), torch.float64),
+        "labels": cases.positions(rng, classes, (samples,)),
+        "classes": classes,
+    }
+
+
+def _one_write_hint(args: dict, outcome: object, expected: torch.Tensor, where) -> str:
+    """A class holding one of its losses, not their sum, kept one write."""
+    if where is None:
+        return ""
+    try:
+        got = float(to_numpy(outcome)[where])
+    except (TypeError, ValueError, IndexError):
+        return ""
+    members = args["losses"][args["labels"] == where[0]].tolist()
+    if len(members) > 1 and got in members:
+        return (
+            "that class holds one of its losses: an assignment such as "
+            "sums[labels] = losses keeps one write per position; add them with "
+            "index_add_, scatter_add_ or index_put_(..., accumulate=True)"
+        )
+    return ""
+
+
+implement(
+    "06.class_loss_sums",
+    "Sum the losses of each class, repeated classes included",
+    solution=class_loss_sums,
+    example={
+        "losses": torch.tensor([0.5, 1.25, 2.0, 0.25]),
+        "labels": torch.tensor([1, 0, 1, 1]),
+        "classes": 3,
+    },
+    generate=_class_loss_case,
+    call=None,
+    hint=_one_write_hint,
+)
+
+
+def max_with_include_self() -> torch.Tensor:
+    """include_self=True (the default) keeps the old 5.0 in the max."""
+    base = torch.full((3,), 5.0)
+    index = torch.tensor([0, 0, 2])
+    src = torch.tensor([1.0, 3.0, 7.0])
+    return base.scatter_reduce(0, index, src, "amax")
+
+
+predict(
+    "06.predict_include_self",
+    "Predict scatter_reduce with amax and the default include_self",
+    code=max_with_include_self,
+    mistakes={
+        "that leaves the old values out, as include_self=False would: by default "
+        "the old 5.0 at position 0 takes part in the max, and max(5, 1, 3) = 5": [
+            3.0,
+            5.0,
+            7.0,
+        ],
+        "scatter_reduce returns the whole tensor, positions nobody writes "
+        "included: position 1 keeps its 5.0": [5.0, 7.0],
+    },
+)
+
+
+def segment_means(
+    values: torch.Tensor, segments: torch.Tensor, count: int
+) -> torch.Tensor:
+    """Mean of each segment's values; an empty segment gives 0."""
+    sums = torch.zeros(count, dtype=values.dtype)
+    sums.index_add_(0, segments, values)
+    sizes = torch.zeros(count, dtype=values.dtype)
+    sizes.index_add_(0, segments, torch.ones_like(values))
+    return sums / sizes.clamp(min=1)
+
+
+def _segment_case(rng: np.random.Generator) -> dict:
+    size = int(rng.integers(1, 9))
+    count = int(rng.integers(1, 5)) + int(rng.integers(0, 2))  # maybe an empty one
+    return {
+        "values": cases.values(rng, (size,), torch.float64),
+        "segments": cases.positions(rng, max(count - 1, 1), (size,)),
+        "count": count,
+    }
+
+
+implement(
+    "06.segment_means",
+    "Mean of every segment, empty segments 0",
+    solution=segment_means,
+    example={
+        "values": torch.tensor([1.0, 2.0, 4.0, 8.0]),
+        "segments": torch.tensor([0, 2, 0, 2]),
+        "count": 4,
+    },
+    generate=_segment_case,
+    call=None,
+)
+
+
+# --- writing where reading was meant ---------------------------------------------
+
+tokens = torch.tensor([10, 11, 12, 13])
+destination = torch.tensor([2, 0, 3, 1])
+
+
+def read_where_it_went(tokens: torch.Tensor, destination: torch.Tensor):
+    """destination says where each token goes; gather needs the
+    inverse: for each output place, which token lands there."""
+    return destination.argsort()
+
+
+fix(
+    "06.fix_write_as_read",
+    "Read with gather what a scatter by destination would write",
+    broken=Call(
+        "gather", tokens, 0, destination, input_name="tokens", index_name="destination"
+    ),  # fmt: skip
+    solution=read_where_it_went,
+)
+
+
+# --- TensorFlow ---------------------------------------------------------------------
+
+
+def scatter_nd_with_a_repeat():
+    """tf.scatter_nd adds the updates of a repeated index."""
+    import tensorflow as tf
+
+    return tf.scatter_nd([[1], [1], [3]], [5, 6, 7], [4])
+
+
+predict(
+    "06.predict_scatter_nd",
+    "Predict tf.scatter_nd with a repeated index",
+    code=scatter_nd_with_a_repeat,
+    mistakes={
+        "that keeps the last update, as tf.tensor_scatter_nd_update does: "
+        "tf.scatter_nd adds the updates of a repeated index, 5 + 6 = 11": [0, 6, 0, 7],
+        "that keeps the first update: tf.scatter_nd adds the updates of a repeated "
+        "index, 5 + 6 = 11": [0, 5, 0, 7],
+        "the output has the shape you pass, [4], with 0 where nothing is written": [
+            11,
+            7,
+        ],
+    },
+)

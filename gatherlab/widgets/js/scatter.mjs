@@ -1,0 +1,417 @@
+// Chapter 6's explorer: x.scatter_(dim, index, src) and its reductions, one write at a
+// time. The pure functions (scatterProblems, scatterWrites, scatterResult) are the
+// browser's copy of gl.reference.scatter_writes and its _apply loop; tests/js/
+// scatter.test.mjs checks them against cases generated from Python and torch
+// (tests/scatter_agreement.py). The view marks, for every src entry, the output entry it
+// writes, and the output entries written more than once.
+import { coords, entry, formatTensor, formatValue, ParseError, parseTensor, ravel, valueAt } from "./core.mjs";
+
+export const REDUCTIONS = ["sum", "prod", "mean", "amax", "amin"];
+const isFloatType = (dtype) => dtype.startsWith("float");
+const key = (at) => at.join(",");
+
+// ---- the rules and the writes: gatherlab.reference.scatter_writes
+
+const rule = (name, message, where = null) => ({ rule: name, message, where });
+
+// Every rule the call breaks, in the order gl.reference checks them (the first is the
+// message the spec raises); [] for a call that runs.
+export function scatterProblems(x, dim, index, src) {
+  if (!index.dtype.startsWith("int"))
+    return [rule("index-dtype", `index has dtype ${index.dtype}, but scatter takes positions as int64 or int32`)];
+  if (src.dtype !== x.dtype)
+    return [
+      rule(
+        "src-dtype",
+        `src has dtype ${src.dtype} but input has ${x.dtype}: scatter needs src of ` +
+          "input's dtype (a Python number is converted)",
+      ),
+    ];
+  const rank = Math.max(x.shape.length, 1);
+  if (index.shape.length !== rank || src.shape.length !== rank)
+    return [
+      rule(
+        "rank-mismatch",
+        `index has ${index.shape.length} dims, input ${rank} and src ${src.shape.length}: ` +
+          "scatter needs the same number of dims",
+      ),
+    ];
+  const along = ((dim % rank) + rank) % rank;
+  const target = x.shape.length ? x.shape : [1];
+  for (let d = 0; d < rank; d++) {
+    const size = index.shape[d];
+    if (size > src.shape[d])
+      return [
+        rule(
+          "index-larger-than-src",
+          `dim ${d} of index has size ${size} but dim ${d} of src has size ${src.shape[d]}: ` +
+            "index may not be larger than src in any dim",
+        ),
+      ];
+    if (d !== along && size > target[d])
+      return [
+        rule(
+          "index-larger-than-input",
+          `dim ${d} of index has size ${size} but dim ${d} of input has size ${target[d]}: ` +
+            `apart from dim ${along}, index may not be larger than input`,
+        ),
+      ];
+  }
+  const limit = target[along];
+  for (const at of coords(index.shape)) {
+    const position = valueAt(index, at);
+    if (position < 0 || position >= limit)
+      return [rule("index-out-of-range", `${entry("index", at)} = ${position} is outside 0..${limit - 1}`, at)];
+  }
+  return [];
+}
+
+// The writes in row-major order of index: {from: src coordinate, to: output coordinate,
+// value}. Call only when scatterProblems found nothing.
+export function scatterWrites(x, dim, index, src) {
+  const rank = Math.max(x.shape.length, 1);
+  const along = ((dim % rank) + rank) % rank;
+  return coords(index.shape).map((at) => {
+    const to = [...at];
+    to[along] = valueAt(index, at);
+    return { from: at, to, value: valueAt(src, at) };
+  });
+}
+
+// int64 arithmetic as PyTorch does it (wrapping at 64 bits), exact past 2**53.
+const wrap64 = (value) => BigInt.asIntN(64, value);
+
+function reduced(values, reduce, dtype) {
+  if (isFloatType(dtype)) {
+    if (reduce === "sum" || reduce === "mean") {
+      const total = values.reduce((a, b) => a + b, 0);
+      return reduce === "sum" ? total : total / values.length;
+    }
+    if (reduce === "prod") return values.reduce((a, b) => a * b, 1);
+    return reduce === "amax" ? Math.max(...values) : Math.min(...values);
+  }
+  const big = values.map(BigInt);
+  if (reduce === "amax") return Number(big.reduce((a, b) => (b > a ? b : a)));
+  if (reduce === "amin") return Number(big.reduce((a, b) => (b < a ? b : a)));
+  if (reduce === "prod") return Number(big.reduce((a, b) => wrap64(a * b), 1n));
+  const total = big.reduce((a, b) => wrap64(a + b), 0n);
+  if (reduce === "sum") return Number(total);
+  const count = BigInt(values.length);
+  const quotient = total / count; // floor division, as torch's integer mean
+  return Number(total % count !== 0n && total < 0n ? quotient - 1n : quotient);
+}
+
+// The output: x with the writes applied. reduce "none" keeps the last write (PyTorch
+// promises no winner); otherwise each written position holds the reduction of its
+// values, with its old value when includeSelf. Also returns, per written position, the
+// values it received, in order.
+export function scatterResult(x, writes, reduce = "none", includeSelf = true) {
+  const shape = x.shape.length ? x.shape : [1];
+  const data = [...x.data];
+  const received = new Map();
+  for (const write of writes) {
+    const k = key(write.to);
+    if (!received.has(k)) received.set(k, { at: write.to, values: [] });
+    received.get(k).values.push(write.value);
+  }
+  for (const { at, values } of received.values()) {
+    const flat = ravel(at, shape);
+    if (reduce === "none") data[flat] = values[values.length - 1];
+    else data[flat] = reduced(includeSelf ? [x.data[flat], ...values] : values, reduce, x.dtype);
+  }
+  return { output: { shape: x.shape, data, dtype: x.dtype }, received: [...received.values()] };
+}
+
+// The call as Python would write it.
+export function callText(dim, reduce, includeSelf) {
+  if (reduce === "none") return `x.scatter_(${dim}, index, src)`;
+  const self = includeSelf ? "" : ", include_self=False";
+  return `x.scatter_reduce_(${dim}, index, src, "${reduce}"${self})`;
+}
+
+// What a position written more than once holds, in words.
+export function collisionLine(at, values, old, result, reduce, includeSelf, dtype) {
+  const show = (v) => formatValue(v, dtype);
+  const written = values.map(show).join(", ");
+  const head = `${entry("out", at)} ← ${written}`;
+  if (reduce === "none")
+    return `${head}: one write stays (${show(result)} here); PyTorch promises none of them`;
+  const parts = (includeSelf ? [old, ...values] : values).map(show).join(", ");
+  const self = includeSelf ? `old ${show(old)} included` : "old value left out";
+  return `${head}: ${reduce}(${parts}) = ${show(result)} (${self})`;
+}
+
+// ---- the view
+
+// role -> [background, text colour, border, what the legend calls it]; Okabe–Ito hues,
+// each with its own border style and bold text, so no mark relies on colour alone.
+const MARKS = {
+  src: ["#E69F00", "#000", "3px solid #000", "src entry chosen"],
+  index: ["#56B4E9", "#000", "3px dashed #000", "index entry it used"],
+  target: ["#0072B2", "#fff", "3px double #000", "output entry it writes"],
+  collision: ["#CC79A7", "#000", "3px dotted #000", "written more than once"],
+  fault: ["#D55E00", "#000", "3px dotted #000", "entry that breaks the rule"],
+};
+
+const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function grid(name, tensor, marks) {
+  const shape = tensor.shape;
+  if (!tensor.data.length) return `<div class="gl-q">${esc(name)}: (empty)</div>`;
+  const blocks = shape.length <= 2 ? [[]] : coords(shape.slice(0, -2));
+  const [rows, cols] = shape.length === 1 ? [1, shape[0]] : shape.slice(-2);
+  let html = `<div class="gl-tensor"><div class="gl-title"><b>${esc(name)}</b> <span class="gl-q">shape (${shape.join(", ")}${shape.length === 1 ? "," : ""})</span></div>`;
+  for (const lead of blocks) {
+    if (lead.length) html += `<div class="gl-q">${esc(name)}[${lead.join(", ")}]</div>`;
+    html += '<table class="gl-t">';
+    for (let r = 0; r < rows; r++) {
+      html += "<tr>";
+      for (let c = 0; c < cols; c++) {
+        const at = shape.length === 1 ? [c] : [...lead, r, c];
+        const role = marks[key(at)];
+        const text = esc(formatValue(valueAt(tensor, at), tensor.dtype));
+        if (!role) {
+          html += `<td>${text}</td>`;
+          continue;
+        }
+        const [background, colour, border] = MARKS[role];
+        html +=
+          `<td data-mark="${role}" data-at="${esc(entry(name, at))}" style="background:${background};` +
+          `color:${colour};border:${border};font-weight:bold">${text}</td>`;
+      }
+      html += "</tr>";
+    }
+    html += "</table>";
+  }
+  return `${html}</div>`;
+}
+
+function legend(roles) {
+  return (
+    '<div class="gl-legend">' +
+    roles
+      .map((role) => {
+        const [background, colour, border, meaning] = MARKS[role];
+        return `<span class="gl-swatch" style="background:${background};color:${colour};border:${border}">&#8203;</span> ${esc(meaning)}`;
+      })
+      .join(" &nbsp; ") +
+    "</div>"
+  );
+}
+
+function make(tag, attributes = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text) node.textContent = text;
+  return node;
+}
+
+let controlCount = 0;
+function labelled(label, control) {
+  control.id = `gl-scatter-control-${++controlCount}`;
+  const wrapper = make("span", { class: "gl-field" });
+  wrapper.append(make("label", { for: control.id }, label), control);
+  return wrapper;
+}
+
+function buttons(label, options, current, pick) {
+  const group = make("div", { role: "group", "aria-label": label, class: "gl-buttons" });
+  group.append(make("span", { class: "gl-label", "aria-hidden": "true" }, label));
+  options.forEach((option, k) => {
+    const button = make("button", { type: "button", "aria-pressed": String(k === current) }, option);
+    button.addEventListener("click", () => pick(k));
+    group.append(button);
+  });
+  return group;
+}
+
+function select(label, options, current, pick) {
+  const node = make("select");
+  options.forEach((option, k) => {
+    const item = make("option", { value: String(k) }, option);
+    if (k === current) item.selected = true;
+    node.append(item);
+  });
+  node.addEventListener("change", () => pick(Number(node.value)));
+  return labelled(label, node);
+}
+
+// Theme colours first (the book's pydata theme, then JupyterLab), plain ones last.
+const TEXT = "var(--pst-color-text-base, var(--jp-content-font-color1, #000))";
+const MUTED = "var(--pst-color-text-muted, var(--jp-content-font-color2, #555))";
+const BACK = "var(--pst-color-background, var(--jp-layout-color0, #fff))";
+const BORDER = "var(--pst-color-border, var(--jp-border-color1, #999))";
+const STYLE = `
+.gl-x{font-size:14px;line-height:1.4;color:${TEXT};overflow-x:auto}
+.gl-x .gl-t{border-collapse:collapse;font-family:monospace;margin:0}
+.gl-x .gl-t td{border:1px solid ${BORDER};padding:2px 8px;text-align:center;min-width:1.6em}
+.gl-x .gl-tensor{display:inline-block;vertical-align:top}
+.gl-x .gl-title{font-family:monospace;margin-bottom:2px}
+.gl-x .gl-q{color:${MUTED};font-size:90%;margin:2px 0}
+.gl-x .gl-row{display:flex;flex-wrap:wrap;gap:8px 20px;align-items:flex-start}
+.gl-x .gl-code{font-family:monospace;margin:4px 0;white-space:pre;overflow-x:auto}
+.gl-x .gl-bad{border-left:5px solid #D55E00;padding:2px 10px;margin:4px 0}
+.gl-x .gl-legend{font-size:90%;margin:4px 0}
+.gl-x .gl-swatch{display:inline-block;padding:2px 8px;min-width:1.6em;font-weight:bold}
+.gl-x .gl-controls{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:4px 0}
+.gl-x .gl-field{display:inline-flex;gap:6px;align-items:center;max-width:100%}
+.gl-x .gl-field input,.gl-x .gl-field select{font-family:monospace;font-size:16px;
+  padding:2px 4px;border:1px solid #767676;background:${BACK};color:${TEXT};
+  min-width:0;max-width:100%;box-sizing:border-box}
+.gl-x .gl-buttons{display:inline-flex;flex-wrap:wrap;gap:4px;align-items:center}
+.gl-x .gl-label{margin-right:4px}
+.gl-x button{font:inherit;padding:2px 10px;border:1px solid #767676;background:${BACK};
+  color:${TEXT};border-radius:3px;cursor:pointer}
+.gl-x button[aria-pressed="true"]{background:#1f4e79;color:#fff;border-color:#1f4e79}
+.gl-x :focus-visible{outline:3px solid #E69F00;outline-offset:1px}
+.gl-x ul{margin:2px 0;padding-left:1.2em}
+.gl-x .gl-head{font-weight:bold;margin:6px 0 2px}
+.gl-x .gl-last{margin-top:8px;padding-top:4px;border-top:1px dashed ${BORDER}}
+`;
+
+const MODES = ["none", ...REDUCTIONS];
+
+// The view of the inputs: {html, writes, ran} (ran: whether the call runs); a refused
+// call shows its rule above `lastGood`, the view of the last call that ran.
+function view(s, chosen, lastGood) {
+  const shown = s.x.shape.length ? s.x : { ...s.x, shape: [1] };
+  const early = ["x", "index", "src"].find((name) => s[name].shape.length === 0);
+  const problems = early
+    ? [rule("rank-mismatch", `${early} is 0-d: this explorer writes into tensors of 1 dim or more`)]
+    : scatterProblems(shown, s.dim, s.index, s.src);
+  const includeSelf = Boolean(s.include_self);
+  let html = `<div class="gl-code">${esc(callText(s.dim, s.reduce, includeSelf))}</div>`;
+  if (problems.length) {
+    const fault = Object.fromEntries(problems.filter((p) => p.where).map((p) => [key(p.where), "fault"]));
+    const items = problems
+      .map((p) => `<li data-rule="${esc(p.rule)}"><code>${esc(p.rule)}</code>: ${esc(p.message)}</li>`)
+      .join("");
+    html +=
+      `<div class="gl-bad" role="alert"><b>✗ No output: the call breaks a rule</b><ul>${items}</ul></div>` +
+      `<div class="gl-row"><div>${grid("x", shown, {})}</div><div>${grid("index", s.index, fault)}</div>` +
+      `<div>${grid("src", s.src, {})}</div></div>` +
+      (Object.keys(fault).length ? legend(["fault"]) : "");
+    if (lastGood) html += `<div class="gl-last"><div class="gl-head">The last call that ran</div>${lastGood}</div>`;
+    return { html, writes: [], ran: false };
+  }
+  const writes = scatterWrites(shown, s.dim, s.index, s.src);
+  const { output, received } = scatterResult(shown, writes, s.reduce, includeSelf);
+  const repeated = received.filter((r) => r.values.length > 1);
+  const outMarks = Object.fromEntries(repeated.map((r) => [key(r.at), "collision"]));
+  const srcMarks = {};
+  const indexMarks = {};
+  const pick = writes[chosen - 1];
+  if (pick) {
+    srcMarks[key(pick.from)] = "src";
+    indexMarks[key(pick.from)] = "index";
+    outMarks[key(pick.to)] = "target";
+  }
+  html +=
+    `<div class="gl-row"><div>${grid("src", s.src, srcMarks)}</div><div>${grid("index", s.index, indexMarks)}</div>` +
+    `<div>${grid("x", shown, {})}</div><div>${grid("out", output, outMarks)}</div></div>` +
+    legend(pick ? ["src", "index", "target", ...(repeated.length ? ["collision"] : [])] : repeated.length ? ["collision"] : []);
+  const lines = writes.map(
+    (w) =>
+      `${entry("src", w.from)} = ${formatValue(w.value, s.src.dtype)} → ${entry("out", w.to)}` +
+      `  (${entry("index", w.from)} = ${valueAt(s.index, w.from)})`,
+  );
+  html += `<div class="gl-code" aria-label="writes">${lines.map(esc).join("\n")}</div>`;
+  if (repeated.length) {
+    const said = repeated.map((r) =>
+      collisionLine(r.at, r.values, valueAt(shown, r.at), valueAt(output, r.at), s.reduce, includeSelf, shown.dtype),
+    );
+    html += `<div class="gl-code" aria-label="collisions">${said.map(esc).join("\n")}</div>`;
+  } else html += '<div class="gl-q">No output entry is written twice.</div>';
+  return { html, writes, ran: true };
+}
+
+function render({ model, el }) {
+  const s = structuredClone(model.get("inputs"));
+  let chosen = 0;
+  let lastGood = "";
+  const root = make("div", { class: "gl-x", "data-explorer": "scatter", "data-lm-suppress-shortcuts": "true" });
+  const style = make("style");
+  style.textContent = STYLE;
+  const controlsArea = make("div", { class: "gl-controls" });
+  const viewArea = make("div", { class: "gl-view" });
+  const boxesArea = make("div", { class: "gl-controls" });
+  const status = make("div", { class: "gl-status", "aria-live": "polite" });
+  root.append(style, controlsArea, viewArea, boxesArea, status);
+  el.replaceChildren(root);
+
+  // The controls are rebuilt on every change: the focus goes back to the same control.
+  const focusable = () => [...controlsArea.querySelectorAll("button,select")];
+  const named = (node) => node?.closest("[aria-label],.gl-field")?.textContent;
+  const refresh = () => {
+    const focused = root.contains(document.activeElement) ? document.activeElement : null;
+    const position = focused ? focusable().indexOf(focused) : -1;
+    const label = named(focused);
+    const rank = Math.max(s.x.shape.length, 1);
+    const dims = [...Array(rank).keys(), -1];
+    if (!dims.includes(s.dim)) s.dim = 0;
+    const { html, writes, ran } = view(s, chosen, lastGood);
+    if (ran) lastGood = html;
+    chosen = Math.min(chosen, writes.length);
+    const controls = [
+      buttons("dim", dims.map((d) => `dim ${d}`), dims.indexOf(s.dim), (k) => {
+        s.dim = dims[k];
+        commit();
+      }),
+      select("reduce", MODES.map((m) => (m === "none" ? "none (scatter_)" : m)), MODES.indexOf(s.reduce), (k) => {
+        s.reduce = MODES[k];
+        commit();
+      }),
+    ];
+    if (s.reduce !== "none")
+      controls.push(
+        buttons("include_self", ["True", "False"], s.include_self ? 0 : 1, (k) => {
+          s.include_self = k === 0 ? 1 : 0;
+          commit();
+        }),
+      );
+    if (writes.length)
+      controls.push(
+        select("show", ["all", ...writes.map((w) => entry("src", w.from))], chosen, (k) => {
+          chosen = k;
+          refresh();
+        }),
+      );
+    controlsArea.replaceChildren(...controls);
+    const again = focusable()[position];
+    if (position >= 0 && again && named(again) === label) again.focus();
+    viewArea.innerHTML = (chosen ? `<div class="gl-q">${esc(entry("src", writes[chosen - 1].from))} writes ${esc(entry("out", writes[chosen - 1].to))}</div>` : "") + html;
+  };
+  const commit = () => {
+    refresh();
+    model.set("inputs", structuredClone(s));
+    model.save_changes();
+  };
+  for (const name of ["x", "index", "src"]) {
+    const input = make("input", { type: "text", spellcheck: "false", autocomplete: "off" });
+    input.value = formatTensor(s[name]);
+    input.setAttribute("size", String(Math.max(12, input.value.length + 2)));
+    let applied = input.value;
+    const apply = () => {
+      if (input.value === applied) return;
+      applied = input.value;
+      status.innerHTML = "";
+      try {
+        s[name] = parseTensor(input.value, name);
+      } catch (error) {
+        if (!(error instanceof ParseError)) throw error;
+        status.innerHTML = `<div class="gl-bad"><b>✗ Not applied:</b> ${esc(`${name}: ${error.message}`)}</div>`;
+        return;
+      }
+      chosen = 0;
+      commit();
+    };
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") apply();
+    });
+    input.addEventListener("change", apply);
+    boxesArea.append(labelled(name, input));
+  }
+  refresh();
+}
+
+export default { render };

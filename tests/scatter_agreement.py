@@ -1,0 +1,145 @@
+"""Cases the scatter explorer's browser code must answer as gl.reference and torch do.
+
+``python -m tests.scatter_agreement`` writes ``tests/js/scatter_cases.json.gz``: calls
+of ``scatter_`` and ``scatter_reduce_`` (every reduction, with and without the old
+value), drawn by ``tests.scatter_cases.draw_write`` with a seeded generator, most then
+broken in one way (a position out of range, an index larger than src or than x, a rank
+or dtype mismatch). Each valid call stores the spec's writes and torch's output (the
+spec agreeing with torch, the last write kept where PyTorch promises none); each broken
+one stores the spec's message, torch having raised too. ``tests/js/scatter.test.mjs``
+(``node --test``, in ``make test``) runs them against ``gatherlab/widgets/js/
+scatter.mjs``; ``tests/test_widgets.py`` regenerates a sample so the file cannot go
+stale.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+import gatherlab as gl
+from tests.agreement_cases import _tensor
+from tests.scatter_cases import REDUCE_OPS, draw_write
+
+CASES_FILE = Path(__file__).resolve().parent / "js" / "scatter_cases.json.gz"
+SEED = 20261206
+CALLS = 1200
+OPS = ("scatter", "scatter_add", *REDUCE_OPS)
+BREAKS = ("valid", "valid", "valid", "too-large", "negative", "bigger-than-src",
+          "bigger-than-x", "rank", "float-index", "src-dtype")  # fmt: skip
+
+
+def _mode(op: str) -> tuple[str, bool]:
+    """(reduce, include_self) as the explorer names them; scatter_add is sum with it."""
+    if op == "scatter":
+        return "none", True
+    if op == "scatter_add":
+        return "sum", True
+    _, reduce, include = op.split(".")
+    return reduce, include == "self"
+
+
+def _broken(rng: np.random.Generator, how: str, x, dim: int, index, src):
+    """The call's (index, src) broken in one way."""
+    along = dim % x.ndim
+    if how in ("too-large", "negative"):
+        index = index.clone()
+        flat = int(rng.integers(index.numel()))
+        wrong = x.shape[along] + int(rng.integers(0, 3))
+        index.view(-1)[flat] = (
+            wrong if how == "too-large" else -1 - int(rng.integers(2))
+        )
+    elif how == "bigger-than-src":  # src one shorter than the index along d
+        d = int(rng.integers(x.ndim))
+        src = src.narrow(d, 0, index.shape[d] - 1)
+    elif how == "bigger-than-x":  # the index one longer than x along a dim not dim
+        others = [d for d in range(x.ndim) if d != along]
+        if others:
+            d = others[int(rng.integers(len(others)))]
+            extra = x.shape[d] + 1 - index.shape[d]
+            index = torch.cat([index] + [index.narrow(d, 0, 1)] * extra, dim=d)
+            src = torch.cat([src] + [src.narrow(d, 0, 1)] * (extra + 1), dim=d)
+    elif how == "rank":
+        index = index.unsqueeze(0) if rng.integers(2) else index
+        src = src if index.ndim != x.ndim else src.unsqueeze(0)
+    elif how == "float-index":
+        index = index.to(torch.float64)
+    elif how == "src-dtype":
+        src = src.to(torch.float64 if not src.dtype.is_floating_point else torch.int64)
+    return index.contiguous(), src.contiguous()
+
+
+def draw_case(rng: np.random.Generator) -> dict[str, Any]:
+    """One call, valid or broken, with what gl.reference says and torch confirms."""
+    op = OPS[int(rng.integers(len(OPS)))]
+    call = draw_write(rng, op)
+    while not isinstance(call.args[2], torch.Tensor):  # the explorer's src is a tensor
+        call = draw_write(rng, op)
+    dim, index, src = call.args
+    how = BREAKS[int(rng.integers(len(BREAKS)))]
+    index, src = _broken(rng, how, call.target, dim, index, src)
+    reduce, include_self = _mode(op)
+    case = {
+        "x": _tensor(call.target),
+        "dim": dim,
+        "index": _tensor(index),
+        "src": _tensor(src),
+        "reduce": reduce,
+        "include_self": include_self,
+    }
+    out = call.target.clone()
+    try:
+        writes = gl.reference.scatter_writes(call.target, dim, index, src)
+    except (IndexError, ValueError, TypeError) as error:
+        try:
+            if reduce == "none":
+                out.scatter_(dim, index, src)
+            else:
+                out.scatter_reduce_(dim, index, src, reduce, include_self=include_self)
+        except (RuntimeError, IndexError):
+            case["message"] = str(error)
+            return case
+        raise AssertionError(f"torch ran where the spec refused: {case}") from error
+    if reduce == "none":
+        out.scatter_(dim, index, src)
+        expected = gl.reference.scatter(call.target, dim, index, src)
+    else:
+        out.scatter_reduce_(dim, index, src, reduce, include_self=include_self)
+        expected = gl.reference.scatter_reduce(
+            call.target, dim, index, src, reduce, include_self
+        )
+    kept_one = reduce == "none" and len({t for t, _ in writes}) < len(writes)
+    if not kept_one:  # where a position is written twice, torch promises no winner
+        assert torch.allclose(out.double(), expected.double(), rtol=1e-12), case
+    case["writes"] = [
+        [list(target), np.asarray(value).item()] for target, value in writes
+    ]
+    case["output"] = _tensor(expected)
+    return case
+
+
+def cases(count: int = CALLS, seed: int = SEED) -> list[dict[str, Any]]:
+    rng = np.random.default_rng(seed)
+    return [draw_case(rng) for _ in range(count)]
+
+
+def main() -> None:
+    data = cases()
+    text = json.dumps(data, separators=(",", ":"))
+    CASES_FILE.write_bytes(gzip.compress(text.encode(), mtime=0))
+    refused = sum("message" in c for c in data)
+    print(
+        f"{CASES_FILE.name}: {len(data)} calls ({refused} refused), "
+        f"{CASES_FILE.stat().st_size} bytes",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    main()
