@@ -791,7 +791,7 @@ def test_dark_scheme_has_no_wcag_aa_violation(
         assert colour == body != "rgb(0, 0, 0)"
     if page.locator(EXPLORER).count():
         page.locator(EXPLORER).first.screenshot(
-            path=output_dir / f"{page_path.split('/')[-1]}-dark-{how[:6]}.png"
+            path=output_dir / f"{page_path.split('/')[-1]}-dark-{how.split()[0]}.png"
         )
     assert violations_on_load_and_after_every_control(page) == {}
     assert opened.problems() == {key: [] for key in opened.problems()}
