@@ -57,6 +57,8 @@ def implement(
     require: tuple[str, ...] = (),
     hint: Hint | None = None,
     convert: Callable[[Any], Any] | None = None,
+    finish: Callable[[Any], Any] | None = None,
+    gradient: str = "",
 ) -> Exercise:
     """Register a write-a-function exercise, checked on ``example`` and hidden cases.
 
@@ -69,6 +71,8 @@ def implement(
     where)`` adds the exercise's own explanation of a wrong value or an error (see
     ``Implement``). ``convert=cases.tensorflow`` hands the functions TensorFlow
     tensors (the cases stay torch tensors, so ``call`` can explain them).
+    ``finish`` turns ``call``'s output into the expected value (e.g. a squeeze);
+    ``gradient="log_probs"`` fails answers through which no gradient reaches it.
     """
     exercise = Implement(
         id,
@@ -84,6 +88,8 @@ def implement(
         require=require,
         hint=hint,
         convert=convert,
+        finish=finish,
+        gradient=gradient,
     )
     return _register(exercise)
 

@@ -122,7 +122,16 @@ implement(
         "lengths": torch.tensor([4, 2]),
     },
     generate=_padded_case,
-    call=Call("gather", "features", 1, "lengths"),
+    call=Call(
+        "gather",
+        "features",
+        1,
+        lambda features, lengths: (
+            (lengths - 1).view(-1, 1, 1).expand(-1, 1, features.shape[-1])
+        ),
+        index_name="lengths - 1 (expanded)",
+    ),
+    finish=lambda out: out.squeeze(1),
     hint=_padding_hint,
 )
 

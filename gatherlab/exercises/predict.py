@@ -23,7 +23,7 @@ from gatherlab.exercises.feedback import (
     wrong_value_message,
 )
 from gatherlab.exercises.rendering import as_shown, assigned, body
-from gatherlab.exercises.result import Feedback, Result, not_attempted
+from gatherlab.exercises.result import Feedback, Result, feedback, not_attempted
 from gatherlab.exercises.wrong import transposed
 
 SAYS_IT_RAISES = re.compile(r"rais|error|exception|fail|throw|crash", re.IGNORECASE)
@@ -95,7 +95,7 @@ def prediction_feedback(
             or runs_because(explain)
             or f"the code returns a value of shape {shape}"
         )
-        return Feedback(
+        return feedback(
             False,
             f"It does not raise: {why}. Write the value it returns, as nested lists.",
         )
@@ -103,19 +103,19 @@ def prediction_feedback(
         expected, answer, "your answer", strict=False, hints="none"
     )
     if difference is None:
-        return Feedback(True, "That is exactly what the code returns.")
+        return feedback(True, "That is exactly what the code returns.")
     for reason, wrong in (mistakes or {}).items():
         if differences(wrong, answer, strict=False) is None:
-            return Feedback(False, f"{capitalised(reason)}.")
+            return feedback(False, f"{capitalised(reason)}.")
     if difference.where is None:
         reason = _shape_reason(explain, gradient) if difference.shape else ""
-        return Feedback(False, f"{capitalised(difference.message)}{reason}.")
+        return feedback(False, f"{capitalised(difference.message)}{reason}.")
     if gradient and explain is not None:
-        return Feedback(False, _gradient_message(difference, explain, grad_output))
+        return feedback(False, _gradient_message(difference, explain, grad_output))
     message = wrong_value_message(difference, explain, "you wrote")
     step = step_at(explain, difference.where) if explain is not None else None
     details = (explain.trace_line(step),) if explain and step is not None else ()
-    return Feedback(False, message, details)
+    return feedback(False, message, details)
 
 
 @dataclass(eq=False, kw_only=True)
