@@ -149,13 +149,14 @@ def fix(
     part: FixPart = "index",
     answer_name: str = "",
     hint: FixHint | None = None,
+    positions: str = "",
 ) -> Exercise:
     """Register a fix-the-call exercise: the answer is the corrected index (or dim).
 
     The solution shows ``solution``'s body, ending ``fixed_index = ...``
     (``answer_name``), so write it with the names the notebook defines.
     ``hint(answer, got, expected, where)`` names an exercise's own cause of a wrong
-    value.
+    value; ``positions`` is the notebook's name for the positions the index holds.
     """
     exercise = Fix(
         id,
@@ -165,6 +166,7 @@ def fix(
         part=part,
         answer_name=answer_name,
         hint=hint,
+        positions=positions,
     )
     return _register(exercise)
 

@@ -136,6 +136,7 @@ fix(
         index_name="index",
     ),
     solution=one_label_per_row,
+    positions="targets",
 )
 
 

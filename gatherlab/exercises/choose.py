@@ -17,6 +17,7 @@ from gatherlab.exercises.feedback import UNANSWERED_HINT
 from gatherlab.exercises.raises import labels_in
 from gatherlab.exercises.rendering import comment
 from gatherlab.exercises.result import Feedback, Result, feedback, not_attempted
+from gatherlab.exercises.verdict import verdict
 
 
 def choice_feedback(
@@ -26,14 +27,14 @@ def choice_feedback(
     ``why[label]`` says why that statement is true or false."""
     labels = labels_in(answer, options)
     if labels is None or len(labels) != 1:
-        return feedback(
-            False,
-            f"Pick one statement: write its label, e.g. {next(iter(options))!r}.",
-        )
+        example = repr(next(iter(options)))
+        return Feedback(verdict(False, "choose.pick_one", example=example))
     (label,) = labels
     if label not in options:
-        return feedback(
-            False, f"There is no statement {label!r}: they are {', '.join(options)}."
+        return Feedback(
+            verdict(
+                False, "choose.unknown", label=repr(label), labels=", ".join(options)
+            )
         )
     if label == right:
         return feedback(True, f"Right: {why[right]}.")

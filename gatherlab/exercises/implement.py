@@ -654,8 +654,8 @@ def learner_read(
     ``where``, when its output is the learner's result; None otherwise (a value the
     learner computed some other way is never attributed to an entry)."""
     for spied in reversed(calls):
-        output = spied.output
-        if framework_of(output) != "torch" or not equal(to_numpy(output), got):
+        output = spied.returned
+        if output is None or not equal(to_numpy(output), got):
             continue
         dim = None if spied.op == "take" else spied.dim
         call = Call(spied.op, spied.input, dim, spied.index)  # type: ignore[arg-type]

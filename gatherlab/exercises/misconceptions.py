@@ -143,7 +143,7 @@ def run(call: Call, finish: Callable[[Any], Any] | None = None) -> Outcome:
 def _torch(values: np.ndarray) -> Any:
     import torch
 
-    return torch.as_tensor(np.ascontiguousarray(values))
+    return torch.as_tensor(np.array(values))
 
 
 # A library entry: (case, base) -> {variant key: outcome}; base is the value an output
@@ -197,7 +197,7 @@ def _axis(call: Call) -> int:
 
 
 def _along(call: Call, dim: int) -> str:
-    if to_numpy(call.input).ndim == 2:
+    if to_numpy(call.input).ndim == 2 and call.op != "index_select":
         return " (a column in each row)" if dim == 1 else " (a row in each column)"
     return ""
 
@@ -323,29 +323,8 @@ def _whole_rows(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"rows": np.take(source, positions.reshape(-1), axis=0)}
 
 
-def _index_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    assert case.call is not None
-    return {"index": case.call.index_name, "positions": case.positions}
-
-
-@misconception(
-    "transposed-index",
-    "call",
-    _index_words,
-)
-def _transposed_index(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    if not _gathering(case):
-        return {}
-    assert case.call is not None
-    index = to_numpy(case.call.index)
-    if index.ndim < 2 or index.shape[-1] == index.shape[-2] == 1:
-        return {}
-    swapped = _torch(np.swapaxes(index, -1, -2))
-    return {"T": run(case.call.with_part("index", swapped), case.finish)}
-
-
 def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    right, wrong = key
+    right, wrong, _ = key
     return {"positions": case.positions, "right": str(right), "wrong": str(wrong)}
 
 
@@ -378,9 +357,32 @@ def _wrong_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
             index.shape[d] if moved.shape[d] == 1 else moved.shape[d]
             for d in range(moved.ndim)
         ]
-        variant = _torch(np.broadcast_to(moved, target))
-        found[(right, wrong)] = run(case.call.with_part("index", variant), case.finish)
+        for expanded, shape in (("as is", moved.shape), ("expanded", target)):
+            variant = _torch(np.broadcast_to(moved, shape))
+            outcome = run(case.call.with_part("index", variant), case.finish)
+            found[(right, wrong, expanded)] = outcome
     return found
+
+
+def _index_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    return {"index": case.call.index_name, "positions": case.positions}
+
+
+@misconception(
+    "transposed-index",
+    "call",
+    _index_words,
+)
+def _transposed_index(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    index = to_numpy(case.call.index)
+    if index.ndim < 2 or index.shape[-1] == index.shape[-2] == 1:
+        return {}
+    swapped = _torch(np.swapaxes(index, -1, -2))
+    return {"T": run(case.call.with_part("index", swapped), case.finish)}
 
 
 def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -568,7 +570,7 @@ def _input_shape_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]
     return {
         "input": case.call.input_name,
         "index": case.call.index_name,
-        "shape": _shape(np.zeros(outcome.shape)),
+        "shape": _shape(np.zeros(to_numpy(case.call.input).shape)),
         "expected": _shape(case.expected),
     }
 
@@ -581,7 +583,9 @@ def _input_shape(case: Case, base: Any) -> Mapping[Any, Outcome]:
     assert case.call is not None
     shape = tuple(to_numpy(case.call.input).shape)
     index = tuple(to_numpy(case.call.index).shape)
-    if len(index) != len(shape) or any(i > s for i, s in zip(index, shape)):
+    if len(index) != len(shape) or any(
+        i > s for i, s in zip(index, shape, strict=True)
+    ):
         return {"input": Raised("IndexError")}  # a loop over the index runs off it
     return {"input": base if shape == base.shape else Shaped(shape)}
 
@@ -668,12 +672,8 @@ def _extra_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 
 def _narrow_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    d, size = key
-    return {
-        "d": str(d),
-        "size": str(size),
-        "full": str(np.shape(case.expected)[d]),
-    }
+    d, size, full = key
+    return {"d": str(d), "size": str(size), "full": str(full)}
 
 
 @misconception("narrow-expand", "output", _narrow_words)
@@ -684,7 +684,7 @@ def _narrow_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
         return {}
     sizes = {int(s) for s in to_numpy(call.input).shape}
     return {
-        (d, size): np.take(base, range(size), axis=d)
+        (d, size, base.shape[d]): np.take(base, range(size), axis=d)
         for d in range(base.ndim)
         for size in sorted(sizes)
         if 1 < size < base.shape[d]
@@ -704,13 +704,21 @@ def _negated(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 def _repeat_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
-    where = _first_difference(outcome, case.expected) or ()
+    count = to_numpy(case.call.input).shape[key]
+    values = np.asarray(outcome)
+    where = _first_difference(values, case.expected) or _first_nonzero(values)
+    got = values[where] if values.size else 0
     return {
-        "count": str(to_numpy(case.call.input).shape[key]),
+        "count": str(count),
         "where": entry("out", where),
-        "got": format_value(np.asarray(outcome)[where]),
-        "expected": format_value(np.asarray(case.expected)[where]),
+        "got": format_value(got),
+        "expected": format_value(got / count if count else got),
     }
+
+
+def _first_nonzero(values: np.ndarray) -> tuple[int, ...]:
+    hits = np.argwhere(values != 0)
+    return tuple(int(c) for c in hits[0]) if len(hits) else (0,) * values.ndim
 
 
 @misconception("sum-of-repeated-reads", "output", _repeat_words)
@@ -785,7 +793,7 @@ def _gradient(case: Case, combine: str, dim: int | None = None) -> Outcome:
 
 def _gradient_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
-    where = _first_difference(outcome, case.expected) or ()
+    where = _first_difference(outcome, case.expected) or (0,) * np.ndim(outcome)
     name = case.call.input_name
     readers = [s for s in case.call.trace() if s.source == where]
     weights = None if case.grad_output is None else to_numpy(case.grad_output)
@@ -950,17 +958,20 @@ class Search:
             if first.stage == "output":
                 continue
             for key in self._keys(first, None):
+                alone = self.candidate(((first, key),)).outcomes
                 for item in finishes:
                     for second in self._keys(item, (first, key)):
                         found = self.candidate(((first, key), (item, second)))
-                        if _differs(found.outcomes, self.cases):
+                        if _changed(alone, found.outcomes) or not equal(
+                            alone[0], found.outcomes[0]
+                        ):
                             yield found
 
 
-def _showing(outcomes: Sequence[Outcome], cases: Sequence[Case]) -> int:
-    """The first case on which an outcome is not the expected one."""
-    for number, (outcome, case) in enumerate(zip(outcomes, cases, strict=True)):
-        if outcome is NOT_EXPECTED or not equal(outcome, case.expected):
+def _changed(before: Sequence[Outcome], after: Sequence[Outcome]) -> int:
+    """The first case on which a misconception changes the outcome."""
+    for number, (old, new) in enumerate(zip(before, after, strict=True)):
+        if new is NOT_EXPECTED or not equal(old, new):
             return number
     return 0
 
@@ -969,9 +980,11 @@ def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
     """The candidate's verdict: each part worded on the first case it shows on."""
     cases = search.cases
     texts = []
+    before: Sequence[Outcome] = [case.expected for case in cases]
     for position, (item, key) in enumerate(candidate.parts):
         own = search.candidate(candidate.parts[: position + 1])
-        number = _showing(own.outcomes, cases)
+        number = _changed(before, own.outcomes)
+        before = own.outcomes
         case, outcome = cases[number], own.outcomes[number]
         fields = {
             **item.words(case, key, outcome),

@@ -141,7 +141,8 @@ class SpiedCall:
     input: Any
     dim: Any
     index: Any
-    output: Any = None
+    output: Any = None  # as returned (a learner may change it in place later)
+    returned: Any = None  # a copy of the output as it was returned
 
 
 def _bound(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> SpiedCall:
@@ -164,6 +165,8 @@ def spying(calls: list[SpiedCall]) -> contextlib.AbstractContextManager[None]:
             call = _bound(op, args, kwargs)
             calls.append(call)
             call.output = original(*args, **kwargs)
+            if framework_of(call.output) == "torch":
+                call.returned = call.output.detach().clone()
             return call.output
 
         return spy

@@ -18,6 +18,7 @@ from gatherlab.exercises.compare import kind_of, shape_text
 from gatherlab.exercises.feedback import UNANSWERED_HINT
 from gatherlab.exercises.rendering import assigned, wrapped
 from gatherlab.exercises.result import Feedback, Result, feedback, not_attempted
+from gatherlab.exercises.verdict import verdict
 
 LABEL_SEPARATORS = re.compile(r"[\s,;'\"\[\]()]+")
 
@@ -94,9 +95,10 @@ def raises_feedback(
         )
     unknown = sorted(labels - set(calls))
     if unknown:
-        return feedback(
-            False,
-            f"There is no call {unknown[0]!r}: the calls are {', '.join(calls)}.",
+        return Feedback(
+            verdict(
+                False, "raises.unknown", label=repr(unknown[0]), labels=", ".join(calls)
+            )
         )
     missed = [label for label in raising if label not in labels]
     extra = [label for label in calls if label in labels and label not in raising]

@@ -81,7 +81,7 @@ def failed(exercise_id: str, message: str, details: tuple[str, ...] = ()) -> Res
 
 def not_attempted(exercise_id: str, message: str) -> Result:
     """The stub is still in place."""
-    return Result(exercise_id, NOT_ATTEMPTED, message)
+    return Result(exercise_id, NOT_ATTEMPTED, message, (), said(False, message))
 
 
 @dataclass(frozen=True)
