@@ -16,7 +16,7 @@ from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.call import TORCH_ERRORS, Call, step_at
 from gatherlab.exercises.compare import differences, expand_sizes, kind_of
 from gatherlab.exercises.feedback import UNANSWERED_HINT
-from gatherlab.exercises.misconceptions import Case, Search, Voice, explain
+from gatherlab.exercises.misconceptions import Case, Raised, Search, Voice, explain
 from gatherlab.exercises.rendering import as_assignment, source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted
 from gatherlab.exercises.verdict import Verdict, verdict
@@ -24,6 +24,7 @@ from gatherlab.exercises.wrong import off_by_one, transposed
 from gatherlab.trace import format_value
 
 FIX_VOICE = Voice(lambda case: "The call runs now, but ", "your call's result")
+STILL_BROKEN_VOICE = Voice(lambda case: "Still broken: ", "your call")
 
 FixPart = Literal["index", "dim"]
 # hint(answer, got, expected, where): the exercise's own words for a wrong result.
@@ -109,6 +110,10 @@ class Fix(Exercise):
         problems = fixed.problems()
         if problems:
             problem = problems[0]
+            raised = Raised("RuntimeError", problem.rule)
+            found = explain(self.search, [raised], STILL_BROKEN_VOICE)
+            if found is not None:
+                return judged(self.id, found)
             hint = f" ({problem.hint})" if problem.hint else ""
             return failed(self.id, f"Still broken: {problem.message}{hint}.")
         try:

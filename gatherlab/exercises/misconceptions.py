@@ -36,10 +36,17 @@ from gatherlab.trace import format_value
 
 @dataclass(frozen=True)
 class Raised:
-    """An outcome that is an error: its type's name and, if known, diagnose's rule."""
+    """An outcome that is an error: its type's name and, if known, diagnose's rule.
+
+    The type ``"Error"`` stands for any error, ``CHECK`` for one the learner's own
+    code raises (no gather-family call broke a rule).
+    """
 
     type: str
     rule: str | None = None
+
+
+CHECK = "Check"  # an error a learner's own check raises: no call broke a rule
 
 
 class _NotExpected:
@@ -71,6 +78,8 @@ def equal(first: Outcome, second: Outcome) -> bool:
             return False
         if first.rule is not None and second.rule is not None:
             return first.rule == second.rule
+        if CHECK in (first.type, second.type):  # the learner's own check raised
+            return first.rule is None and second.rule is None
         return "Error" in (first.type, second.type) or first.type == second.type
     if isinstance(first, Shaped) or isinstance(second, Shaped):
         both = isinstance(first, Shaped) and isinstance(second, Shaped)
@@ -237,8 +246,9 @@ def _no_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
 def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     dim = _axis(case.call)
+    rank = max(to_numpy(case.call.input).ndim, 1)
     return {
-        "other": str(key),
+        "other": str((dim + key) % rank),
         "dim": str(dim),
         "along": _along(case.call, dim),
         "positions": case.positions,
@@ -254,12 +264,11 @@ def _other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     call = case.call
     if call is None or call.op not in ("gather", "take_along_dim", "index_select"):
         return {}
-    rank = to_numpy(call.input).ndim
+    rank = max(to_numpy(call.input).ndim, 1)
     dim = _axis(call)
-    return {
-        other: run(call.with_part("dim", other), case.finish)
-        for other in range(rank)
-        if other != dim
+    return {  # keyed by the offset from the task's dim, the same in every case
+        shift: run(call.with_part("dim", (dim + shift) % rank), case.finish)
+        for shift in range(1, rank)
     }
 
 
@@ -319,8 +328,11 @@ def _whole_rows(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if dim == 0 or positions.size == 0:
         return {}
     if positions.min() < 0 or positions.max() >= source.shape[0]:
-        return {"rows": Raised("IndexError")}
-    return {"rows": np.take(source, positions.reshape(-1), axis=0)}
+        return {"rows": Raised("IndexError"), "kept": Raised("IndexError")}
+    return {
+        "rows": np.take(source, positions.reshape(-1), axis=0),
+        "kept": np.take(source, positions, axis=0),
+    }
 
 
 def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -344,9 +356,9 @@ def _wrong_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
         if (collapsed == first).all():
             collapsed = first
     ones = [d for d in range(collapsed.ndim) if collapsed.shape[d] == 1]
-    if len(ones) != 1 or index.ndim < 2:
+    if not ones or index.ndim < 2:
         return {}
-    (right,) = ones
+    right = ones[-1]
     positions = np.squeeze(collapsed, axis=right)
     found = {}
     for wrong in range(index.ndim):
@@ -513,7 +525,10 @@ def _unwrapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if raw is None:
         return {}
     assert case.call is not None
-    return {"raw": run(case.call.with_part("index", _torch(raw)))}
+    found = run(case.call.with_part("index", _torch(raw)))
+    if isinstance(found, Raised):  # gather's error, or the learner's own check's
+        found = Raised("Error", None)
+    return {"raw": found}
 
 
 @misconception(
@@ -560,6 +575,42 @@ def _expanded_to_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     except RuntimeError:
         return {"input": Raised("RuntimeError")}
     return {"input": run(Call("gather", source, dim, index))}
+
+
+def _other_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    d, other = key
+    source = to_numpy(case.call.input).shape
+    return {
+        "d": str(d),
+        "other": str(other),
+        "size": str(source[other]),
+        "full": str(to_numpy(case.call.index).shape[d]),
+        "input": case.call.input_name,
+    }
+
+
+@misconception("expanded-to-another-size", "call", _other_size_words)
+def _expanded_to_other(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The index expanded, along a dim after ``dim``, to another dim's size."""
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    index, dim = to_numpy(case.call.index), _axis(case.call)
+    source = to_numpy(case.call.input).shape
+    found = {}
+    for d in range(dim + 1, index.ndim):
+        first = np.take(index, [0], axis=d)
+        if index.shape[d] == 0 or not (index == first).all():
+            continue
+        for other in range(len(source)):
+            if other == d:
+                continue
+            shape = list(index.shape)
+            shape[d] = source[other]
+            variant = _torch(np.broadcast_to(first, shape))
+            found[(d, other)] = run(case.call.with_part("index", variant), case.finish)
+    return found
 
 
 # ---------------------------------------------------------------- case misconceptions
@@ -625,6 +676,37 @@ def _hard_coded_size(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return found
 
 
+def _same_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    index = to_numpy(case.call.index).shape
+    source = to_numpy(case.call.input).shape
+    dim = _axis(case.call)
+    d = next(
+        (d for d in range(len(index)) if index[d] != source[d] and (key or d != dim)),
+        0,
+    )
+    return {"d": str(d), "index": str(index[d]), "input": str(source[d])}
+
+
+@misconception("same-size-rule", "case", _same_size_words)
+def _same_size(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A check of gather's old rule (equal sizes, apart from dim, or on every dim)."""
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    index = to_numpy(case.call.index).shape
+    source = to_numpy(case.call.input).shape
+    dim = _axis(case.call)
+    found = {}
+    for every in (False, True):
+        differ = any(
+            i != s and (every or d != dim)
+            for d, (i, s) in enumerate(zip(index, source, strict=False))
+        )
+        found[every] = Raised(CHECK) if differ else base
+    return found
+
+
 def _negative_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     rank = max(to_numpy(case.call.input).ndim, 1) if case.call else 1
     return {"dim": str(case.args["dim"]), "rank": str(rank)}
@@ -646,7 +728,11 @@ def _negative_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 
 def _squeezed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    return {"d": str(key), "shape": _shape(outcome), "expected": _shape(case.expected)}
+    expected = np.shape(case.expected)
+    if key == "all":
+        ones = [d for d, size in enumerate(expected) if size == 1]
+        key = ones[-1] if ones else 0
+    return {"d": str(key), "shape": _shape(outcome), "expected": shape_text(expected)}
 
 
 @misconception(
@@ -657,7 +743,11 @@ def _squeezed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
 def _dropped_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if not isinstance(base, np.ndarray):
         return {}
-    return {d: np.squeeze(base, d) for d in range(base.ndim) if base.shape[d] == 1}
+    found: dict[Any, Outcome] = {
+        d: np.squeeze(base, d) for d in range(base.ndim) if base.shape[d] == 1
+    }
+    found["all"] = np.squeeze(base)  # .squeeze() with no dim
+    return found
 
 
 @misconception(
@@ -672,8 +762,13 @@ def _extra_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 
 def _narrow_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    d, size, full = key
-    return {"d": str(d), "size": str(size), "full": str(full)}
+    assert case.call is not None
+    d, other = key
+    return {
+        "d": str(d),
+        "size": str(to_numpy(case.call.input).shape[other]),
+        "full": str(np.shape(case.expected)[d]),
+    }
 
 
 @misconception("narrow-expand", "output", _narrow_words)
@@ -682,13 +777,33 @@ def _narrow_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
     call = case.call
     if not isinstance(base, np.ndarray) or call is None:
         return {}
-    sizes = {int(s) for s in to_numpy(call.input).shape}
+    sizes = to_numpy(call.input).shape
     return {
-        (d, size, base.shape[d]): np.take(base, range(size), axis=d)
+        (d, other): np.take(base, range(min(size, base.shape[d])), axis=d)
         for d in range(base.ndim)
-        for size in sorted(sizes)
-        if 1 < size < base.shape[d]
+        for other, size in enumerate(sizes)
+        if other != d
     }
+
+
+def _missing_expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    full = np.shape(case.expected)[key] if key < np.ndim(case.expected) else "?"
+    return {"d": str(key), "full": str(full), "shape": _shape(outcome)}
+
+
+@misconception("missing-expand", "output", _missing_expand_words)
+def _missing_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """An index left with size 1 where it needed expand: one entry along a dim."""
+    if not isinstance(base, np.ndarray) or not _gathering(case):
+        return {}
+    return {d: np.take(base, [0], axis=d) for d in range(base.ndim)}
+
+
+@misconception("flattened", "output", _squeezed_words)
+def _flattened(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not isinstance(base, np.ndarray) or base.ndim < 2:
+        return {}
+    return {0: base.reshape(-1)}
 
 
 @misconception(
@@ -835,8 +950,11 @@ def _gradient_other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
         return {}
     rank = to_numpy(case.call.input).ndim
     dim = _axis(case.call)
-    found = {other: _gradient(case, "add", other) for other in range(rank)}
-    return {k: v for k, v in found.items() if k != dim and v is not None}
+    found = {
+        (dim + shift) % rank: _gradient(case, "add", (dim + shift) % rank)
+        for shift in range(1, rank)
+    }
+    return {k: v for k, v in found.items() if v is not None}
 
 
 # ---------------------------------------------------------------- the search
