@@ -499,11 +499,14 @@ class Implement(Exercise):
 
     def _positions_argument(self) -> int | None:
         """The argument holding positions: the call's index, or else (when the index is
-        computed from the arguments) the first integer tensor argument."""
+        computed from the arguments) the first integer tensor argument that is not
+        the call's input."""
         named = self._argument_position(self.call.index if self.call else None)
         if named is not None or self.call is None:
             return named
-        for position, value in enumerate(self.example.values()):
+        for position, (name, value) in enumerate(self.example.items()):
+            if name == self.call.input:  # the values read, not the positions
+                continue
             if framework_of(value) and to_numpy(value).dtype.kind in "iu":
                 return position
         return None

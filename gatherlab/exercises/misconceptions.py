@@ -8,7 +8,9 @@ the expected value), the outcome the mistake produces: a value, an error
 (``Raised``) or ``NOT_EXPECTED`` (anything but the expected value: a size hard-coded
 from the visible example). ``explain`` keeps the misconceptions that reproduce the
 learner's outcome on every case, single ones first and then pairs (a wrong call, then a
-wrong finish such as a missing ``unsqueeze``), and returns the first one's verdict.
+wrong finish such as a missing ``unsqueeze``; pairs only where there are several
+cases, one case being too little evidence for two mistakes at once), and returns the
+first one's verdict.
 
 Stages: ``call`` misconceptions change the intended call (its dim, index, op), ``case``
 ones the case as a whole (sizes of the visible example, a negative dim), ``output`` ones
@@ -76,11 +78,11 @@ def equal(first: Outcome, second: Outcome) -> bool:
     if isinstance(first, Raised) or isinstance(second, Raised):
         if not (isinstance(first, Raised) and isinstance(second, Raised)):
             return False
-        if first.rule is not None and second.rule is not None:
-            return first.rule == second.rule
-        if CHECK in (first.type, second.type):  # the learner's own check raised
-            return first.rule is None and second.rule is None
-        return "Error" in (first.type, second.type) or first.type == second.type
+        if "Error" in (first.type, second.type) and None in (first.rule, second.rule):
+            return True  # "any error"
+        if first.rule is not None or second.rule is not None:
+            return first.rule == second.rule  # a broken rule is matched by the rule
+        return first.type == second.type or CHECK in (first.type, second.type)
     if isinstance(first, Shaped) or isinstance(second, Shaped):
         both = isinstance(first, Shaped) and isinstance(second, Shaped)
         return both and first.shape == second.shape
@@ -122,6 +124,7 @@ class Case:
     positions: str = "the positions"
     gradient: bool = False
     grad_output: Any = None
+    writes_code: bool = True  # False for a prediction: no advice in code terms
     visible_expected: Any = None  # the visible example's expected value
     visible_shapes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
@@ -365,10 +368,8 @@ def _wrong_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
         if wrong == right:
             continue
         moved = np.expand_dims(positions, wrong)
-        target = [
-            index.shape[d] if moved.shape[d] == 1 else moved.shape[d]
-            for d in range(moved.ndim)
-        ]
+        target = list(moved.shape)
+        target[wrong] = index.shape[wrong]  # the new axis expanded, as the index's
         for expanded, shape in (("as is", moved.shape), ("expanded", target)):
             variant = _torch(np.broadcast_to(moved, shape))
             outcome = run(case.call.with_part("index", variant), case.finish)
@@ -593,7 +594,7 @@ def _other_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
 @misconception("expanded-to-another-size", "call", _other_size_words)
 def _expanded_to_other(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """The index expanded, along a dim after ``dim``, to another dim's size."""
-    if not _gathering(case):
+    if not _gathering(case) or not case.writes_code:
         return {}
     assert case.call is not None
     index, dim = to_numpy(case.call.index), _axis(case.call)
@@ -775,7 +776,7 @@ def _narrow_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
 def _narrow_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """An index expanded to another dim's size: the result stops short on one dim."""
     call = case.call
-    if not isinstance(base, np.ndarray) or call is None:
+    if not isinstance(base, np.ndarray) or call is None or not case.writes_code:
         return {}
     sizes = to_numpy(call.input).shape
     return {
@@ -794,7 +795,7 @@ def _missing_expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, s
 @misconception("missing-expand", "output", _missing_expand_words)
 def _missing_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """An index left with size 1 where it needed expand: one entry along a dim."""
-    if not isinstance(base, np.ndarray) or not _gathering(case):
+    if not isinstance(base, np.ndarray) or not _gathering(case) or not case.writes_code:
         return {}
     return {d: np.take(base, [0], axis=d) for d in range(base.ndim)}
 
@@ -957,6 +958,11 @@ def _gradient_other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {k: v for k, v in found.items() if v is not None}
 
 
+# A missing expand is tried before a moved axis: an unexpanded index is both.
+PRIORITY = {"missing-expand": -1}
+LIBRARY.sort(key=lambda item: PRIORITY.get(item.id, 0))
+
+
 # ---------------------------------------------------------------- the search
 
 
@@ -1042,6 +1048,8 @@ class Search:
             keys = self._surviving(item, None, learner)
             if keys:
                 return self.candidate(((item, keys[0]),))
+        if len(self.cases) < 2:  # one case is too little evidence for a pair
+            return None
         finishes = [m for m in LIBRARY if m.stage == "output"]
         for first in LIBRARY:
             if first.stage == "output":
@@ -1071,6 +1079,8 @@ class Search:
                 found = self.candidate(((item, key),))
                 if _differs(found.outcomes, self.cases):
                     yield found
+        if len(self.cases) < 2:
+            return
         finishes = [m for m in LIBRARY if m.stage == "output"]
         for first in LIBRARY:
             if first.stage == "output":

@@ -63,6 +63,7 @@ def prediction_case(
         positions=positions,
         gradient=gradient,
         grad_output=grad_output,
+        writes_code=False,
     )
 
 
