@@ -1,14 +1,16 @@
 """Self-check exercises: ``gl.exercises.check("01.pick_columns", answer)`` explains.
 
-Chapter modules ``chNN.py`` in this package register their exercises with ``implement``,
-``predict``, ``predict_raises`` and ``fix``; ``EXERCISES`` finds them all by itself.
-CONTRIBUTING.md ("Exercises") shows how to add one and the notebook cell pattern.
+Chapter modules ``chNN.py`` in this package, listed in ``registry.CHAPTERS``, register
+their exercises with ``implement``, ``predict``, ``predict_raises``, ``choose`` and
+``fix`` while ``EXERCISES`` imports them. A wrong answer's message comes from the
+misconception model (``misconceptions.py``) and the one message table
+(``messages.json``); ``check(...).verdict`` holds it as data. CONTRIBUTING.md
+("Exercises") shows how to add one and the notebook cell pattern.
 """
 
 from __future__ import annotations
 
 import difflib
-import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -34,12 +36,12 @@ EXERCISES = Registry(__name__)
 
 
 def _register(exercise: Exercise) -> Exercise:
-    """Add to the registry, under the module of the chapter that called ``implement``
-    (or another constructor)."""
-    frame = inspect.currentframe()
-    caller = frame.f_back.f_back if frame and frame.f_back else None
-    module = caller.f_globals.get("__name__", "?") if caller else "?"
-    return EXERCISES.add(exercise, module)
+    """Add to the registry, under the chapter module it is importing (an exercise made
+    elsewhere, e.g. in a notebook, is not registered: check it with its own
+    ``.check``)."""
+    if not EXERCISES.loading:
+        return exercise
+    return EXERCISES.add(exercise, EXERCISES.loading)
 
 
 def implement(
