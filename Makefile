@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 
-.PHONY: book test test-platforms lab notebooks lint clean vendor-js gpu-outputs gpu-wheels
+.PHONY: book test test-platforms lab notebooks lint clean vendor-js gpu-outputs gpu-wheels regen
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 # The explorers' browser code against cases generated from gatherlab and torch
-# (tests/agreement_cases.py) and the in-page exercise checks (tests/page_cases.py),
+# (tests/agreement_cases.py) and the in-page exercise checks (tools/page_cases.py),
 # with Node's own test runner; then Python and notebooks.
 test: lint
 	node --test tests/js/
@@ -66,6 +66,12 @@ gpu-wheels: | $(PY)
 vendor-js: | $(PY)
 	npm ci --ignore-scripts --no-audit --no-fund
 	$(PY) tools/vendor_js.py
+
+# Regenerate the stored cases the browser code is checked against, after changing an
+# exercise, the feedback's words or the explorers' rules (the tests say when).
+regen: $(STAMP)
+	$(PY) tools/page_cases.py
+	$(PY) -m tests.agreement_cases
 
 clean:
 	rm -rf _build

@@ -765,10 +765,11 @@ def _extra_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
 def _narrow_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     d, other = key
+    expected = np.shape(case.expected)
     return {
         "d": str(d),
         "size": str(to_numpy(case.call.input).shape[other]),
-        "full": str(np.shape(case.expected)[d]),
+        "full": str(expected[d]) if d < len(expected) else "more",
     }
 
 

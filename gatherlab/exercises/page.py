@@ -42,12 +42,15 @@ The page's check: unanswered (``...``) gives ``verdicts.unanswered``; for predic
 text answer matching ``raise_words`` gives ``verdicts.says_raises``. Otherwise it
 computes the learner's outcome on every case (predict: the typed value, for the one
 case; implement and fix: its evaluator). All equal to ``expected`` (same shape, values
-equal, floats within rtol 1e-5 + atol 1e-6; errors equal when both rules are known and
-agree, else when either type is "Error" or the types agree): ``passed``. Else the first
+equal, floats within rtol 1e-5 + atol 1e-6; errors as below): ``passed``. Else the first
 misconception, in the order the cases list them, whose outputs equal the learner's on
-every case (NOT_EXPECTED matches anything but the expected value): its verdict, in the
-top-level ``misconceptions`` (one copy per id, where the contract first had one per
-case entry: the same verdict, about 7 times smaller pages). Else the fallback, on the
+every case (``not_expected`` matches anything but the expected value, ``any_of_shape``
+any value of that shape; an ERROR of type "Error" without a rule matches any error; two
+errors with rules match when the rules agree, one with and one without a rule never
+match, two without rules match when the types agree or either type is "Check", the
+learner's own check): its verdict, in the top-level ``misconceptions`` (one copy per id,
+where the contract first had one per case entry: the same verdict, about 7 times smaller
+pages). Else the fallback, on the
 first failing case: a shape that differs gives ``shape_template`` with fields
 ``got_shape`` and ``expected_shape`` (Python's tuple repr, ``(2,)``, ``(2, 3)``); a
 value gives, at the first wrong coordinate in row-major order, ``reads_template`` when

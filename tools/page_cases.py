@@ -1,15 +1,20 @@
-"""Answers typed into the book's predict exercises, with what Python's check says.
+"""The page's exercise cases: each exercise's payload, answers and Python's verdicts.
 
-``tests/js/page_exercises.test.mjs`` (Node's test runner, in ``make test``) runs
-``book/static/exercise_check.js`` on every case and wants the same status, message and
-details; ``tests/test_page_exercises.py`` fails when the stored file is stale.
-After changing an exercise or the feedback wording, regenerate it with
-
-    .venv/bin/python -m tests.page_cases
+Writes ``tests/js/page_exercise_cases.json.gz`` (gzip of JSON): ``{"payloads": {id:
+payload}, "cases": [{"id", "text" | "code", "status", "verdict", "message"}]}``. A case
+has ``text`` where the learner types a value or labels (predict, raises, choose; read as
+``gatherlab.exercises.page.typed_answer`` reads it) and ``code`` where the learner
+writes code (implement: a function named ``answer``; fix: ``answer = <expression>`` over
+the names the notebook defines, the payload's ``args``): the real mistakes of
+``tests/data/real_mistakes.json``. ``verdict`` is ``V`` and ``message`` its words
+(``gatherlab.exercises.page.verdict_for``): the page, given the same answer, must show
+the same words. ``tests/test_page_exercises.py`` fails when the file is stale;
+regenerate it with ``make regen``.
 """
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
 import random
@@ -21,10 +26,12 @@ from typing import Any
 import numpy as np
 
 from gatherlab._arrays import to_numpy
-from gatherlab.exercises import EXERCISES, Predict
-from gatherlab.exercises.page import payload, typed_answer
+from gatherlab.exercises import EXERCISES, Fix, Predict
+from gatherlab.exercises.page import payload, typed_answer, verdict_for
 
-CASES_FILE = Path(__file__).parent / "js" / "page_exercise_cases.json"
+ROOT = Path(__file__).resolve().parent.parent
+CASES_FILE = ROOT / "tests" / "js" / "page_exercise_cases.json.gz"
+MISTAKES_FILE = ROOT / "tests" / "data" / "real_mistakes.json"
 # Texts any exercise may be given: stubs, words, odd literals, text Python cannot read.
 COMMON_TEXTS = (
     "...",
@@ -238,36 +245,92 @@ def _label_texts(labels: list[str], solution: list[str]) -> list[str]:
     return texts
 
 
+def _misconception_texts(data: dict[str, Any]) -> list[str]:
+    """Each misconception's output on the one case, typed as nested lists."""
+    texts = []
+    for entry in data["cases"][0]["misconceptions"]:
+        output = entry["output"]
+        if "data" in output:
+            values = np.array(output["data"]).reshape(output["shape"])
+            texts.append(_literal(values.tolist()))
+    return texts
+
+
+def _code_answer(exercise_id: str, code: str) -> Any:
+    """The answer a learner's code gives, run with the notebook's names."""
+    import torch
+
+    exercise = EXERCISES[exercise_id]
+    names: dict[str, Any] = {"torch": torch}
+    if isinstance(exercise, Fix):
+        names[exercise.broken.input_name] = exercise.broken.input
+        names[exercise.broken.index_name] = exercise.broken.index
+    exec(code, names)  # the collected mistakes' code, as learners wrote it
+    return names["answer"]
+
+
+def _case(exercise_id: str, key: str, shown: str, answer: Any) -> dict[str, Any]:
+    verdict, message = verdict_for(exercise_id, answer)
+    status = "passed" if verdict["passed"] else "not yet"
+    if answer is ...:
+        status = "not attempted yet"
+    return {
+        "id": exercise_id,
+        key: shown,
+        "status": status,
+        "verdict": verdict,
+        "message": message,
+    }
+
+
 def build() -> dict[str, Any]:
-    """Every page exercise's payload and its cases: text typed, Python's result."""
+    """Every exercise's payload and its cases: the answer, Python's verdict."""
+    mistakes = json.loads(MISTAKES_FILE.read_text(encoding="utf-8"))
     payloads, cases = {}, []
     for exercise_id in EXERCISES:
         exercise = EXERCISES[exercise_id]
         data = payload(exercise)
-        if data is None:
-            continue
         payloads[exercise_id] = data
+        codes = [m["code"] for m in mistakes if m["exercise"] == exercise_id]
+        for code in codes:
+            cases.append(
+                _case(exercise_id, "code", code, _code_answer(exercise_id, code))
+            )
+        if data["kind"] in ("implement", "fix"):
+            continue
         if data["kind"] == "predict":
-            own = _predict_texts(exercise)
-        elif data["kind"] == "predict_raises":
-            own = _label_texts(data["labels"], data["solution"])
-        else:  # choose: one true statement
-            own = _label_texts(data["labels"], [exercise.right])
+            assert isinstance(exercise, Predict)
+            own = [*_predict_texts(exercise), *_misconception_texts(data)]
+        else:
+            labels = [choice["label"] for choice in data["choices"]]
+            right = exercise.reference_answer
+            own = _label_texts(labels, [right] if isinstance(right, str) else right)
         texts = [*own, *COMMON_TEXTS, *_fuzz(exercise_id)]
         for text in dict.fromkeys(texts):  # each text once, in order
-            result = exercise.check(typed_answer(text))
-            expected = [result.status, result.message, list(result.details)]
-            cases.append({"id": exercise_id, "text": text, "expected": expected})
+            cases.append(_case(exercise_id, "text", text, typed_answer(text)))
     return {"payloads": payloads, "cases": cases}
 
 
 def dumped(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    """One line per payload and per case, so a change shows as a short diff."""
+    lines = ['{"payloads": {']
+    items = sorted(data["payloads"].items())
+    for number, (key, value) in enumerate(items):
+        comma = "," if number < len(items) - 1 else ""
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+        lines.append(f"{json.dumps(key)}: {text}{comma}")
+    lines.append('}, "cases": [')
+    for number, case in enumerate(data["cases"]):
+        comma = "," if number < len(data["cases"]) - 1 else ""
+        lines.append(json.dumps(case, sort_keys=True, ensure_ascii=False) + comma)
+    lines.append("]}")
+    return "\n".join(lines) + "\n"
 
 
 def main() -> int:
     data = build()
-    CASES_FILE.write_text(dumped(data), encoding="utf-8")
+    # mtime=0: the same cases give the same bytes
+    CASES_FILE.write_bytes(gzip.compress(dumped(data).encode("utf-8"), mtime=0))
     print(f"wrote {len(data['cases'])} cases for {len(data['payloads'])} exercises")
     return 0
 
