@@ -72,9 +72,9 @@ class Trace:
         return iter(self.steps)
 
     def __getitem__(self, out: int | tuple[int, ...]) -> Step:
-        out = (int(out),) if np.ndim(out) == 0 else tuple(int(c) for c in out)
+        at = (int(out),) if isinstance(out, int) else tuple(int(c) for c in out)
         for step in self.steps:
-            if step.out == out:
+            if step.out == at:
                 return step
         raise KeyError(f"no output coordinate {out}")
 
@@ -282,7 +282,7 @@ def trace(
     if op == "take_along_dim" and dim is None:
         steps = _flat_take_along_dim_steps(source, positions)
         return Trace(op, None, steps, source_name)
-    dim = int(dim) % max(source.ndim, 1)
+    dim = int(dim or 0) % max(source.ndim, 1)
     if op == "take_along_dim":
         steps = _take_along_dim_steps(source, dim, positions)
     elif op == "index_select":

@@ -1108,7 +1108,7 @@ def _changed(before: Sequence[Outcome], after: Sequence[Outcome]) -> int:
 def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
     """The candidate's verdict: each part worded on the first case it shows on."""
     cases = search.cases
-    texts = []
+    texts: list[Verdict] = []
     before: Sequence[Outcome] = [case.expected for case in cases]
     for position, (item, key) in enumerate(candidate.parts):
         own = search.candidate(candidate.parts[: position + 1])

@@ -187,7 +187,7 @@ def _cases(
     verdicts: dict[str, Any],
 ) -> list[dict[str, Any]]:
     """The cases with every misconception's output; the verdicts go in ``verdicts``."""
-    listed = []
+    listed: list[dict[str, Any]] = []
     for number, case in enumerate(search.cases):
         listed.append(
             {
@@ -348,7 +348,9 @@ def payload(exercise: Exercise) -> dict[str, Any]:
         "verdicts": {},
     }
     data.update(BUILDERS[kind](exercise))
-    data["verdicts"]["unanswered"] = exercise.check(...).verdict.to_json()
+    unanswered = exercise.check(...).verdict
+    assert unanswered is not None  # every result carries its verdict
+    data["verdicts"]["unanswered"] = unanswered.to_json()
     return data
 
 
