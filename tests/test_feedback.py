@@ -419,3 +419,74 @@ def test_the_device_mismatch_choice_matches_cuda():
     assert "cpu" in str(raised.value)
     assert torch.ones(1, device="cuda").add(1).item() == 2  # the context is healthy
     assert torch.gather(x, 1, index.to(x.device)).tolist() == [[12, 10], [21, 21]]
+
+
+# ---------------------------------------------------------------- the model's promises
+
+
+def test_every_misconception_has_its_words_in_the_one_table():
+    from gatherlab.exercises.misconceptions import LIBRARY
+    from gatherlab.exercises.verdict import messages
+
+    assert len({item.id for item in LIBRARY}) == len(LIBRARY)
+    assert all(item.template in messages() for item in LIBRARY)
+    assert all(item.stage in ("call", "case", "output") for item in LIBRARY)
+
+
+def test_memory_a_loop_never_wrote_is_named_and_never_quoted():
+    def skips_the_last_column(input, dim, index):
+        out = torch.empty(index.shape, dtype=input.dtype)
+        for i in range(index.shape[0]):
+            for j in range(index.shape[1] - 1):
+                p = int(index[i, j])
+                out[i, j] = input[p, j] if dim % 2 == 0 else input[i, p]
+        return out
+
+    result = gl.exercises.check("01.gather_loop", skips_the_last_column)
+    assert result.verdict.template == "implement.unwritten"
+    assert "out[0, 2] of your result was never written" in result.message
+    assert not any(char.isdigit() for char in result.message.split("written")[1])
+
+
+def test_an_answer_that_cuts_the_gradient_fails_the_gradient_exercise():
+    for cut in (
+        lambda lp, labels: lp.detach().gather(1, labels.unsqueeze(1)),
+        lambda lp, labels: torch.tensor(
+            lp.gather(1, labels.unsqueeze(1)).tolist(), dtype=lp.dtype
+        ),
+    ):
+        result = gl.exercises.check("05.label_scores", cut)
+        assert not result.passed
+        assert result.verdict.template == "implement.detached"
+    assert gl.exercises.check(
+        "05.label_scores", lambda lp, labels: lp.gather(1, labels.unsqueeze(1))
+    ).passed
+
+
+def test_a_sum_of_repeated_reads_is_not_taken_for_one_read():
+    result = gl.exercises.check(
+        "05.label_scores",
+        lambda lp, labels: lp.gather(
+            1, labels.unsqueeze(1).expand(-1, lp.shape[1])
+        ).sum(1, keepdim=True),
+    )
+    assert result.verdict.misconception == "sum-of-repeated-reads"
+    assert "out[0, 0] is -1.2, 3 × -0.4" in result.message
+    assert "that is log_probs" not in result.message
+
+
+def test_a_size_hard_coded_from_the_visible_example_is_named():
+    result = gl.exercises.check(
+        "05.label_scores", lambda lp, labels: lp[torch.arange(2), labels].unsqueeze(1)
+    )
+    assert result.verdict.misconception == "hard-coded-size"
+    assert "works only when log_probs.shape[0] is 2" in result.message
+
+
+def test_a_message_names_a_read_only_when_the_learners_own_call_made_it():
+    def shifted(x, columns):
+        return torch.gather(x, 1, columns.flip(0))
+
+    result = gl.exercises.check("01.pick_columns", shifted)
+    assert result.verdict.template == "implement.wrong_value_yours_read"
+    assert "your torch.gather read x[" in result.message
