@@ -1072,15 +1072,15 @@ class Search:
             keys = [key for key in keys if key in variants]
         return keys
 
-    def candidates(self) -> Iterator[Candidate]:
+    def candidates(self, pairs: bool = True) -> Iterator[Candidate]:
         """Every candidate that changes an outcome, in the order ``matching`` tries
-        them: single misconceptions, then pairs."""
+        them: single misconceptions, then (``pairs``) pairs."""
         for item in LIBRARY:
             for key in self._keys(item, None):
                 found = self.candidate(((item, key),))
                 if _differs(found.outcomes, self.cases):
                     yield found
-        if len(self.cases) < 2:
+        if len(self.cases) < 2 or not pairs:
             return
         finishes = [m for m in LIBRARY if m.stage == "output"]
         for first in LIBRARY:

@@ -67,9 +67,11 @@ the others in order, gives its ``verdict``; an unknown word gives template
 ``example``: the first label's repr).
 
 Implement pages carry the visible example, the first ``PAGE_HIDDEN`` hidden cases and
-the first ``PAGE_INVALID`` invalid ones, and the misconceptions computed over exactly
-those, so the page's verdicts are the notebook's on those cases; the notebook checks
-all of them. ``verdict_for(exercise_id, answer)`` gives the Python side of a page case.
+the first ``PAGE_INVALID`` invalid ones, and the single misconceptions computed over
+exactly those (pairs, several times larger, are named in the notebook only), so the
+page's verdicts are the notebook's on those cases where one misconception explains the
+answer; the notebook checks all the cases. ``verdict_for(exercise_id, answer)`` gives
+the Python side of a page case.
 ``typed_answer`` says how the page reads typed text, so both sides read it alike.
 """
 
@@ -199,7 +201,7 @@ def _cases(
                 "misconceptions": [],
             }
         )
-    for candidate in search.candidates():
+    for candidate in search.candidates(pairs=False):
         verdicts.setdefault(
             candidate.id, verdict_of(candidate, search, voice).to_json()
         )
@@ -385,7 +387,9 @@ def page_html(result: Result) -> str:
         return ""  # extra (tests/test_page_exercises.py calls payload directly)
     name = html.escape(exercise.id)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # In a single-quoted attribute only &, <, > and ' need escaping (not the quotes).
+    escaped = html.escape(text, quote=False).replace("'", "&#x27;")
     return (
         f'<div class="gl-page-check" data-exercise="{name}" '
-        f"data-payload='{html.escape(text)}' hidden></div>"
+        f"data-payload='{escaped}' hidden></div>"
     )
