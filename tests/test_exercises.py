@@ -838,7 +838,9 @@ def test_a_ragged_prediction_names_the_row():
 def test_html_renders_code_spans_and_wraps_long_lines():
     unsolved = EXERCISES["01.pick_columns"].check(stub)
     html = unsolved._repr_html_()
-    assert "<code>raise NotImplementedError</code>" in html and "`" not in html
+    shown = html.split('<div class="gl-page-check"')[0]  # the hidden payload is data
+    assert "<code>raise NotImplementedError</code>" in shown and "`" not in shown
+    assert 'class="gl-page-check" data-exercise="01.pick_columns"' in html
     assert "`raise NotImplementedError`" in str(unsolved)  # text keeps backticks
     failing = SELECT.check(lambda x, index: torch.gather(x, 1, index) + 1)
     assert "white-space:pre-wrap" in failing._repr_html_()
