@@ -13,7 +13,7 @@ LAB_COPIES := $(patsubst notebooks/%,$(LAB)/%,$(NOTEBOOKS))
 LEARNER_STAMP := $(VENV)/.learner-installed
 
 .PHONY: book test test-platforms test-bare lab lab-tensorflow reset-lab notebooks lint \
-	clean vendor-js gpu-outputs gpu-wheels site-zip
+	clean vendor-js gpu-outputs gpu-wheels site-zip regen
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,7 +46,7 @@ lint: $(STAMP)
 
 # The explorers' browser code against cases generated from gatherlab and torch
 # (tests/agreement_cases.py), the in-page exercises and their evaluator
-# (tools/page_payloads.py, tools/evaluator_cases.py),
+# (tools/page_cases.py, tools/evaluator_cases.py),
 # with Node's own test runner; then Python and notebooks.
 test: lint
 	node --test tests/js/
@@ -110,6 +110,12 @@ gpu-wheels: | $(PY)
 vendor-js: | $(PY)
 	npm ci --ignore-scripts --no-audit --no-fund
 	$(PY) tools/vendor_js.py
+
+# Regenerate the stored cases the browser code is checked against, after changing an
+# exercise, the feedback's words or the explorers' rules (the tests say when).
+regen: $(STAMP)
+	$(PY) tools/page_cases.py
+	$(PY) -m tests.agreement_cases
 
 clean:
 	rm -rf _build

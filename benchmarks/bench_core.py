@@ -48,7 +48,6 @@ def main() -> None:
         "trace[32, 7] on a fresh trace": lambda: gl.trace(input, 1, index)[32, 7],
         "every Step of a fresh trace": lambda: list(gl.trace(input, 1, index)),
         "str(trace) (4096 lines)": lambda: str(trace),
-        "trace.to_records()": trace.to_records,
     }
     print(f"{SIZE}x{SIZE} input, {SIZE}x{SIZE} index (median of 200 runs)")
     for name, work in timings.items():

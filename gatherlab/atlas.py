@@ -899,7 +899,7 @@ def _broadcasting(outcomes: dict[str, Any]) -> str:
             parts.append(f"no: (1, 2) index gives {tuple(smaller['shape'])}")
     else:
         parts.append(f"(1, 2) index raises {smaller['error']}")
-    if stretched["status"] == "ok":
+    if stretched is not None and stretched["status"] == "ok":
         parts.append("x stretched")
     else:
         parts.append("(1, 3) x raises")

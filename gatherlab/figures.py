@@ -91,7 +91,7 @@ def _draw_grid(
     values: np.ndarray,
     left: float,
     title: str,
-    fills: dict[tuple[int, int], str],
+    fills: dict[tuple[int, ...], str],
     row_numbers: bool,
 ) -> None:
     """One labelled grid whose top-left corner is at (left, 0); row r spans -r-1..-r."""
@@ -168,16 +168,16 @@ def gather_diagram(
 
     source_grid, index_grid, output_grid = map(_as_grid, (source, positions, output))
     grid_dim = 1 if source.ndim == 1 else dim  # a 1-D input is drawn as one row
-    fills: dict[str, dict[tuple[int, int], str]] = {
+    fills: dict[str, dict[tuple[int, ...], str]] = {
         "source": {},
         "index": {},
         "out": {},
     }
-    step = None
+    chosen = None
     if at is not None:
-        step = steps[at]
-        out_cell = (0, *step.out) if positions.ndim == 1 else step.out
-        source_cell = (0, *step.source) if source.ndim == 1 else step.source
+        chosen = steps[at]
+        out_cell = (0, *chosen.out) if positions.ndim == 1 else chosen.out
+        source_cell = (0, *chosen.source) if source.ndim == 1 else chosen.source
         for k in range(source_grid.shape[grid_dim]):
             line_cell = list(source_cell)
             line_cell[grid_dim] = k
@@ -211,7 +211,7 @@ def gather_diagram(
     ):
         _draw_grid(ax, grid, left, title, fills[key], row_numbers=two_d)
 
-    if step is not None:
+    if chosen is not None:
         # Arrows leave and enter the grids at their outer edges, in the traced cells'
         # columns, so they never cross a cell; the colours say which row. Each arc
         # keeps a fixed height, below the titles and above the caption.
@@ -229,7 +229,7 @@ def gather_diagram(
         ax.text(
             total_width / 2,
             -height - ARC_BELOW - 0.5,
-            steps.line(step),
+            steps.line(chosen),
             ha="center",
             va="top",
             fontsize=11,
@@ -362,7 +362,7 @@ def batched_selection_diagram(
     for b in range(batch):
         ax = figure.add_subplot(batch, 1, b + 1)
         picked_rows = {int(t) for t in picks[b]}
-        source_fills = {
+        source_fills: dict[tuple[int, ...], str] = {
             (t, f): fill("source") for t in picked_rows for f in range(width)
         }
         output = values[b][picks[b]]
@@ -401,7 +401,7 @@ def gradient_contributions(
     for at, values in parts.items():
         totals[at] = sum(values)
 
-    rows, columns = totals.shape
+    rows, columns = map(int, totals.shape)
     figure = BookFigure(figsize=(CELL_INCHES * 1.6 * columns + 1.6, 1.1 * rows + 1.0))
     ax = figure.add_subplot()
     top = max(totals.max(), 1) * 1.25
@@ -456,7 +456,9 @@ def broken_index_grid(
 
     source = to_numpy(input)
     dim = wrap_dim(dim, source.ndim)
-    panels = [(f"{source_name} (the input)", source, {}, "")]
+    panels: list[tuple[str, Any, dict[Any, Any], str]] = [
+        (f"{source_name} (the input)", source, {}, "")
+    ]
     for name, index in cases.items():
         positions = to_numpy(index)
         rule = diagnose(input, dim, index)[0].rule

@@ -137,6 +137,7 @@ def check_gather(
     """
     problems = _structure_problems(input, dim, index, op)
     if not problems and same_sizes and op == "gather" and index.numel():
+        assert dim is not None  # gather always has a dim
         problems = _partial_cover_problems(input, dim, index)
     if not problems and values:
         problems = _value_problems(input, dim, index, op)

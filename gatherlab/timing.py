@@ -11,6 +11,7 @@ import statistics
 import timeit
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def results_agree(candidates: Mapping[str, Callable[[], object]]) -> bool:
     """True when every candidate returns the same tensor: check this before timing."""
     import torch
 
-    results = [candidate() for candidate in candidates.values()]
+    results = [cast(torch.Tensor, candidate()) for candidate in candidates.values()]
     return all(torch.equal(results[0], result) for result in results)
 
 

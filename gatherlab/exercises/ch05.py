@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from gatherlab._arrays import to_numpy
 from gatherlab.exercises import Call, cases, fix, implement, predict
 
 values = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -74,18 +73,6 @@ def _label_scores_case(rng: np.random.Generator) -> dict[str, torch.Tensor]:
     }
 
 
-def _loss_hint(
-    args: dict[str, torch.Tensor],
-    outcome: object,
-    expected: torch.Tensor,
-    where: tuple[int, ...] | None,
-) -> str:
-    """A result that is the expected one negated is the loss, not the score."""
-    if where is None or not np.allclose(to_numpy(outcome), -to_numpy(expected)):
-        return ""
-    return "return the log-probability itself, not the loss"
-
-
 implement(
     "05.label_scores",
     "Read each sample's log-probability for its label",
@@ -102,7 +89,7 @@ implement(
         lambda log_probs, labels: labels.unsqueeze(1),
         index_name="labels.unsqueeze(1)",
     ),
-    hint=_loss_hint,
+    gradient="log_probs",
 )
 
 

@@ -16,7 +16,8 @@ from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.feedback import UNANSWERED_HINT
 from gatherlab.exercises.raises import labels_in
 from gatherlab.exercises.rendering import comment
-from gatherlab.exercises.result import Feedback, Result, not_attempted
+from gatherlab.exercises.result import Feedback, Result, feedback, not_attempted
+from gatherlab.exercises.verdict import verdict
 
 
 def choice_feedback(
@@ -26,18 +27,18 @@ def choice_feedback(
     ``why[label]`` says why that statement is true or false."""
     labels = labels_in(answer, options)
     if labels is None or len(labels) != 1:
-        return Feedback(
-            False,
-            f"Pick one statement: write its label, e.g. {next(iter(options))!r}.",
-        )
+        example = repr(next(iter(options)))
+        return Feedback(verdict(False, "choose.pick_one", example=example))
     (label,) = labels
     if label not in options:
         return Feedback(
-            False, f"There is no statement {label!r}: they are {', '.join(options)}."
+            verdict(
+                False, "choose.unknown", label=repr(label), labels=", ".join(options)
+            )
         )
     if label == right:
-        return Feedback(True, f"Right: {why[right]}.")
-    return Feedback(False, f"Not {label}: {why[label]}.")
+        return feedback(True, f"Right: {why[right]}.")
+    return feedback(False, f"Not {label}: {why[label]}.")
 
 
 @dataclass(eq=False, kw_only=True)

@@ -12,7 +12,6 @@ from typing import Any, Literal
 import numpy as np
 
 from gatherlab._arrays import dtype_name, framework_of, to_numpy
-from gatherlab.trace import format_value
 
 FRAMEWORK_NAMES = {
     "torch": "a torch.Tensor",
@@ -241,8 +240,3 @@ def differences(
         return None
     where = tuple(int(c) for c in np.argwhere(np.asarray(wrong))[0])
     return Difference("", where, got_values[where].item(), want_values[where].item())
-
-
-def value_text(value: Any) -> str:
-    """One value the way the trace prints it (``22``, ``0.8``)."""
-    return format_value(value)

@@ -1,8 +1,5 @@
-"""The sentences every kind of exercise builds its feedback from, each in one place.
-
-``misread`` is the wrong-coordinate sentence (``out[1, 0] should read ..., but ...``);
-``wrong_value_message`` fills it from a comparison and the traced call.
-"""
+"""Small pieces every kind of exercise words its feedback with, each in one place:
+the stub hints, a case's inputs as lines, an argument changed in place."""
 
 from __future__ import annotations
 
@@ -12,8 +9,7 @@ from typing import Any
 import numpy as np
 
 from gatherlab._arrays import entry, framework_of, to_numpy
-from gatherlab.exercises.call import Call, step_at
-from gatherlab.exercises.compare import Difference, shape_text, value_text
+from gatherlab.exercises.compare import shape_text
 
 SMALL = 24  # inputs with at most this many entries are printed in full in feedback
 STUB_HINT = (
@@ -61,42 +57,3 @@ def changed_argument(before: Mapping[str, Any], after: Mapping[str, Any]) -> str
         if len(wrong):
             return entry(name, tuple(int(c) for c in wrong[0]))
     return None
-
-
-def which_is(call: Call | None, value: Any) -> str:
-    """`` (that is x[1, 1])`` when ``value`` occurs exactly once in the call's input."""
-    if call is None or framework_of(call.input) is None:
-        return ""
-    places = np.argwhere(to_numpy(call.input) == value)
-    if len(places) != 1:
-        return ""
-    return f" (that is {entry(call.input_name, tuple(int(c) for c in places[0]))})"
-
-
-def misread(where: tuple[int, ...], should: str, but: str, name: str = "out") -> str:
-    """The wrong-coordinate sentence: ``out[1, 0] should <should>, but <but>``."""
-    return f"{entry(name, where)} should {should}, but {but}"
-
-
-def should_read(difference: Difference, call: Call | None) -> str:
-    """``read x[1, 2] = 22 because index[1, 0] = 2``, else ``be 22``."""
-    where = difference.where or ()
-    step = step_at(call, where) if call is not None else None
-    if call is not None and step is not None:
-        return f"read {call.reads(step)}"
-    return f"be {value_text(difference.expected)}"
-
-
-def wrong_value_message(
-    difference: Difference, call: Call | None, answer_says: str
-) -> str:
-    """``out[1, 0] should read x[1, 2] = 22 because index[1, 0] = 2, but ... 21.``"""
-    got = value_text(difference.got)
-    return (
-        misread(
-            difference.where or (),
-            should_read(difference, call),
-            f"{answer_says} {got}",
-        )
-        + f"{which_is(call, difference.got)}."
-    )

@@ -9,21 +9,22 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-from gatherlab._arrays import coord, like, to_numpy
+from gatherlab._arrays import entry, like, to_numpy
 from gatherlab.errors import short_error
 from gatherlab.exercises import strategies
 from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.call import TORCH_ERRORS, Call, step_at
 from gatherlab.exercises.compare import differences, expand_sizes, kind_of
-from gatherlab.exercises.feedback import (
-    UNANSWERED_HINT,
-    misread,
-    wrong_value_message,
-)
+from gatherlab.exercises.feedback import UNANSWERED_HINT
+from gatherlab.exercises.misconceptions import Case, Raised, Search, Voice, explain
 from gatherlab.exercises.rendering import as_assignment, source
-from gatherlab.exercises.result import Result, failed, not_attempted, passed
+from gatherlab.exercises.result import Result, failed, judged, not_attempted
+from gatherlab.exercises.verdict import Verdict, verdict
 from gatherlab.exercises.wrong import off_by_one, transposed
-from gatherlab.trace import Step
+from gatherlab.trace import format_value
+
+FIX_VOICE = Voice(lambda case: "The call runs now, but ", "your call's result")
+STILL_BROKEN_VOICE = Voice(lambda case: "Still broken: ", "your call")
 
 FixPart = Literal["index", "dim"]
 # hint(answer, got, expected, where): the exercise's own words for a wrong result.
@@ -49,11 +50,14 @@ class Fix(Exercise):
     part: FixPart = "index"
     answer_name: str = ""
     hint: FixHint | None = None
+    positions: str = ""  # the notebook's name for the positions (the index's name)
     kind: ClassVar[str] = "fix"
 
     def __post_init__(self) -> None:
         if not self.answer_name:
             self.answer_name = f"fixed_{self.part}"
+        if not self.positions:
+            self.positions = self.broken.index_name
 
     @cached_property
     def reference_answer(self) -> Any:
@@ -69,33 +73,26 @@ class Fix(Exercise):
             return source(self.solution)
         return as_assignment(self.solution, self.answer_name)
 
-    def _misread(self, where: tuple[int, ...], right: Step, yours: Step) -> str:
-        """``out[3, 0] should read s[4, 0] = 16, but your call reads s[1, 0] = 4: the
-        right index holds 4 there, yours holds 1.``"""
-        read = self.broken.source_text
-        text = misread(where, f"read {read(right)}", f"your call reads {read(yours)}")
-        if self.part != "index" or right.position == yours.position:
-            return f"{text} with your {self.part}."
-        there = "there" if right.index_at == where else f"at [{coord(right.index_at)}]"
-        return (
-            f"{text}: the right index holds {right.position} {there}, yours holds "
-            f"{yours.position}{self._flat_hint(right, yours)}."
-        )
+    @cached_property
+    def intended(self) -> Call:
+        """The broken call with the reference answer in place."""
+        fixed = self.broken.with_part(self.part, self.reference_answer)
+        if self.part == "index":
+            fixed = replace(fixed, index_name=self.answer_name)
+        return fixed
 
-    def _flat_hint(self, right: Step, yours: Step) -> str:
-        """For take on a matrix: how a (row, column) pair becomes a flat position."""
-        shape = to_numpy(self.broken.input).shape
-        if self.broken.op != "take" or len(shape) != 2 or right.position < 0:
-            return ""
-        (rows, columns), (row, column) = shape, right.source
-        sum_ = f"{row} * {columns} + {column} = {right.position}"
-        if yours.position == row * rows + column and rows != columns:
-            return (
-                f" (take counts row by row: row {row}, column {column} is {sum_}; "
-                f"multiply the row by the number of columns, {columns}, not of rows, "
-                f"{rows})"
-            )
-        return f" (take counts row by row: row {row}, column {column} is {sum_})"
+    @cached_property
+    def search(self) -> Search:
+        """The misconception search over the exercise's one case."""
+        case = Case(
+            "",
+            True,
+            {},
+            to_numpy(self.expected),
+            self.intended,
+            positions=self.positions,
+        )
+        return Search([case])
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:
@@ -113,6 +110,10 @@ class Fix(Exercise):
         problems = fixed.problems()
         if problems:
             problem = problems[0]
+            raised = Raised("RuntimeError", problem.rule)
+            found = explain(self.search, [raised], STILL_BROKEN_VOICE)
+            if found is not None:
+                return judged(self.id, found)
             hint = f" ({problem.hint})" if problem.hint else ""
             return failed(self.id, f"Still broken: {problem.message}{hint}.")
         try:
@@ -129,18 +130,13 @@ class Fix(Exercise):
                 if self.part == "index"
                 else fixed
             )
-            return passed(
-                self.id,
-                f"Your {self.part} works: {named.text()} returns the intended result.",
-            )
-        comparable = difference.where is not None or difference.shape
-        strategy = (
-            strategies.explain_result(got, self.expected, fixed, intended=self)
-            if comparable
-            else ""
-        )
-        if strategy:
-            return failed(self.id, f"The call runs now, but {strategy}.")
+            works = verdict(True, "passed.fix", part=self.part, call=named.text())
+            return judged(self.id, works)
+        if difference.where is None and not difference.shape:
+            return failed(self.id, f"The call runs now; {difference.message}.")
+        found = explain(self.search, [to_numpy(got)], FIX_VOICE)
+        if found is not None:
+            return judged(self.id, found)
         if difference.where is None:
             message = self._expand_advice(answer, difference.message)
             return failed(self.id, f"The call runs now; {message}.")
@@ -149,14 +145,36 @@ class Fix(Exercise):
         )
         if hint:
             return failed(self.id, f"The call runs now, but {hint}.")
-        intended = self.broken.with_part(self.part, self.reference_answer)
-        right = step_at(intended, difference.where)
-        yours = step_at(fixed, difference.where)
-        if right is None or yours is None:
-            message = wrong_value_message(difference, intended, "your call gives")
-        else:
-            message = self._misread(difference.where, right, yours)
-        return failed(self.id, f"The call runs now: {message}")
+        return judged(self.id, self._wrong_value(fixed, got, difference.where))
+
+    def _wrong_value(self, fixed: Call, got: Any, where: tuple[int, ...]) -> Verdict:
+        """What the intended call reads at ``where``, and what the learner's reads."""
+        right, yours = step_at(self.intended, where), step_at(fixed, where)
+        fields = {"where": entry("out", where)}
+        if right is None:
+            want = to_numpy(self.expected)[where]
+            got_there = to_numpy(got)[where]
+            return Verdict(
+                False,
+                "fix.wrong_value",
+                {
+                    **fields,
+                    "expected": format_value(want),
+                    "got": format_value(got_there),
+                },
+            )
+        reads = self.intended.reads(right)
+        if yours is None:
+            return Verdict(
+                False,
+                "fix.wrong_value_reads",
+                {**fields, "reads": reads, "got": format_value(to_numpy(got)[where])},
+            )
+        return Verdict(
+            False,
+            "fix.wrong_value_yours_read",
+            {**fields, "reads": reads, "your_read": fixed.source_text(yours)},
+        )
 
     def gives_expected(self, index: Any) -> bool:
         """Whether the broken call with this part gives the intended result."""

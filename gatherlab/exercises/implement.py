@@ -10,29 +10,42 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gatherlab._arrays import framework_of, fresh, like, to_numpy
+from gatherlab._arrays import entry, framework_of, fresh, like, to_numpy
+from gatherlab.diagnose import Problem, diagnose
 from gatherlab.errors import package_bug, short_error
 from gatherlab.exercises import strategies
 from gatherlab.exercises.base import Exercise
-from gatherlab.exercises.call import Call
-from gatherlab.exercises.compare import differences, kind_of
+from gatherlab.exercises.call import Call, step_at
+from gatherlab.exercises.compare import differences, kind_of, shape_text
 from gatherlab.exercises.feedback import (
     STUB_HINT,
     capitalised,
     changed_argument,
     describe,
-    wrong_value_message,
+)
+from gatherlab.exercises.misconceptions import (
+    Case,
+    Outcome,
+    Raised,
+    Search,
+    Voice,
+    equal,
+    explain,
 )
 from gatherlab.exercises.patching import (
     ForbiddenOpError,
+    SpiedCall,
     counting,
+    filling_empty,
     forbidding,
     function,
     owner,
+    spying,
     used,
 )
 from gatherlab.exercises.rendering import source
-from gatherlab.exercises.result import Result, failed, not_attempted, passed
+from gatherlab.exercises.result import Result, failed, judged, not_attempted
+from gatherlab.exercises.verdict import Verdict, verdict
 from gatherlab.exercises.wrong import (
     never_raising,
     off_by_one,
@@ -40,11 +53,12 @@ from gatherlab.exercises.wrong import (
     transposed,
     with_argument,
 )
+from gatherlab.trace import format_value
 
 HIDDEN_CASES = 50
 INVALID_CASES = 10  # hidden cases that must raise, when an exercise has them
-Case = Mapping[str, Any]
-Generator = Callable[[np.random.Generator], Case]
+Arguments = Mapping[str, Any]
+Generator = Callable[[np.random.Generator], Arguments]
 # hint(args, outcome, expected, where): the exercise's own words for a wrong outcome.
 Hint = Callable[[dict[str, Any], Any, Any, "tuple[int, ...] | None"], str]
 
@@ -65,6 +79,13 @@ class Implement(Exercise):
     coordinate) or to an error (``outcome`` the error, ``where`` None).
     ``convert`` turns each argument into what the functions receive (e.g.
     ``tf.constant``): cases stay torch tensors, so ``call`` explains them.
+    ``finish`` turns ``call``'s output into the expected value (``squeeze(1)``);
+    ``gradient`` names the input whose gradient must flow through the result.
+
+    A failing answer is run on every case; the misconception model
+    (``misconceptions.py``) names the mistake that reproduces all its outcomes, or
+    else the message says what is known: the rule its failing call broke, or the
+    first wrong coordinate and what it should read.
     """
 
     solution: Callable[..., Any]
@@ -78,6 +99,8 @@ class Implement(Exercise):
     require: tuple[str, ...] = ()
     hint: Hint | None = None
     convert: Callable[[Any], Any] | None = None
+    finish: Callable[[Any], Any] | None = None
+    gradient: str = ""
     kind: ClassVar[str] = "implement"
 
     def __post_init__(self) -> None:
@@ -130,6 +153,57 @@ class Implement(Exercise):
             return "On the visible example"
         return f"On hidden case {number} of {self.hidden}"
 
+    @cached_property
+    def all_cases(self) -> list[Case]:
+        """Every case as the misconceptions read it: the visible example, the hidden
+        cases, then the invalid ones (whose expected outcome is an error)."""
+        visible_args, visible_expected = self.cases[0]
+        shapes = {
+            name: tuple(value.shape)
+            for name, value in visible_args.items()
+            if framework_of(value) == "torch"
+        }
+        expected_at_0 = to_numpy(visible_expected)
+        found = []
+        listed: list[tuple[str, dict[str, Any], Any]] = [
+            (self._where(number), args, to_numpy(expected))
+            for number, (args, expected) in enumerate(self.cases)
+        ]
+        listed += [
+            (
+                f"On invalid hidden case {number} of {self.invalid}",
+                args,
+                Raised("Error"),
+            )
+            for number, (args, _) in enumerate(self.invalid_cases, 1)
+        ]
+        for number, (name, args, expected) in enumerate(listed):
+            found.append(
+                Case(
+                    name,
+                    number == 0,
+                    args,
+                    expected,
+                    self._bound(args),
+                    self.finish,
+                    self.positions_name,
+                    visible_expected=expected_at_0,
+                    visible_shapes=shapes,
+                )
+            )
+        return found
+
+    @cached_property
+    def search(self) -> Search:
+        """The misconception search over every case (its outcomes are memoised)."""
+        return Search(self.all_cases)
+
+    @property
+    def positions_name(self) -> str:
+        """The name of the argument that holds positions, as the learner sees it."""
+        at = self._positions_argument()
+        return list(self.example)[at] if at is not None else "the positions"
+
     def _check(self, answer: Any) -> Result:
         if answer is ...:
             return not_attempted(self.id, f"Write the function: {STUB_HINT}.")
@@ -140,7 +214,7 @@ class Implement(Exercise):
                 "the function's name, without calling it.",
             )
         try:
-            cases = self.cases
+            cases = self.all_cases
         except ImportError as missing:
             return failed(
                 self.id,
@@ -154,30 +228,253 @@ class Implement(Exercise):
                     f"Your answer is {name} itself, and this exercise asks you not to "
                     f"use {name}: write your own function.",
                 )
-        for number, (args, expected) in enumerate(cases):
-            result = self._check_case(answer, number, args, expected)
-            if result is not None:
-                return result
-        for number, (args, error) in enumerate(self.invalid_cases, 1):
-            result = self._check_invalid(answer, number, args, error)
-            if result is not None:
-                return result
+        runs = []
+        for number, case in enumerate(cases):
+            try:
+                runs.append(self._run(answer, case.args))
+            except ForbiddenOpError as refused:
+                return self._refused(case.name, refused)
+            except NotImplementedError:
+                if number == 0:
+                    return not_attempted(self.id, f"Write the function: {STUB_HINT}.")
+                return failed(
+                    self.id, f"{case.name}, your function raised NotImplementedError."
+                )
+        for number, (case, run) in enumerate(zip(cases, runs, strict=True)):
+            if not self._passes(number, case, run):
+                return self._explain(answer, number, runs)
+        if self.gradient:
+            cut = self._gradient_cut(answer)
+            if cut is not None:
+                return cut
         raises = f", and raises on {self.invalid} invalid ones" if self.invalid else ""
-        return passed(
+        return judged(
             self.id,
-            f"Your function matches the visible example and {self.hidden} hidden "
-            f"cases{raises}.",
+            verdict(True, "passed.implement", hidden=str(self.hidden), raises=raises),
         )
 
-    def _run(
-        self, answer: Callable[..., Any], given: dict[str, Any]
-    ) -> tuple[Any, bool]:
-        """The learner's function on one case, with the forbidden functions refused,
-        and whether its result uses a required function's (True when none is)."""
+    def _run(self, answer: Callable[..., Any], args: Mapping[str, Any]) -> Run:
+        """The learner's function on one case: its value or error, the gather-family
+        calls it made, its arguments afterwards and whether it used a required
+        function's result. ``torch.empty`` fills with ``fill`` meanwhile."""
+        given = self._given(args)
+        calls: list[SpiedCall] = []
         results: list[Any] = []
-        with forbidding(self.forbid), counting(self.require, results):
-            result = answer(*given.values())
-        return result, not self.require or used(results, result)
+        with (
+            filling_empty(0),
+            spying(calls),
+            forbidding(self.forbid),
+            counting(self.require, results),
+        ):
+            try:
+                value = answer(*given.values())
+            except (ForbiddenOpError, NotImplementedError):
+                raise
+            except (Exception, SystemExit) as error:
+                return Run(
+                    None,
+                    error,
+                    calls,
+                    given,
+                    True,
+                    Raised(type(error).__name__, _rule(calls)),
+                )
+        uses = not self.require or used(results, value)
+        return Run(value, None, calls, given, uses, _outcome(value))
+
+    def _passes(self, number: int, case: Case, run: Run) -> bool:
+        if isinstance(case.expected, Raised):
+            return run.error is not None
+        if run.error is not None or not run.used_required:
+            return False
+        if changed_argument(case.args, run.given):
+            return False
+        expected = self.cases[number][1]
+        return differences(expected, run.value, "your result") is None
+
+    def _explain(self, answer: Any, number: int, runs: list[Run]) -> Result:
+        """Why the learner's function fails case ``number`` (the first it fails)."""
+        case, run = self.all_cases[number], runs[number]
+        details = describe(case.args)
+        if isinstance(case.expected, Raised):
+            found = self._named(runs)
+            if found is not None:
+                return judged(self.id, found, details)
+            why = strategies.wraps_instead_of_raising(case.call)
+            error = self.invalid_cases[number - len(self.cases)][1]
+            return failed(
+                self.id,
+                f"{case.name}, your function returned a result, but this case is "
+                f"invalid and must raise, as the reference does ({error}){why}.",
+                details,
+            )
+        expected = self.cases[number][1]
+        if run.error is None:
+            early = self._python_only(case, run, expected)
+            if early is not None:
+                return failed(self.id, early, details)
+        found = self._named(runs) or (
+            self._unwritten(answer, case, run) if run.error is None else None
+        )
+        return judged(self.id, found or self._fallback(case, run, expected), details)
+
+    def _named(self, runs: list[Run]) -> Verdict | None:
+        """The misconception that reproduces the learner's outcome on every case."""
+        return explain(self.search, [r.outcome for r in runs], IMPLEMENT_VOICE)
+
+    def _python_only(self, case: Case, run: Run, expected: Any) -> str | None:
+        """What only a run in Python sees: a required function unused, an input
+        changed in place, the wrong framework, dtype or device."""
+        if not run.used_required and framework_of(run.value) is not None:
+            names = " or ".join(self.require)
+            return (
+                f"{case.name}, your function's result does not come from {names}: "
+                f"this exercise asks you to build it with "
+                f"{self.require[0].rsplit('.', 1)[-1]}."
+            )
+        changed = changed_argument(case.args, run.given)
+        if changed:
+            return (
+                f"{case.name}, your function changed its input {changed} in place: "
+                "leave the inputs as they are (use out-of-place ops, or work on a "
+                ".clone())."
+            )
+        difference = differences(expected, run.value, "your result", hints="index")
+        if difference is not None and difference.where is None and not difference.shape:
+            return f"{case.name}, {difference.message}."
+        return None
+
+    def _unwritten(self, answer: Any, case: Case, run: Run) -> Verdict | None:
+        """A position the function never wrote (torch.empty's memory): found by
+        running it again with another fill, never quoted."""
+        given = self._given(case.args)
+        try:
+            with filling_empty(1), forbidding(self.forbid):
+                again = _outcome(answer(*given.values()))
+        except Exception:
+            return None
+        first = run.outcome
+        if not isinstance(first, np.ndarray) or not isinstance(again, np.ndarray):
+            return None
+        if first.shape != again.shape or first.dtype.kind not in "biuf":
+            return None
+        differ = np.argwhere(first != again)
+        if not len(differ):
+            return None
+        where = tuple(int(c) for c in differ[0])
+        return verdict(
+            False, "implement.unwritten", case=case.name, where=entry("out", where)
+        )
+
+    def _fallback(self, case: Case, run: Run, expected: Any) -> Verdict:
+        """What is known without a misconception: the error and the rule its call
+        broke, or the first wrong coordinate and what it should read."""
+        if run.error is not None:
+            hint = self._hint(dict(case.args), run.error, expected, None)
+            error = short_error(run.error)
+            if hint:
+                return verdict(
+                    False,
+                    "implement.raised_hint",
+                    case=case.name,
+                    error=error,
+                    hint=capitalised(hint),
+                )
+            problem = _problem(run.calls)
+            if problem is None:
+                return verdict(False, "implement.raised", case=case.name, error=error)
+            return verdict(
+                False,
+                "implement.raised_rule",
+                case=case.name,
+                error=error,
+                call=f"torch.{run.calls[-1].op}",
+                problem=problem.message,
+                hint=f" ({problem.hint})" if problem.hint else "",
+            )
+        got, want = run.outcome, to_numpy(expected)
+        if not isinstance(got, np.ndarray) or got.shape != want.shape:
+            return verdict(
+                False,
+                "implement.wrong_shape",
+                case=case.name,
+                got_shape=shape_text(np.shape(got)),
+                expected_shape=shape_text(want.shape),
+            )
+        where = first_wrong(got, want)
+        fields = {
+            "case": case.name,
+            "where": entry("out", where),
+            "got": format_value(got[where]),
+        }
+        hint = self._hint(dict(case.args), run.value, expected, where)
+        if hint:
+            return Verdict(
+                False,
+                "implement.wrong_value_hint",
+                {**fields, "expected": format_value(want[where]), "hint": hint},
+            )
+        reads = (
+            expected_reads(case.call, want.shape, where)
+            if self.finish is None
+            else None
+        )
+        if reads is None:
+            return Verdict(
+                False,
+                "implement.wrong_value",
+                {**fields, "expected": format_value(want[where])},
+            )
+        yours = learner_read(run.calls, got, where)
+        if yours is not None:
+            op, read = yours
+            return Verdict(
+                False,
+                "implement.wrong_value_yours_read",
+                {**fields, "reads": reads, "op": op, "your_read": read},
+            )
+        return Verdict(False, "implement.wrong_value_reads", {**fields, "reads": reads})
+
+    def _gradient_cut(self, answer: Callable[..., Any]) -> Result | None:
+        """None when gradients flow from the learner's result back to the input
+        ``gradient`` names as they flow through the solution's."""
+        import torch
+
+        args = self.cases[0][0]
+        grads = []
+        for candidate in (self.solution, answer):
+            given = {name: fresh(value) for name, value in args.items()}
+            leaf = given[self.gradient].double().requires_grad_(True)
+            given[self.gradient] = leaf
+            out = candidate(*given.values())
+            if framework_of(out) != "torch" or not out.requires_grad:
+                why = "your result has requires_grad=False"
+                return judged(
+                    self.id,
+                    verdict(False, "implement.detached", input=self.gradient, why=why),
+                )
+            weights = torch.arange(1, out.numel() + 1, dtype=out.dtype).reshape(
+                out.shape
+            )
+            (grad,) = torch.autograd.grad(
+                (out * weights).sum(), leaf, allow_unused=True
+            )
+            grads.append(None if grad is None else to_numpy(grad))
+        right, yours = grads
+        if yours is None or right is None or not np.allclose(right, yours):
+            why = "the gradient that reaches it is not the selected entries' gradient"
+            return judged(
+                self.id,
+                verdict(False, "implement.detached", input=self.gradient, why=why),
+            )
+        return None
+
+    def _refused(self, where: str, refused: ForbiddenOpError) -> Result:
+        return failed(
+            self.id,
+            f"{where}, your function called {refused.name}, and this exercise asks "
+            f"you not to use {refused.name}.",
+        )
 
     def _hint(
         self, args: dict[str, Any], outcome: Any, expected: Any, where: Any
@@ -193,101 +490,8 @@ class Implement(Exercise):
             package_bug(error)
             return ""
 
-    def _bound(self, args: dict[str, Any]) -> Call | None:
+    def _bound(self, args: Mapping[str, Any]) -> Call | None:
         return self.call.bind(args) if self.call is not None else None
-
-    def _check_invalid(
-        self, answer: Callable[..., Any], number: int, args: dict[str, Any], error: str
-    ) -> Result | None:
-        """None when the learner's function raises on an invalid case, as it must."""
-        where = f"On invalid hidden case {number} of {self.invalid}"
-        try:
-            self._run(answer, self._given(args))
-        except ForbiddenOpError as refused:
-            return self._refused(where, refused)
-        except NotImplementedError:
-            return failed(
-                self.id, f"{where}, your function raised NotImplementedError."
-            )
-        except (Exception, SystemExit):
-            return None
-        why = strategies.wraps_instead_of_raising(self._bound(args))
-        return failed(
-            self.id,
-            f"{where}, your function returned a result, but this case is invalid and "
-            f"must raise, as the reference does ({error}){why}.",
-            describe(args),
-        )
-
-    def _refused(self, where: str, refused: ForbiddenOpError) -> Result:
-        return failed(
-            self.id,
-            f"{where}, your function called {refused.name}, and this exercise asks "
-            f"you not to use {refused.name}.",
-        )
-
-    def _check_case(
-        self,
-        answer: Callable[..., Any],
-        number: int,
-        args: dict[str, Any],
-        expected: Any,
-    ) -> Result | None:
-        where = self._where(number)
-        given = self._given(args)
-        try:
-            got, used_required = self._run(answer, given)
-        except ForbiddenOpError as refused:
-            return self._refused(where, refused)
-        except NotImplementedError:
-            if number == 0:
-                return not_attempted(self.id, f"Write the function: {STUB_HINT}.")
-            return failed(
-                self.id, f"{where}, your function raised NotImplementedError."
-            )
-        except (Exception, SystemExit) as error:
-            hint = self._hint(args, error, expected, None)
-            why = capitalised(
-                hint or strategies.explain_error(error, self._bound(args), expected)
-            )
-            return failed(
-                self.id,
-                f"{where}, your function raised {short_error(error)}."
-                + (f" {why}." if why else ""),
-                describe(args),
-            )
-        if not used_required and framework_of(got) is not None:
-            names = " or ".join(self.require)
-            return failed(
-                self.id,
-                f"{where}, your function's result does not come from {names}: "
-                f"this exercise asks you to build it with "
-                f"{self.require[0].rsplit('.', 1)[-1]}.",
-                describe(args),
-            )
-        changed = changed_argument(args, given)
-        if changed:
-            return failed(
-                self.id,
-                f"{where}, your function changed its input {changed} in place: leave "
-                "the inputs as they are (use out-of-place ops, or work on a .clone()).",
-                describe(args),
-            )
-        difference = differences(expected, got, "your result", hints="index")
-        if difference is None:
-            return None
-        call = self._bound(args)
-        comparable = difference.where is not None or difference.shape
-        strategy = strategies.explain_result(got, expected, call) if comparable else ""
-        if strategy:
-            return failed(self.id, f"{where}, {strategy}.", describe(args))
-        if difference.where is None:
-            return failed(self.id, f"{where}, {difference.message}.", describe(args))
-        message = wrong_value_message(difference, call, "your function returned")
-        hint = self._hint(args, got, expected, difference.where)
-        if hint:
-            message = f"{message.removesuffix('.')} ({hint})."
-        return failed(self.id, f"{where}, {message}", describe(args))
 
     def _argument_position(self, name: Any) -> int | None:
         names = list(self.example)
@@ -296,11 +500,15 @@ class Implement(Exercise):
     def _positions_argument(self) -> int | None:
         """The argument holding positions: the call's index, or else (when the index is
         computed from the arguments, or no call is named) the first integer tensor
-        argument."""
+        argument that is not the call's input."""
         named = self._argument_position(self.call.index if self.call else None)
-        if named is not None:
+        if named is not None or self.call is None:
             return named
-        for position, value in enumerate(self.example.values()):
+        for position, (name, value) in enumerate(self.example.items()):
+            if (
+                self.call is not None and name == self.call.input
+            ):  # values, not positions
+                continue
             if framework_of(value) and to_numpy(value).dtype.kind in "iu":
                 return position
         return None
@@ -381,3 +589,83 @@ def like_torch(value: Any) -> Any:
 
         return torch.as_tensor(to_numpy(value))
     return value
+
+
+IMPLEMENT_VOICE = Voice(lambda case: f"{case.name}, ", "your result")
+
+
+@dataclass
+class Run:
+    """The learner's function on one case, converted once: ``outcome``."""
+
+    value: Any
+    error: BaseException | None
+    calls: list[SpiedCall]
+    given: dict[str, Any]
+    used_required: bool
+    outcome: Outcome
+
+
+def _outcome(value: Any) -> Outcome:
+    """A returned value as an outcome: a NumPy array (object-typed if not numbers)."""
+    try:
+        return to_numpy(value)
+    except Exception:  # a ragged list, an odd object: an outcome no value equals
+        return np.asarray(None)
+
+
+def _problem(calls: list[SpiedCall]) -> Problem | None:
+    """The first rule the failing gather-family call broke (the last one made)."""
+    if not calls or calls[-1].output is not None:
+        return None
+    call = calls[-1]
+    problems = diagnose(call.input, call.dim, call.index, call.op)
+    if not problems or problems[0].rule == "unexpected":
+        return None
+    return problems[0]
+
+
+def _rule(calls: list[SpiedCall]) -> str | None:
+    problem = _problem(calls)
+    return problem.rule if problem else None
+
+
+def first_wrong(got: np.ndarray, want: np.ndarray) -> tuple[int, ...]:
+    """The first coordinate (row-major) where two arrays of one shape differ."""
+    if want.dtype.kind == "f" or got.dtype.kind == "f":
+        wrong = ~np.isclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True)
+    else:
+        wrong = got != want
+    return tuple(int(c) for c in np.argwhere(np.asarray(wrong))[0])
+
+
+def expected_reads(
+    call: Call | None, shape: tuple[int, ...], where: tuple[int, ...]
+) -> str | None:
+    """``x[1, 2] = 22 because columns[1, 0] = 2``: what the intended call reads at
+    ``where``; None where its output is not the expected value's shape."""
+    if call is None:
+        return None
+    step = step_at(call, where)
+    if step is None or len(step.out) != len(shape):
+        return None
+    return call.reads(step)
+
+
+def learner_read(
+    calls: list[SpiedCall], got: np.ndarray, where: tuple[int, ...]
+) -> tuple[str, str] | None:
+    """(op, ``x[1, 0] = 4``): what the learner's own gather-family call read at
+    ``where``, when its output is the learner's result; None otherwise (a value the
+    learner computed some other way is never attributed to an entry)."""
+    for spied in reversed(calls):
+        output = spied.returned
+        if output is None or not equal(to_numpy(output), got):
+            continue
+        dim = None if spied.op == "take" else spied.dim
+        call = Call(spied.op, spied.input, dim, spied.index)  # type: ignore[arg-type]
+        step = step_at(call, where)
+        if step is None:
+            return None
+        return f"torch.{spied.op}", call.source_text(step)
+    return None

@@ -1,14 +1,77 @@
-"""Predict exercises answered in the static book: what a page needs to check an answer.
+"""What the book's page needs to check an answer with the notebook's own verdicts.
 
-A stub's result (``prediction = ...``) shows, in HTML, a hidden ``<div data-exercise>``
-holding a JSON payload. In the book, ``book/static/exercise_check.js`` turns it into an
-answer box and a Check button and gives the feedback ``gl.exercises.check`` would give;
-in JupyterLab no script reads it and it stays hidden. Every sentence the page shows is
-made here by the real check, on answers built to hit each case (every coordinate, every
-label); the script only reads the learner's text, finds which case it is in, and puts
-the learner's own value into the sentence. ``tests/page_cases.py`` checks that it agrees
-with Python on about 2,400 typed answers.
+A stub's HTML output (``Result._repr_html_`` of a not-attempted check) holds, for every
+exercise, one hidden block::
 
+    <div class="gl-page-check" data-exercise="ID" data-payload='JSON' hidden></div>
+
+The page loads the message table ``gatherlab/exercises/messages.json`` itself (served
+as a static file) and renders a verdict ``V`` by plain substitution: every ``{name}``
+in ``messages[V.template]`` becomes ``V.fields[name]``, nothing else (``render`` in
+``verdict.py`` does the same in Python). The payload JSON is::
+
+    {"id": "01.pick_columns",
+     "kind": "implement" | "fix" | "predict" | "raises" | "choose",
+     "title": str,
+     "args": [argument names, in order]          # implement; fix: the names bound
+     "call": {"op", "dim", "part", "answer"}     # fix only: the call the answer enters
+     "cases": [{"name": "On hidden case 3 of 50" | "",
+                "visible": bool,
+                "inputs": {argname: T},          # implement and fix
+                "expected": T | ERROR,
+                "reads": [str, ...] | null,      # per flat coordinate of expected: what
+                                                 # it reads, "x[1, 2] = 22 because ..."
+                "misconceptions": [{"id", "output": OUT}, ...]}],
+     "misconceptions": {id: V}                   # each misconception's verdict, once
+     "choices": [{"label", "raises": bool, "verdict": V}]   # raises
+              | [{"label", "verdict": V}]                   # choose
+     "passed": V,
+     "verdicts": {"unanswered": V, "says_raises": V}        # says_raises: predict only
+     "raise_words": regex source                             # predict: an answer that
+                                                             # matches says it raises
+     "fallback": {"template", "reads_template", "shape_template"} | {"template"}}
+
+where ``T = {"dtype": "int64" | "float32" | "bool" | ..., "shape": [..], "data": [flat
+row-major numbers]}`` (bools as 0/1), ``ERROR = {"error": {"rule": diagnose's rule id or
+null, "type": "IndexError" | ... | "Error" (any error)}}``, ``OUT`` is ``T``, ``ERROR``,
+``{"not_expected": true}`` (any value but the expected one) or ``{"any_of_shape":
+[..]}`` (any value of that shape), and ``V = {"passed": bool, "template": id, "fields":
+{name: str}, "misconception": id | null}``.
+
+The page's check: unanswered (``...``) gives ``verdicts.unanswered``; for predict, a
+text answer matching ``raise_words`` gives ``verdicts.says_raises``. Otherwise it
+computes the learner's outcome on every case (predict: the typed value, for the one
+case; implement and fix: its evaluator). All equal to ``expected`` (same shape, values
+equal, floats within rtol 1e-5 + atol 1e-6; errors as below): ``passed``. Else the first
+misconception, in the order the cases list them, whose outputs equal the learner's on
+every case (``not_expected`` matches anything but the expected value, ``any_of_shape``
+any value of that shape; an ERROR of type "Error" without a rule matches any error; two
+errors with rules match when the rules agree, one with and one without a rule never
+match, two without rules match when the types agree or either type is "Check", the
+learner's own check): its verdict, in the top-level ``misconceptions`` (one copy per id,
+where the contract first had one per case entry: the same verdict, about 7 times smaller
+pages). Else the fallback, on the
+first failing case: a shape that differs gives ``shape_template`` with fields
+``got_shape`` and ``expected_shape`` (Python's tuple repr, ``(2,)``, ``(2, 3)``); a
+value gives, at the first wrong coordinate in row-major order, ``reads_template`` when
+the case has ``reads`` (fields ``where``, ``reads``, ``got``) or ``template`` (fields
+``where``, ``expected``, ``got``); ``where`` is ``out[i, j]`` (``out`` for a 0-d value),
+numbers formatted as ``format_value`` does (ints as ints, floats ``{:.4g}``), and
+implement's templates add the field ``case`` (the case's ``name``). For raises: the
+labels the answer names (see ``labels_in``) equal to those with ``raises`` give
+``passed``; else the first label wrongly judged, the omitted raising ones first, then
+the others in order, gives its ``verdict``; an unknown word gives template
+``raises.unknown`` with fields ``label`` (the word's Python repr, ``'Z'``) and
+``labels`` (``A, B, C``). For choose: one known label gives its verdict, an unknown one
+``choose.unknown`` (same fields), anything else ``choose.pick_one`` (field
+``example``: the first label's repr).
+
+Implement pages carry the visible example, the first ``PAGE_HIDDEN`` hidden cases and
+the first ``PAGE_INVALID`` invalid ones, and the single misconceptions computed over
+exactly those (pairs, several times larger, are named in the notebook only), so the
+page's verdicts are the notebook's on those cases where one misconception explains the
+answer; the notebook checks all the cases. ``verdict_for(exercise_id, answer)`` gives
+the Python side of a page case.
 How the page reads typed text is ``gatherlab.exercises.typed``.
 """
 
@@ -16,238 +79,267 @@ from __future__ import annotations
 
 import html
 import json
-import sys
 from typing import Any
 
 import numpy as np
 
 from gatherlab._arrays import to_numpy
-from gatherlab.exercises.compare import shape_advice, shape_text
-from gatherlab.exercises.result import COLOURS, MARKS, NOT_ATTEMPTED, Result
-from gatherlab.trace import format_value
+from gatherlab.diagnose import RuleError
+from gatherlab.exercises.base import Exercise
+from gatherlab.exercises.misconceptions import (
+    NOT_EXPECTED,
+    Case,
+    Outcome,
+    Raised,
+    Search,
+    Shaped,
+    Voice,
+    verdict_of,
+)
+from gatherlab.exercises.result import NOT_ATTEMPTED, Result
+from gatherlab.exercises.verdict import Verdict, render
 
-# Wrong values put into the expected answer to capture a sentence with a hole in it.
-SENTINELS = {"i": 987654321, "f": 987654.0}
-SENTINEL_WORD = "nolabel9"
-GOT, WORD = "{got}", "{word}"
-
-
-def _shown(result: Result) -> list[Any]:
-    return [result.status, result.message, list(result.details)]
-
-
-def number_key(value: Any) -> str:
-    """How the page names a number: ``21`` for 21 and 21.0, ``0.5`` for 0.5."""
-    value = np.asarray(value).item()
-    if isinstance(value, bool):
-        value = int(value)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return repr(value)
+PAGE_HIDDEN = 5
+PAGE_INVALID = 3
 
 
-def _with_hole(result: Result, filled: str, hole: str) -> list[Any]:
-    """The result with ``filled`` (the sentinel as written) replaced by ``hole``."""
-    status, message, details = _shown(result)
-    return [
-        status,
-        message.replace(filled, hole),
-        [d.replace(filled, hole) for d in details],
-    ]
-
-
-def _constant(kind: type, name: str) -> Any:
-    """A constant of the module that defines an exercise kind (e.g. its label regex)."""
-    return getattr(sys.modules[kind.__module__], name)
-
-
-def _array(value: Any) -> dict[str, Any]:
-    """A value as the page compares it: shape, flat values (True as 1), float or not."""
+def tensor(value: Any) -> dict[str, Any]:
+    """``T``: a value's dtype, shape and flat row-major numbers (bools as 0/1)."""
     values = to_numpy(value)
-    is_float = values.dtype.kind == "f"
-    flat = values.reshape(-1).astype(np.float64 if is_float else np.int64)
-    return {"shape": list(values.shape), "values": flat.tolist(), "float": is_float}
+    flat = values.reshape(-1)
+    if values.dtype.kind == "b":
+        flat = flat.astype(np.int64)
+    return {
+        "dtype": values.dtype.name,
+        "shape": list(values.shape),
+        "data": flat.tolist(),
+    }
 
 
-def _shape_reason(exercise: Any, shape: tuple[int, ...]) -> str:
-    """What the check adds after a wrong shape's advice, e.g. `` (x.grad has the shape
-    of x, (2, 3))``: read off the check's answer to an extra leading dim."""
-    got = (1, *shape)
-    message = exercise.check(np.zeros(got, dtype=np.int64).tolist()).message
-    head = (
-        f"Your answer has shape {shape_text(got)}, but it should have shape "
-        f"{shape_text(shape)}: {shape_advice(shape, got, 'none')}"
-    )
-    return message[len(head) : -1] if message.startswith(head) else ""
+def outcome(value: Outcome) -> dict[str, Any]:
+    """``OUT``: an outcome as the page compares it."""
+    if isinstance(value, Raised):
+        return {"error": {"rule": value.rule, "type": value.type}}
+    if value is NOT_EXPECTED:
+        return {"not_expected": True}
+    if isinstance(value, Shaped):
+        return {"any_of_shape": list(value.shape)}
+    return tensor(value)
 
 
-def _predict_payload(exercise: Any) -> dict[str, Any]:
-    expected = to_numpy(exercise.solution)
-    kind = "f" if expected.dtype.kind == "f" else "i"
-    flat = expected.reshape(-1)
-    call = exercise.explain
-    inputs = (
-        [] if call is None else sorted(set(to_numpy(call.input).reshape(-1).tolist()))
-    )
-    check = exercise.check
-    wrong = []
-    for position in range(flat.size):
-        sentinel = SENTINELS[kind]
-        answer = flat.tolist()
-        answer[position] = sentinel
-        template = _with_hole(
-            check(np.reshape(answer, expected.shape).tolist()),
-            format_value(sentinel),
-            GOT,
+def _reads(case: Case) -> list[str] | None:
+    """What every coordinate of the expected value reads (the fallback's ``reads``)."""
+    from gatherlab.exercises.predict import predicted_reads
+
+    expected = case.expected
+    call = case.call
+    if not isinstance(expected, np.ndarray) or case.finish is not None or call is None:
+        return None
+    if case.gradient:
+        coordinates = list(np.ndindex(expected.shape))
+        found = [predicted_reads(case, where) for where in coordinates]
+        return None if any(r is None for r in found) else [str(r) for r in found]
+    try:
+        steps = list(call.trace())
+    except RuleError:
+        return None
+    if [s.out for s in steps] != list(np.ndindex(expected.shape)):
+        return None
+    return [call.reads(step) for step in steps]
+
+
+def _cases(
+    search: Search,
+    voice: Voice,
+    names: dict[int, dict[str, Any]],
+    verdicts: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """The cases with every misconception's output; the verdicts go in ``verdicts``."""
+    listed: list[dict[str, Any]] = []
+    for number, case in enumerate(search.cases):
+        listed.append(
+            {
+                "name": case.name,
+                "visible": case.visible,
+                "inputs": names.get(number, {}),
+                "expected": outcome(case.expected),
+                "reads": _reads(case),
+                "misconceptions": [],
+            }
         )
-        known = {}
-        for value in inputs:
-            for as_bool in (False, True):
-                entry = _special(exercise, expected, position, value, as_bool, template)
-                if entry is None:
-                    continue
-                same_rest = entry[0] == template[0] and entry[2] == template[2]
-                key = ("b:" if as_bool else "") + number_key(value)
-                known[key] = entry[1] if same_rest else entry  # the message alone
-        wrong.append({"template": template, "known": known})
-    target = _array(expected)
-    return {
-        "kind": "predict",
-        "shape": target["shape"],
-        "float": target["float"],
-        "expected": target["values"],
-        "raise_words": _constant(type(exercise), "SAYS_IT_RAISES").pattern,
-        "results": {
-            "unanswered": _shown(check(...)),
-            "raises": _shown(check("it raises")),
-            "none": _shown(check(None)),
-            "passed": _shown(check(expected.tolist())),
-            "unreadable": {
-                "str": _shown(check("?")),
-                "list": _shown(check(["?"])),
-                "tuple": _shown(check(("?",))),
-            },
-        },
-        "shape_reason": _shape_reason(exercise, expected.shape),
-        "mistakes": [
-            {**_array(mistake), "result": _shown(check(mistake))}
-            for mistake in getattr(exercise, "mistakes", {}).values()
-        ],
-        "wrong": wrong,
+    for candidate in search.candidates(pairs=False):
+        verdicts.setdefault(
+            candidate.id, verdict_of(candidate, search, voice).to_json()
+        )
+        for number, value in enumerate(candidate.outcomes):
+            listed[number]["misconceptions"].append(
+                {"id": candidate.id, "output": outcome(value)}
+            )
+    return listed
+
+
+def _implement(exercise: Any) -> dict[str, Any]:
+    from gatherlab.exercises.implement import IMPLEMENT_VOICE
+
+    valid = len(exercise.cases)
+    chosen = exercise.all_cases[: 1 + PAGE_HIDDEN]
+    chosen += exercise.all_cases[valid : valid + PAGE_INVALID]
+    search = Search(chosen)
+    inputs = {
+        number: {
+            name: tensor(value) if hasattr(value, "shape") else value
+            for name, value in case.args.items()
+        }
+        for number, case in enumerate(chosen)
     }
-
-
-def _special(
-    exercise: Any,
-    expected: np.ndarray,
-    position: int,
-    value: Any,
-    as_bool: bool,
-    template: list[Any],
-) -> list[Any] | None:
-    """The result for ``value`` written at ``position``, where it differs from the
-    template's sentence (e.g. the value occurs once in the input: "that is x[1, 1]")."""
-    flat = expected.reshape(-1)
-    if as_bool:  # a whole answer of True/False: possible only where 0/1 come first
-        if value not in (0, 1) or not np.isin(flat[:position], (0, 1)).all():
-            return None
-        answer = [bool(v) for v in flat]
-        answer[position] = bool(value)
-    else:
-        answer = flat.tolist()
-        answer[position] = value
-    if answer[position] == flat[position]:
-        return None
-    written = np.asarray(answer)
-    result = _shown(exercise.check(written.reshape(expected.shape).tolist()))
-    got = format_value(written[position])
-    filled = [
-        template[0],
-        template[1].replace(GOT, got),
-        [d.replace(GOT, got) for d in template[2]],
-    ]
-    return None if result == filled else result
-
-
-def _raises_payload(exercise: Any) -> dict[str, Any]:
-    check = exercise.check
-    labels, solution = list(exercise.calls), list(exercise.solution)
-    first_wrong = {}
-    for label in labels:
-        if label in solution:
-            answer = [s for s in solution if s != label]
-        else:
-            answer = [*solution, label]
-        first_wrong[label] = _shown(check(answer))
+    verdicts: dict[str, Any] = {}
+    invalid = len(chosen) - 1 - PAGE_HIDDEN
+    raises = f", and raises on {invalid} invalid ones" if invalid else ""
+    hidden = str(min(PAGE_HIDDEN, valid - 1))
     return {
-        "kind": "predict_raises",
-        "labels": labels,
-        "solution": solution,
-        "separators": _constant(type(exercise), "LABEL_SEPARATORS").pattern,
-        "results": {
-            "unanswered": _shown(check(...)),
-            "passed": _shown(check(solution)),
-            "unknown": _with_hole(check(SENTINEL_WORD), repr(SENTINEL_WORD), WORD),
-            "not_text": {
-                name: _shown(check(sample))
-                for name, sample in {
-                    "None": None,
-                    "int": 1,
-                    "float": 1.5,
-                    "bool": True,
-                    "list": [1],
-                    "tuple": (1,),
-                }.items()
-            },
-        },
-        "first_wrong": first_wrong,
-    }
-
-
-def _choose_payload(exercise: Any) -> dict[str, Any]:
-    from gatherlab.exercises import PredictRaises
-
-    check = exercise.check
-    labels = list(exercise.options)
-    return {
-        "kind": "choose",
-        "labels": labels,
-        "separators": _constant(PredictRaises, "LABEL_SEPARATORS").pattern,
-        "results": {
-            "unanswered": _shown(check(...)),
-            "pick_one": _shown(check(None)),
-            "unknown": _with_hole(check(SENTINEL_WORD), repr(SENTINEL_WORD), WORD),
-            "by_label": {label: _shown(check(label)) for label in labels},
+        "args": list(exercise.example),
+        "cases": _cases(search, IMPLEMENT_VOICE, inputs, verdicts),
+        "misconceptions": verdicts,
+        "passed": Verdict(
+            True, "passed.implement", {"hidden": hidden, "raises": raises}
+        ).to_json(),
+        "fallback": {
+            "template": "implement.wrong_value",
+            "reads_template": "implement.wrong_value_reads",
+            "shape_template": "implement.wrong_shape",
         },
     }
 
 
-def payload(exercise: Any) -> dict[str, Any] | None:
-    """What the page needs to check answers to ``exercise``; None if it needs Python."""
-    from gatherlab import exercises
+def _fix(exercise: Any) -> dict[str, Any]:
+    from gatherlab.exercises.fix import FIX_VOICE
 
-    builders = {
-        exercises.PredictRaises: _raises_payload,
-        exercises.Predict: _predict_payload,
-        # pick-the-true-statement exercises, a kind the feedback work adds
-        getattr(exercises, "Choose", None): _choose_payload,
+    broken = exercise.broken
+    inputs = {broken.input_name: tensor(broken.input)}
+    if exercise.part == "index":
+        inputs[broken.index_name] = tensor(broken.index)
+    works = exercise.check(exercise.reference_answer).verdict
+    verdicts: dict[str, Any] = {}
+    return {
+        "args": list(inputs),
+        "call": {
+            "op": broken.op,
+            "dim": broken.dim,
+            "part": exercise.part,
+            "answer": exercise.answer_name,
+        },
+        "cases": _cases(exercise.search, FIX_VOICE, {0: inputs}, verdicts),
+        "misconceptions": verdicts,
+        "passed": works.to_json(),
+        "fallback": {
+            "template": "fix.wrong_value",
+            "reads_template": "fix.wrong_value_reads",
+            "shape_template": "fix.wrong_shape",
+        },
     }
-    build = builders.get(type(exercise))
-    if build is None:
-        return None
-    data = build(exercise)
-    data["id"] = exercise.id
-    data["marks"] = MARKS
-    data["colours"] = COLOURS
+
+
+def _predict(exercise: Any) -> dict[str, Any]:
+    from gatherlab.exercises.predict import PREDICT_VOICE, SAYS_IT_RAISES
+
+    verdicts: dict[str, Any] = {}
+    data = {
+        "cases": _cases(exercise.search, PREDICT_VOICE, {}, verdicts),
+        "misconceptions": verdicts,
+        "passed": exercise.check(exercise.reference_answer).verdict.to_json(),
+        "raise_words": SAYS_IT_RAISES.pattern,
+        "fallback": {
+            "template": "predict.wrong_value",
+            "reads_template": "predict.wrong_value_reads",
+            "shape_template": "predict.wrong_shape",
+        },
+    }
+    known = []
+    for number, wrong in enumerate(exercise.mistakes.values()):
+        verdicts[f"known-{number}"] = exercise.check(wrong).verdict.to_json()
+        known.append({"id": f"known-{number}", "output": tensor(np.asarray(wrong))})
+    data["cases"][0]["misconceptions"][:0] = known
+    data["verdicts"] = {"says_raises": exercise.check("it raises").verdict.to_json()}
+    if exercise.gradient:
+        data["fallback"]["reads_template"] = "predict.wrong_gradient"
     return data
 
 
-def page_html(result: Result) -> str:
-    """The hidden block a stub's result adds to its HTML (the hook in ``Result``).
+def _raises(exercise: Any) -> dict[str, Any]:
+    solution = list(exercise.solution)
+    choices = []
+    for label in exercise.calls:
+        wrong = (
+            [s for s in solution if s != label]
+            if label in solution
+            else [*solution, label]
+        )
+        choices.append(
+            {
+                "label": label,
+                "raises": label in solution,
+                "verdict": exercise.check(wrong).verdict.to_json(),
+            }
+        )
+    return {
+        "choices": choices,
+        "passed": exercise.check(solution).verdict.to_json(),
+    }
 
-    A predict stub gets the payload the page script turns into an answer box; any
-    other stub a note, shown in the book, that its check needs a live notebook.
-    """
+
+def _choose(exercise: Any) -> dict[str, Any]:
+    return {
+        "choices": [
+            {"label": label, "verdict": exercise.check(label).verdict.to_json()}
+            for label in exercise.options
+        ],
+        "passed": exercise.check(exercise.right).verdict.to_json(),
+    }
+
+
+BUILDERS = {
+    "implement": _implement,
+    "fix": _fix,
+    "predict": _predict,
+    "raises": _raises,
+    "choose": _choose,
+}
+
+
+def payload(exercise: Exercise) -> dict[str, Any]:
+    """What the page needs to check answers to ``exercise`` (see the module doc)."""
+    kind = page_kind(exercise)
+    data: dict[str, Any] = {
+        "id": exercise.id,
+        "kind": kind,
+        "title": exercise.title,
+        "verdicts": {},
+    }
+    data.update(BUILDERS[kind](exercise))
+    unanswered = exercise.check(...).verdict
+    assert unanswered is not None  # every result carries its verdict
+    data["verdicts"]["unanswered"] = unanswered.to_json()
+    return data
+
+
+def page_kind(exercise: Exercise) -> str:
+    """The payload's kind: the exercise's, ``raises`` for which-calls-raise."""
+    from gatherlab.exercises.raises import PredictRaises
+
+    return "raises" if isinstance(exercise, PredictRaises) else exercise.kind
+
+
+def verdict_for(exercise_id: str, answer: Any) -> tuple[dict[str, Any], str]:
+    """The Python side of a page case: ``V`` and its words, for ``answer``."""
+    from gatherlab.exercises import check
+
+    verdict = check(exercise_id, answer).verdict
+    assert verdict is not None
+    return verdict.to_json(), render(verdict)
+
+
+def page_html(result: Result) -> str:
+    """The hidden block a stub's result adds to its HTML (the hook in ``Result``)."""
     if result.status != NOT_ATTEMPTED:
         return ""
     from gatherlab.exercises import EXERCISES
@@ -260,16 +352,10 @@ def page_html(result: Result) -> str:
     except Exception:  # the notebook's own display must never break over the page's
         return ""  # extra (tests/test_page_exercises.py calls payload directly)
     name = html.escape(exercise.id)
-    if data is None:
-        return (
-            f'<p class="gl-live-note" data-exercise-note="{name}" hidden '
-            'style="display:none">This exercise '
-            "runs the code you write, so it is checked in a live notebook: open this "
-            "chapter's notebook in JupyterLab, write your answer in the cell above and "
-            "run it.</p>"
-        )
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # In a single-quoted attribute only &, <, > and ' need escaping (not the quotes).
+    escaped = html.escape(text, quote=False).replace("'", "&#x27;")
     return (
         f'<div class="gl-page-check" data-exercise="{name}" '
-        f'data-payload="{html.escape(text)}" hidden></div>'
+        f"data-payload='{escaped}' hidden></div>"
     )

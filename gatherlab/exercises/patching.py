@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from gatherlab._arrays import framework_of, to_numpy
@@ -120,3 +121,68 @@ def _shares_memory(result: Any, answer: Any) -> bool:
         return False
     pointer = answer.untyped_storage().data_ptr()
     return pointer != 0 and result.untyped_storage().data_ptr() == pointer
+
+
+# The gather-family functions a learner's function may call, and where each one's
+# input, dim and index sit (positionally, after self for the Tensor methods).
+SPIED = {
+    "gather": ("input", "dim", "index"),
+    "take_along_dim": ("input", "indices", "dim"),
+    "index_select": ("input", "dim", "index"),
+    "take": ("input", "index"),
+}
+
+
+@dataclass
+class SpiedCall:
+    """One gather-family call a learner's function made, and what it returned."""
+
+    op: str
+    input: Any
+    dim: Any
+    index: Any
+    output: Any = None  # as returned (a learner may change it in place later)
+    returned: Any = None  # a copy of the output as it was returned
+
+
+def _bound(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> SpiedCall:
+    names = SPIED[op]
+    values = dict(zip(names, args, strict=False))
+    values.update({k: v for k, v in kwargs.items() if k in names})
+    index = values.get("index", values.get("indices"))
+    return SpiedCall(op, values.get("input"), values.get("dim"), index)
+
+
+def spying(calls: list[SpiedCall]) -> contextlib.AbstractContextManager[None]:
+    """Let every gather-family function run as usual, recording each call in
+    ``calls`` (so an error can be diagnosed, and a wrong value traced)."""
+    names = [f"{holder}.{op}" for op in SPIED for holder in ("torch", "torch.Tensor")]
+
+    def spied(name: str, original: Any) -> Callable[..., Any]:
+        op = name.rsplit(".", 1)[-1]
+
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            call = _bound(op, args, kwargs)
+            calls.append(call)
+            call.output = original(*args, **kwargs)
+            if framework_of(call.output) == "torch":
+                call.returned = call.output.detach().clone()
+            return call.output
+
+        return spy
+
+    return _patched(names, spied)
+
+
+def filling_empty(value: int) -> contextlib.AbstractContextManager[None]:
+    """``torch.empty`` and its kin return tensors filled with ``value``, so a position
+    a learner's function never writes is found by running it with two fills."""
+    names = ["torch.empty", "torch.empty_like", "torch.Tensor.new_empty"]
+
+    def filled(name: str, original: Any) -> Callable[..., Any]:
+        def fill(*args: Any, **kwargs: Any) -> Any:
+            return original(*args, **kwargs).fill_(value)
+
+        return fill
+
+    return _patched(names, filled)

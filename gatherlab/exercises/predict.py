@@ -12,19 +12,21 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
 
+import numpy as np
+
 from gatherlab._arrays import entry, to_numpy
 from gatherlab.exercises.base import Exercise
-from gatherlab.exercises.call import Call, contributions, step_at
-from gatherlab.exercises.compare import Difference, differences, shape_text, value_text
-from gatherlab.exercises.feedback import (
-    UNANSWERED_HINT,
-    capitalised,
-    misread,
-    wrong_value_message,
-)
+from gatherlab.exercises.call import Call, contributions
+from gatherlab.exercises.compare import differences, shape_text
+from gatherlab.exercises.feedback import UNANSWERED_HINT, capitalised
+from gatherlab.exercises.implement import expected_reads, first_wrong
+from gatherlab.exercises.misconceptions import Case, Search, Voice
+from gatherlab.exercises.misconceptions import explain as explain_misconception
 from gatherlab.exercises.rendering import as_shown, assigned, body
-from gatherlab.exercises.result import Feedback, Result, not_attempted
+from gatherlab.exercises.result import Feedback, Result, feedback, not_attempted
+from gatherlab.exercises.verdict import Verdict, verdict
 from gatherlab.exercises.wrong import transposed
+from gatherlab.trace import format_value
 
 SAYS_IT_RAISES = re.compile(r"rais|error|exception|fail|throw|crash", re.IGNORECASE)
 
@@ -40,36 +42,37 @@ def runs_because(explain: Call | None) -> str:
     )
 
 
-def _shape_reason(explain: Call | None, gradient: bool) -> str:
-    """`` (x.grad has the shape of x, (2, 3))``: why the answer has its shape."""
-    if explain is None:
-        return ""
-    if gradient:
-        name = explain.input_name
-        shape = shape_text(to_numpy(explain.input).shape)
-        return f" ({name}.grad has the shape of {name}, {shape})"
-    reason = explain.shape_reason()
-    return f" ({reason})" if reason else ""
+PREDICT_VOICE = Voice(lambda case: "Not quite: ", "your answer")
 
 
-def _gradient_message(difference: Difference, explain: Call, grad_output: Any) -> str:
-    where = difference.where or ()
+def prediction_case(
+    expected: Any,
+    explain: Call | None = None,
+    *,
+    gradient: bool = False,
+    grad_output: Any = None,
+) -> Case:
+    """A prediction's one case, as the misconceptions read it."""
+    positions = explain.index_name if explain is not None else "the positions"
+    return Case(
+        "",
+        True,
+        {},
+        to_numpy(expected),
+        explain,
+        positions=positions,
+        gradient=gradient,
+        grad_output=grad_output,
+        writes_code=False,
+    )
+
+
+def _gradient_reason(explain: Call, where: tuple[int, ...], grad_output: Any) -> str:
     readers = contributions(explain, where, grad_output)
     read = entry(explain.input_name, where)
-    reason = (
-        f"{' and '.join(readers)} read {read}"
-        if readers
-        else f"no output position reads {read}"
-    )
-    return (
-        misread(
-            where,
-            f"be {value_text(difference.expected)} because {reason}",
-            f"you wrote {value_text(difference.got)}",
-            name=f"{explain.input_name}.grad",
-        )
-        + "."
-    )
+    if readers:
+        return f"{' and '.join(readers)} read {read}"
+    return f"no output position reads {read}"
 
 
 def prediction_feedback(
@@ -81,12 +84,15 @@ def prediction_feedback(
     gradient: bool = False,
     grad_output: Any = None,
     mistakes: Mapping[str, Any] | None = None,
+    search: Search | None = None,
 ) -> Feedback:
     """The verdict on a prediction ``answer`` of the value ``expected``.
 
     ``explain`` is the call behind the value (traced for the first wrong coordinate);
     ``runs`` says why the code does not raise; ``mistakes`` maps the reason for a known
-    wrong prediction to that prediction, so the feedback can name the cause.
+    wrong prediction to that prediction. Otherwise the misconception model (``search``,
+    built from the same arguments when not given) names the mistake, or the message
+    says what is known: the first wrong coordinate and what it should read.
     """
     if isinstance(answer, str) and SAYS_IT_RAISES.search(answer):
         shape = shape_text(to_numpy(expected).shape)
@@ -95,27 +101,68 @@ def prediction_feedback(
             or runs_because(explain)
             or f"the code returns a value of shape {shape}"
         )
-        return Feedback(
-            False,
-            f"It does not raise: {why}. Write the value it returns, as nested lists.",
-        )
+        return Feedback(verdict(False, "predict.says_raises", why=why))
     difference = differences(
         expected, answer, "your answer", strict=False, hints="none"
     )
     if difference is None:
-        return Feedback(True, "That is exactly what the code returns.")
+        return Feedback(verdict(True, "passed.predict"))
     for reason, wrong in (mistakes or {}).items():
         if differences(wrong, answer, strict=False) is None:
-            return Feedback(False, f"{capitalised(reason)}.")
-    if difference.where is None:
-        reason = _shape_reason(explain, gradient) if difference.shape else ""
-        return Feedback(False, f"{capitalised(difference.message)}{reason}.")
-    if gradient and explain is not None:
-        return Feedback(False, _gradient_message(difference, explain, grad_output))
-    message = wrong_value_message(difference, explain, "you wrote")
-    step = step_at(explain, difference.where) if explain is not None else None
-    details = (explain.trace_line(step),) if explain and step is not None else ()
-    return Feedback(False, message, details)
+            return Feedback(verdict(False, "known", reason=capitalised(reason)))
+    if difference.where is None and not difference.shape:
+        return feedback(False, f"{capitalised(difference.message)}.")
+    if search is None:
+        case = prediction_case(
+            expected, explain, gradient=gradient, grad_output=grad_output
+        )
+        search = Search([case])
+    found = explain_misconception(search, [to_numpy(answer)], PREDICT_VOICE)
+    if found is not None:
+        return Feedback(found)
+    return Feedback(predicted_fallback(search.cases[0], to_numpy(answer)))
+
+
+def predicted_fallback(case: Case, got: np.ndarray) -> Verdict:
+    """What is known of a wrong prediction without a misconception (the page
+    computes the same fields): a shape, or the first wrong coordinate."""
+    want = np.asarray(case.expected)
+    if got.shape != want.shape:
+        return verdict(
+            False,
+            "predict.wrong_shape",
+            got_shape=shape_text(got.shape),
+            expected_shape=shape_text(want.shape),
+        )
+    where = first_wrong(got, want)
+    fields = {"where": entry("out", where), "got": format_value(got[where])}
+    reads = predicted_reads(case, where)
+    if reads is None:
+        return Verdict(
+            False,
+            "predict.wrong_value",
+            {**fields, "expected": format_value(want[where])},
+        )
+    if case.gradient:
+        assert case.call is not None
+        fields["where"] = entry(f"{case.call.input_name}.grad", where)
+        return Verdict(
+            False,
+            "predict.wrong_gradient",
+            {**fields, "expected": format_value(want[where]), "reason": reads},
+        )
+    return Verdict(False, "predict.wrong_value_reads", {**fields, "reads": reads})
+
+
+def predicted_reads(case: Case, where: tuple[int, ...]) -> str | None:
+    """What the expected value at ``where`` comes from: the entry the call reads,
+    or (for a gradient) the outputs that read the entry; None without a call."""
+    call = case.call
+    if call is None:
+        return None
+    if case.gradient:
+        return _gradient_reason(call, where, case.grad_output)
+    return expected_reads(call, np.shape(case.expected), where)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -141,6 +188,17 @@ class Predict(Exercise):
         """The value the code returns: the answer to predict."""
         return self.code()
 
+    @cached_property
+    def search(self) -> Search:
+        """The misconception search over the prediction's one case."""
+        case = prediction_case(
+            self.solution,
+            self.explain,
+            gradient=self.gradient,
+            grad_output=self.grad_output,
+        )
+        return Search([case])
+
     @property
     def reference_answer(self) -> Any:
         return self.solution
@@ -165,6 +223,7 @@ class Predict(Exercise):
             gradient=self.gradient,
             grad_output=self.grad_output,
             mistakes=self.mistakes,
+            search=self.search,
         )
         return verdict.result(self.id)
 

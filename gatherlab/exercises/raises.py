@@ -17,7 +17,8 @@ from gatherlab.exercises.call import TORCH_ERRORS, Call
 from gatherlab.exercises.compare import kind_of, shape_text
 from gatherlab.exercises.feedback import UNANSWERED_HINT
 from gatherlab.exercises.rendering import assigned, wrapped
-from gatherlab.exercises.result import Feedback, Result, not_attempted
+from gatherlab.exercises.result import Feedback, Result, feedback, not_attempted
+from gatherlab.exercises.verdict import verdict
 
 LABEL_SEPARATORS = re.compile(r"[\s,;'\"\[\]()]+")
 
@@ -87,7 +88,7 @@ def raises_feedback(
     raising = tuple(raising)
     labels = labels_in(answer, calls)
     if labels is None:
-        return Feedback(
+        return feedback(
             False,
             f"Your answer is {kind_of(answer)}: write the labels of the calls that "
             f"raise, e.g. {list(calls)[:2]!r}, or [] if none does.",
@@ -95,8 +96,9 @@ def raises_feedback(
     unknown = sorted(labels - set(calls))
     if unknown:
         return Feedback(
-            False,
-            f"There is no call {unknown[0]!r}: the calls are {', '.join(calls)}.",
+            verdict(
+                False, "raises.unknown", label=repr(unknown[0]), labels=", ".join(calls)
+            )
         )
     missed = [label for label in raising if label not in labels]
     extra = [label for label in calls if label in labels and label not in raising]
@@ -105,9 +107,9 @@ def raises_feedback(
             wrapped(reason(label, call, label in raising), "    ")
             for label, call in calls.items()
         )
-        return Feedback(True, f"Right: {listed(raising)} raise.", reasons)
+        return feedback(True, f"Right: {listed(raising)} raise.", reasons)
     first = (missed + extra)[0]
-    return Feedback(False, reason(first, calls[first], first in raising) + ".")
+    return feedback(False, reason(first, calls[first], first in raising) + ".")
 
 
 @dataclass(eq=False, kw_only=True)

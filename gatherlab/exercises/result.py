@@ -9,6 +9,8 @@ import html
 import re
 from dataclasses import dataclass
 
+from gatherlab.exercises.verdict import Verdict, render, said
+
 PASSED, FAILED, NOT_ATTEMPTED = "passed", "not yet", "not attempted yet"
 MARKS = {PASSED: "✔", FAILED: "✘", NOT_ATTEMPTED: "✏"}
 COLOURS = {PASSED: "#2e7d32", FAILED: "#c62828", NOT_ATTEMPTED: "#757575"}
@@ -29,9 +31,9 @@ class Result:
     exercise_id: str
     status: str  # PASSED, FAILED or NOT_ATTEMPTED
     message: str
-    details: tuple[
-        str, ...
-    ] = ()  # extra lines: the inputs of the failing case, a trace
+    # extra lines: the inputs of the failing case, a trace
+    details: tuple[str, ...] = ()
+    verdict: Verdict | None = None  # the data the message was rendered from
 
     @property
     def passed(self) -> bool:
@@ -61,33 +63,45 @@ class Result:
         )
 
 
+def judged(exercise_id: str, verdict: Verdict, details: tuple[str, ...] = ()) -> Result:
+    """The result a verdict gives: its status, and its message rendered."""
+    status = PASSED if verdict.passed else FAILED
+    return Result(exercise_id, status, render(verdict), details, verdict)
+
+
 def passed(exercise_id: str, message: str, details: tuple[str, ...] = ()) -> Result:
-    """A pass."""
-    return Result(exercise_id, PASSED, message, details)
+    """A pass, worded by the check itself."""
+    return judged(exercise_id, said(True, message), details)
 
 
 def failed(exercise_id: str, message: str, details: tuple[str, ...] = ()) -> Result:
-    """A wrong answer, with the reason."""
-    return Result(exercise_id, FAILED, message, details)
+    """A wrong answer, with the reason worded by the check itself."""
+    return judged(exercise_id, said(False, message), details)
 
 
 def not_attempted(exercise_id: str, message: str) -> Result:
     """The stub is still in place."""
-    return Result(exercise_id, NOT_ATTEMPTED, message)
+    return Result(exercise_id, NOT_ATTEMPTED, message, (), said(False, message))
 
 
 @dataclass(frozen=True)
 class Feedback:
-    """A verdict as plain data (pass or not, message, details), before it has an id."""
+    """A verdict before it has an exercise id, with its extra lines."""
 
-    passed: bool
-    message: str
+    verdict: Verdict
     details: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict.passed
+
+    @property
+    def message(self) -> str:
+        return render(self.verdict)
 
     def result(self, exercise_id: str) -> Result:
         """The verdict as the ``Result`` of exercise ``exercise_id``."""
-        status = PASSED if self.passed else FAILED
-        return Result(exercise_id, status, self.message, self.details)
+        return judged(exercise_id, self.verdict, self.details)
 
 
 @dataclass(frozen=True)
@@ -110,3 +124,8 @@ class SolutionView:
             "</code></pre>"
             f"{self.result._repr_html_()}</div>"
         )
+
+
+def feedback(passed: bool, message: str, details: tuple[str, ...] = ()) -> Feedback:
+    """A verdict worded by the check itself, with its extra lines."""
+    return Feedback(said(passed, message), details)

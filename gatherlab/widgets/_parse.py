@@ -69,17 +69,3 @@ def checked_array(values: Any, name: str = "the tensor") -> np.ndarray:
             f"{MAX_ENTRIES} (use gl.trace for bigger tensors)"
         )
     return array
-
-
-def same_tensor(first: np.ndarray, second: np.ndarray) -> bool:
-    """Equal shape, dtype and values: so an unchanged edit recomputes nothing."""
-    return (
-        first.shape == second.shape
-        and first.dtype == second.dtype
-        and np.array_equal(first, second)
-    )
-
-
-def format_tensor(values: np.ndarray) -> str:
-    """The list literal for ``values``, the inverse of :func:`parse_tensor`."""
-    return repr(values.tolist())

@@ -1,0 +1,1140 @@
+"""The misconception model: named, small transformations of the intended computation.
+
+A misconception is defined once, for an op family, never for one exercise: "gather
+along the other dim", "every row read every position" (index_select or ``x[:, idx]``
+semantics), "a flat position with the wrong stride", "a sum of repeated reads"... Each
+one computes, for one case of an exercise (its inputs, the intended call bound to them,
+the expected value), the outcome the mistake produces: a value, an error
+(``Raised``) or ``NOT_EXPECTED`` (anything but the expected value: a size hard-coded
+from the visible example). ``explain`` keeps the misconceptions that reproduce the
+learner's outcome on every case, single ones first and then pairs (a wrong call, then a
+wrong finish such as a missing ``unsqueeze``; pairs only where there are several
+cases, one case being too little evidence for two mistakes at once), and returns the
+first one's verdict.
+
+Stages: ``call`` misconceptions change the intended call (its dim, index, op), ``case``
+ones the case as a whole (sizes of the visible example, a negative dim), ``output`` ones
+the value a call returned (a dim squeezed, a sign, a sum of repeats). A pair is a
+``call`` or ``case`` misconception followed by an ``output`` one.
+
+Adding an exercise adds no misconception: ``cases`` of any exercise are run through the
+whole library, and each entry decides from the case whether it applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gatherlab._arrays import entry, framework_of, to_numpy
+from gatherlab.exercises.call import TORCH_ERRORS, Call
+from gatherlab.exercises.compare import shape_text
+from gatherlab.exercises.verdict import PLACEHOLDER, Verdict, messages, render
+from gatherlab.trace import format_value
+
+
+@dataclass(frozen=True)
+class Raised:
+    """An outcome that is an error: its type's name and, if known, diagnose's rule.
+
+    The type ``"Error"`` stands for any error, ``CHECK`` for one the learner's own
+    code raises (no gather-family call broke a rule).
+    """
+
+    type: str
+    rule: str | None = None
+
+
+CHECK = "Check"  # an error a learner's own check raises: no call broke a rule
+
+
+class _NotExpected:
+    """The outcome "anything but the expected value" (a size hard-coded elsewhere)."""
+
+    def __repr__(self) -> str:
+        return "NOT_EXPECTED"
+
+
+NOT_EXPECTED = _NotExpected()
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """The outcome "any value of this shape" (values a learner's loop never wrote)."""
+
+    shape: tuple[int, ...]
+
+
+Outcome = Any  # np.ndarray | Raised | _NotExpected
+
+
+def equal(first: Outcome, second: Outcome) -> bool:
+    """Two outcomes alike: values of one shape that agree (floats to 1e-5), or two
+    errors whose rules agree where both are known (else their types, where both
+    are known: ``Raised("Error")`` stands for any error)."""
+    if isinstance(first, Raised) or isinstance(second, Raised):
+        if not (isinstance(first, Raised) and isinstance(second, Raised)):
+            return False
+        if "Error" in (first.type, second.type) and None in (first.rule, second.rule):
+            return True  # "any error"
+        if first.rule is not None or second.rule is not None:
+            return first.rule == second.rule  # a broken rule is matched by the rule
+        return first.type == second.type or CHECK in (first.type, second.type)
+    if isinstance(first, Shaped) or isinstance(second, Shaped):
+        both = isinstance(first, Shaped) and isinstance(second, Shaped)
+        return both and first.shape == second.shape
+    if isinstance(first, _NotExpected) or isinstance(second, _NotExpected):
+        return first is second
+    a, b = np.asarray(first), np.asarray(second)
+    if a.shape != b.shape or a.dtype.kind not in "biuf" or b.dtype.kind not in "biuf":
+        return False
+    if a.dtype.kind == "f" or b.dtype.kind == "f":
+        return bool(np.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True))
+    return bool(np.array_equal(a, b))
+
+
+def reproduces(predicted: Outcome, learner: Outcome, expected: Outcome) -> bool:
+    """Whether a misconception's outcome on a case is the learner's outcome there."""
+    if predicted is NOT_EXPECTED:
+        return not equal(learner, expected)
+    if isinstance(predicted, Shaped):
+        return isinstance(learner, np.ndarray) and learner.shape == predicted.shape
+    return equal(predicted, learner)
+
+
+@dataclass
+class Case:
+    """One case of an exercise, as the misconceptions read it.
+
+    ``name`` leads the case's sentences ("On hidden case 3 of 50"); ``args`` are its
+    torch inputs by name; ``call`` is the intended call bound to them (None where no
+    call explains the value); ``finish`` turns that call's output into the expected
+    value (e.g. ``squeeze(1)``); ``positions`` names the positions the learner holds.
+    """
+
+    name: str
+    visible: bool
+    args: Mapping[str, Any]
+    expected: Outcome
+    call: Call | None = None
+    finish: Callable[[Any], Any] | None = None
+    positions: str = "the positions"
+    gradient: bool = False
+    grad_output: Any = None
+    writes_code: bool = True  # False for a prediction: no advice in code terms
+    visible_expected: Any = None  # the visible example's expected value
+    visible_shapes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How a kind of exercise talks: ``lead(case)`` starts a sentence, ``yours`` names
+    the learner's value (``your result``, ``your answer``)."""
+
+    lead: Callable[[Case], str]
+    yours: str
+
+
+def run(call: Call, finish: Callable[[Any], Any] | None = None) -> Outcome:
+    """The call's outcome: its (finished) value, or the rule it breaks as ``Raised``."""
+    problems = call.problems()
+    if problems:
+        return Raised("RuntimeError", problems[0].rule)
+    try:
+        value = call.run()
+        if finish is not None:
+            value = finish(value)
+    except TORCH_ERRORS as error:
+        return Raised(type(error).__name__)
+    return to_numpy(value)
+
+
+def _torch(values: np.ndarray) -> Any:
+    import torch
+
+    return torch.as_tensor(np.array(values))
+
+
+# A library entry: (case, base) -> {variant key: outcome}; base is the value an output
+# misconception transforms (the expected value, or a call misconception's outcome).
+Variants = Callable[[Case, Any], Mapping[Any, Outcome]]
+# (case, key, outcome) -> the template's fields other than lead and yours
+Words = Callable[[Case, Any, Outcome], dict[str, str]]
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A named mistake: its ``stage``, its ``variants`` and the ``words`` it needs.
+
+    The public threads behind each one are in ``tests/data/real_mistakes.json``.
+    """
+
+    id: str
+    stage: str  # "call", "case" or "output"
+    variants: Variants
+    words: Words
+
+    @property
+    def template(self) -> str:
+        return f"mc.{self.id}"
+
+
+LIBRARY: list[Misconception] = []
+
+
+def misconception(id: str, stage: str, words: Words) -> Callable[[Variants], Variants]:
+    """Register the decorated variants function as misconception ``id``."""
+
+    def register(variants: Variants) -> Variants:
+        LIBRARY.append(Misconception(id, stage, variants, words))
+        return variants
+
+    return register
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _gathering(case: Case) -> bool:
+    call = case.call
+    return call is not None and call.op in ("gather", "take_along_dim")
+
+
+def _axis(call: Call) -> int:
+    rank = max(to_numpy(call.input).ndim, 1)
+    return int(call.axis or 0) % rank
+
+
+def _along(call: Call, dim: int) -> str:
+    if to_numpy(call.input).ndim == 2 and call.op != "index_select":
+        return " (a column in each row)" if dim == 1 else " (a row in each column)"
+    return ""
+
+
+def shared_positions(index: np.ndarray, dim: int) -> np.ndarray:
+    """The index without the trailing dims it was expanded over (the same positions
+    along them): ``positions.unsqueeze(-1).expand(...)`` gives back ``positions``."""
+    for d in reversed(range(dim + 1, index.ndim)):
+        first = np.take(index, [0], axis=d)
+        if not (index == first).all():
+            break
+        index = np.squeeze(first, axis=d)
+    return index
+
+
+def _first_difference(got: Outcome, expected: Outcome) -> tuple[int, ...] | None:
+    if not isinstance(got, np.ndarray) or not isinstance(expected, np.ndarray):
+        return None
+    if got.shape != expected.shape:
+        return None
+    wrong = ~np.isclose(got, expected, rtol=1e-5, atol=1e-6, equal_nan=True)
+    hits = np.argwhere(wrong)
+    return tuple(int(c) for c in hits[0]) if len(hits) else None
+
+
+def _shape(outcome: Outcome) -> str:
+    return shape_text(np.shape(outcome)) if isinstance(outcome, np.ndarray) else "?"
+
+
+def _no_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    return {}
+
+
+# ---------------------------------------------------------------- call misconceptions
+
+
+def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    dim = _axis(case.call)
+    rank = max(to_numpy(case.call.input).ndim, 1)
+    return {
+        "other": str((dim + key) % rank),
+        "dim": str(dim),
+        "along": _along(case.call, dim),
+        "positions": case.positions,
+    }
+
+
+@misconception(
+    "other-dim",
+    "call",
+    _other_dim_words,
+)
+def _other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    call = case.call
+    if call is None or call.op not in ("gather", "take_along_dim", "index_select"):
+        return {}
+    rank = max(to_numpy(call.input).ndim, 1)
+    dim = _axis(call)
+    return {  # keyed by the offset from the task's dim, the same in every case
+        shift: run(call.with_part("dim", (dim + shift) % rank), case.finish)
+        for shift in range(1, rank)
+    }
+
+
+def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    positions = shared_positions(to_numpy(case.call.index), _axis(case.call))
+    return {
+        "input": case.call.input_name,
+        "count": str(int(positions.size if key == "flat" else positions.shape[-1])),
+        "shape": _shape(outcome),
+    }
+
+
+@misconception(
+    "every-row-reads-every-position",
+    "call",
+    _every_position_words,
+)
+def _every_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    positions = shared_positions(to_numpy(case.call.index), dim)
+    if (
+        positions.size == 0
+        or positions.min() < 0
+        or positions.max() >= source.shape[dim]
+    ):
+        return {}
+    found = {"flat": np.take(source, positions.reshape(-1), axis=dim)}
+    if positions.ndim > 1:
+        found["kept"] = np.take(source, positions, axis=dim)
+    return found
+
+
+def _whole_rows_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    return {
+        "input": case.call.input_name,
+        "dim": str(_axis(case.call)),
+        "positions": case.positions,
+    }
+
+
+@misconception(
+    "whole-rows",
+    "call",
+    _whole_rows_words,
+)
+def _whole_rows(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    positions = shared_positions(to_numpy(case.call.index), dim)
+    if dim == 0 or positions.size == 0:
+        return {}
+    if positions.min() < 0 or positions.max() >= source.shape[0]:
+        return {"rows": Raised("IndexError"), "kept": Raised("IndexError")}
+    return {
+        "rows": np.take(source, positions.reshape(-1), axis=0),
+        "kept": np.take(source, positions, axis=0),
+    }
+
+
+def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    right, wrong, _ = key
+    return {"positions": case.positions, "right": str(right), "wrong": str(wrong)}
+
+
+@misconception(
+    "unsqueeze-wrong-axis",
+    "call",
+    _wrong_axis_words,
+)
+def _wrong_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    index, dim = to_numpy(case.call.index), _axis(case.call)
+    collapsed = index
+    for d in range(dim + 1, index.ndim):
+        first = np.take(collapsed, [0], axis=d)
+        if (collapsed == first).all():
+            collapsed = first
+    ones = [d for d in range(collapsed.ndim) if collapsed.shape[d] == 1]
+    if not ones or index.ndim < 2:
+        return {}
+    right = ones[-1]
+    positions = np.squeeze(collapsed, axis=right)
+    found = {}
+    for wrong in range(index.ndim):
+        if wrong == right:
+            continue
+        moved = np.expand_dims(positions, wrong)
+        target = list(moved.shape)
+        target[wrong] = index.shape[wrong]  # the new axis expanded, as the index's
+        for expanded, shape in (("as is", moved.shape), ("expanded", target)):
+            variant = _torch(np.broadcast_to(moved, shape))
+            outcome = run(case.call.with_part("index", variant), case.finish)
+            found[(right, wrong, expanded)] = outcome
+    return found
+
+
+def _index_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    return {"index": case.call.index_name, "positions": case.positions}
+
+
+@misconception(
+    "transposed-index",
+    "call",
+    _index_words,
+)
+def _transposed_index(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    index = to_numpy(case.call.index)
+    if index.ndim < 2 or index.shape[-1] == index.shape[-2] == 1:
+        return {}
+    swapped = _torch(np.swapaxes(index, -1, -2))
+    return {"T": run(case.call.with_part("index", swapped), case.finish)}
+
+
+def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    return {"direction": "past" if key > 0 else "before"}
+
+
+@misconception(
+    "off-by-one",
+    "call",
+    _off_by_one_words,
+)
+def _off_by_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    call = case.call
+    if call is None or call.op == "take":
+        return {}
+    index = call.index
+    if framework_of(index) != "torch" or index.is_floating_point():
+        return {}
+    return {
+        shift: run(call.with_part("index", index + shift), case.finish)
+        for shift in (1, -1)
+    }
+
+
+def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    source = to_numpy(case.call.input)
+    rows, columns = source.shape
+    flat = to_numpy(case.call.index).reshape(-1) % source.size
+    wrong = _strided(flat, rows, columns)[key]
+    at = int(np.argmax(wrong != flat))
+    row, column = divmod(int(flat[at]), columns)
+    name, pairs = case.call.input_name, case.positions
+    return {
+        "input": name,
+        "row": str(row),
+        "column": str(column),
+        "columns": str(columns),
+        "rows": str(rows),
+        "right": str(int(flat[at])),
+        "yours_at": str(int(wrong[at])),
+        "fix": f"{pairs}[:, 0] * {name}.shape[1] + {pairs}[:, 1]",
+    }
+
+
+def _strided(flat: np.ndarray, rows: int, columns: int) -> dict[str, np.ndarray]:
+    row, column = np.divmod(flat, columns)
+    return {
+        "rows": row * rows + column,  # the row times the number of rows
+        "column-major": column * rows + row,  # counted column by column
+        "swapped": column * columns + row,  # (column, row) read as (row, column)
+    }
+
+
+@misconception(
+    "flat-stride",
+    "call",
+    _stride_words,
+)
+def _flat_stride(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    call = case.call
+    if call is None or call.op != "take" or to_numpy(call.input).ndim != 2:
+        return {}
+    source = to_numpy(call.input)
+    rows, columns = source.shape
+    index = to_numpy(call.index)
+    flat = index.reshape(-1) % source.size
+    found = {}
+    for key, wrong in _strided(flat, rows, columns).items():
+        variant = _torch(wrong.reshape(index.shape).astype(np.int64))
+        found[key] = run(call.with_part("index", variant), case.finish)
+    return found
+
+
+def _python_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    source = to_numpy(case.call.input)
+    dim = _axis(case.call)
+    words = {"dim": str(dim), "size": str(source.shape[dim])}
+    if key in OTHER_DIMS:
+        words["other"] = OTHER_DIMS[key]
+    return words
+
+
+OTHER_DIMS = {"last": "-1", "first": "0"}
+
+
+def _raw_positions(case: Case) -> np.ndarray | None:
+    """The positions as the learner gets them, where they may count from the end."""
+    call = case.call
+    raw = case.args.get("index")
+    if call is None or call.op != "gather" or framework_of(raw) != "torch":
+        return None
+    return to_numpy(raw)
+
+
+def _normalised(case: Case, raw: np.ndarray, size: int) -> Outcome:
+    """Python-style positions checked against ``size`` and moved up by it."""
+    assert case.call is not None
+    if ((raw < -size) | (raw >= size)).any():
+        return Raised("IndexError")
+    moved = np.where(raw < 0, raw + size, raw)
+    return run(case.call.with_part("index", _torch(moved.astype(np.int64))))
+
+
+@misconception(
+    "python-style-size-of-another-dim",
+    "call",
+    _python_words,
+)
+def _size_of_another_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    raw = _raw_positions(case)
+    if raw is None:
+        return {}
+    assert case.call is not None
+    shape = to_numpy(case.call.input).shape or (1,)
+    sizes = {"last": shape[-1], "first": shape[0]}
+    return {key: _normalised(case, raw, size) for key, size in sizes.items()}
+
+
+@misconception(
+    "python-style-unwrapped",
+    "call",
+    _python_words,
+)
+def _unwrapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    raw = _raw_positions(case)
+    if raw is None:
+        return {}
+    assert case.call is not None
+    found = run(case.call.with_part("index", _torch(raw)))
+    if isinstance(found, Raised):  # gather's error, or the learner's own check's
+        found = Raised("Error", None)
+    return {"raw": found}
+
+
+@misconception(
+    "python-style-modulo",
+    "call",
+    _python_words,
+)
+def _modulo(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    raw = _raw_positions(case)
+    if raw is None:
+        return {}
+    assert case.call is not None
+    size = to_numpy(case.call.input).shape[_axis(case.call)]
+    if size == 0:
+        return {}
+    return {"mod": run(case.call.with_part("index", _torch(raw % size)))}
+
+
+def _expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    dim = _axis(case.call)
+    return {
+        "input": case.call.input_name,
+        "dim": str(dim),
+        "count": str(to_numpy(case.call.index).size),
+        "size": str(to_numpy(case.call.input).shape[dim]),
+        "positions": case.positions,
+    }
+
+
+@misconception("expanded-to-input-shape", "call", _expand_words)
+def _expanded_to_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """index_select through gather, the positions expanded to the input's shape: it
+    works only where there are as many positions as the input's size along dim."""
+    call = case.call
+    if call is None or call.op != "index_select":
+        return {}
+    source = call.input
+    dim = _axis(call)
+    along = [1] * source.dim()
+    along[dim] = -1
+    try:
+        index = call.index.reshape(along).expand(source.shape)
+    except RuntimeError:
+        return {"input": Raised("RuntimeError")}
+    return {"input": run(Call("gather", source, dim, index))}
+
+
+def _other_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    d, other = key
+    source = to_numpy(case.call.input).shape
+    return {
+        "d": str(d),
+        "other": str(other),
+        "size": str(source[other]),
+        "full": str(to_numpy(case.call.index).shape[d]),
+        "input": case.call.input_name,
+    }
+
+
+@misconception("expanded-to-another-size", "call", _other_size_words)
+def _expanded_to_other(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The index expanded, along a dim after ``dim``, to another dim's size."""
+    if not _gathering(case) or not case.writes_code:
+        return {}
+    assert case.call is not None
+    index, dim = to_numpy(case.call.index), _axis(case.call)
+    source = to_numpy(case.call.input).shape
+    found = {}
+    for d in range(dim + 1, index.ndim):
+        first = np.take(index, [0], axis=d)
+        if index.shape[d] == 0 or not (index == first).all():
+            continue
+        for other in range(len(source)):
+            if other == d:
+                continue
+            shape = list(index.shape)
+            shape[d] = source[other]
+            variant = _torch(np.broadcast_to(first, shape))
+            found[(d, other)] = run(case.call.with_part("index", variant), case.finish)
+    return found
+
+
+# ---------------------------------------------------------------- case misconceptions
+
+
+def _input_shape_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    return {
+        "input": case.call.input_name,
+        "index": case.call.index_name,
+        "shape": _shape(np.zeros(to_numpy(case.call.input).shape)),
+        "expected": _shape(case.expected),
+    }
+
+
+@misconception("result-of-input-shape", "case", _input_shape_words)
+def _input_shape(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A result made with the input's shape, where gather's has the index's."""
+    if not _gathering(case) or not isinstance(base, np.ndarray):
+        return {}
+    assert case.call is not None
+    shape = tuple(to_numpy(case.call.input).shape)
+    index = tuple(to_numpy(case.call.index).shape)
+    if len(index) != len(shape) or any(
+        i > s for i, s in zip(index, shape, strict=True)
+    ):
+        return {"input": Raised("IndexError")}  # a loop over the index runs off it
+    return {"input": base if shape == base.shape else Shaped(shape)}
+
+
+@misconception(
+    "ignores-inputs",
+    "case",
+    _no_words,
+)
+def _ignores_inputs(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    visible = case.visible_expected
+    return {} if visible is None else {"constant": visible}
+
+
+def _size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    name, d, size = key
+    return {
+        "name": name,
+        "d": str(d),
+        "size": str(size),
+        "now": str(case.args[name].shape[d]),
+    }
+
+
+@misconception(
+    "hard-coded-size",
+    "case",
+    _size_words,
+)
+def _hard_coded_size(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    found: dict[Any, Outcome] = {}
+    for name, shape in case.visible_shapes.items():
+        now = tuple(case.args[name].shape)
+        for d, size in enumerate(shape):
+            if d < len(now):
+                found[(name, d, size)] = base if now[d] == size else NOT_EXPECTED
+    return found
+
+
+def _same_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    index = to_numpy(case.call.index).shape
+    source = to_numpy(case.call.input).shape
+    dim = _axis(case.call)
+    d = next(
+        (d for d in range(len(index)) if index[d] != source[d] and (key or d != dim)),
+        0,
+    )
+    return {"d": str(d), "index": str(index[d]), "input": str(source[d])}
+
+
+@misconception("same-size-rule", "case", _same_size_words)
+def _same_size(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A check of gather's old rule (equal sizes, apart from dim, or on every dim)."""
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    index = to_numpy(case.call.index).shape
+    source = to_numpy(case.call.input).shape
+    dim = _axis(case.call)
+    found = {}
+    for every in (False, True):
+        differ = any(
+            i != s and (every or d != dim)
+            for d, (i, s) in enumerate(zip(index, source, strict=False))
+        )
+        found[every] = Raised(CHECK) if differ else base
+    return found
+
+
+def _negative_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    rank = max(to_numpy(case.call.input).ndim, 1) if case.call else 1
+    return {"dim": str(case.args["dim"]), "rank": str(rank)}
+
+
+@misconception(
+    "negative-dim",
+    "case",
+    _negative_dim_words,
+)
+def _negative_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    dim = case.args.get("dim")
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        return {}
+    return {"negative": NOT_EXPECTED if dim < 0 else base}
+
+
+# ---------------------------------------------------------------- output misconceptions
+
+
+def _squeezed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    expected = np.shape(case.expected)
+    if key == "all":
+        ones = [d for d, size in enumerate(expected) if size == 1]
+        key = ones[-1] if ones else 0
+    return {"d": str(key), "shape": _shape(outcome), "expected": shape_text(expected)}
+
+
+@misconception(
+    "dropped-axis",
+    "output",
+    _squeezed_words,
+)
+def _dropped_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not isinstance(base, np.ndarray):
+        return {}
+    found: dict[Any, Outcome] = {
+        d: np.squeeze(base, d) for d in range(base.ndim) if base.shape[d] == 1
+    }
+    found["all"] = np.squeeze(base)  # .squeeze() with no dim
+    return found
+
+
+@misconception(
+    "extra-axis",
+    "output",
+    _squeezed_words,
+)
+def _extra_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not isinstance(base, np.ndarray):
+        return {}
+    return {d: np.expand_dims(base, d) for d in range(base.ndim + 1)}
+
+
+def _narrow_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    d, other = key
+    expected = np.shape(case.expected)
+    return {
+        "d": str(d),
+        "size": str(to_numpy(case.call.input).shape[other]),
+        "full": str(expected[d]) if d < len(expected) else "more",
+    }
+
+
+@misconception("narrow-expand", "output", _narrow_words)
+def _narrow_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """An index expanded to another dim's size: the result stops short on one dim."""
+    call = case.call
+    if not isinstance(base, np.ndarray) or call is None or not case.writes_code:
+        return {}
+    sizes = to_numpy(call.input).shape
+    return {
+        (d, other): np.take(base, range(min(size, base.shape[d])), axis=d)
+        for d in range(base.ndim)
+        for other, size in enumerate(sizes)
+        if other != d
+    }
+
+
+def _missing_expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    full = np.shape(case.expected)[key] if key < np.ndim(case.expected) else "?"
+    return {"d": str(key), "full": str(full), "shape": _shape(outcome)}
+
+
+@misconception("missing-expand", "output", _missing_expand_words)
+def _missing_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """An index left with size 1 where it needed expand: one entry along a dim."""
+    if not isinstance(base, np.ndarray) or not _gathering(case) or not case.writes_code:
+        return {}
+    return {d: np.take(base, [0], axis=d) for d in range(base.ndim)}
+
+
+@misconception("flattened", "output", _squeezed_words)
+def _flattened(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not isinstance(base, np.ndarray) or base.ndim < 2:
+        return {}
+    return {0: base.reshape(-1)}
+
+
+@misconception(
+    "negated",
+    "output",
+    _no_words,
+)
+def _negated(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not isinstance(base, np.ndarray) or base.dtype.kind != "f" or base.size == 0:
+        return {}
+    return {"minus": -base}
+
+
+def _repeat_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    count = to_numpy(case.call.input).shape[key]
+    values = np.asarray(outcome)
+    where = _first_difference(values, case.expected) or _first_nonzero(values)
+    got = values[where] if values.size else 0
+    return {
+        "count": str(count),
+        "where": entry("out", where),
+        "got": format_value(got),
+        "expected": format_value(got / count if count else got),
+    }
+
+
+def _first_nonzero(values: np.ndarray) -> tuple[int, ...]:
+    hits = np.argwhere(values != 0)
+    return tuple(int(c) for c in hits[0]) if len(hits) else (0,) * values.ndim
+
+
+@misconception("sum-of-repeated-reads", "output", _repeat_words)
+def _sum_of_repeats(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Reads repeated along dim d of the input (an expand), then summed."""
+    call = case.call
+    if not isinstance(base, np.ndarray) or base.size == 0 or call is None:
+        return {}
+    shape = to_numpy(call.input).shape
+    return {d: base * size for d, size in enumerate(shape)}
+
+
+def _normalised_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    return {"value": key[0], "op": key[1]}
+
+
+@misconception(
+    "normalised-after-selecting",
+    "output",
+    _normalised_words,
+)
+def _normalised_after(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not isinstance(base, np.ndarray) or base.dtype.kind != "f" or base.size == 0:
+        return {}
+    return {
+        ("0", "log_softmax"): np.zeros_like(base),
+        ("1", "softmax"): np.ones_like(base),
+    }
+
+
+@misconception(
+    "transposed-result",
+    "output",
+    _no_words,
+)
+def _transposed_result(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not isinstance(base, np.ndarray) or base.ndim < 2:
+        return {}
+    return {"T": np.swapaxes(base, -1, -2)}
+
+
+# ---------------------------------------------------------------- gradients
+
+
+def _gradient(case: Case, combine: str, dim: int | None = None) -> Outcome:
+    """x.grad of the case's call, each read weighted by the upstream gradient; the
+    reads of one entry combined by ``combine`` (``add``, as autograd does, ``last``,
+    ``first`` or ``once``)."""
+    call = case.call
+    assert call is not None
+    if dim is not None:
+        call = call.with_part("dim", dim)
+        if call.problems():
+            return None
+    source = to_numpy(call.input)
+    weights = (
+        np.ones(to_numpy(call.index).shape)
+        if case.grad_output is None
+        else to_numpy(case.grad_output)
+    )
+    grad = np.zeros(source.shape, dtype=np.float64)
+    seen: set[tuple[int, ...]] = set()
+    for step in call.trace():
+        weight = float(np.asarray(weights[step.out]))
+        if combine == "add":
+            grad[step.source] += weight
+        elif combine == "last" or step.source not in seen:
+            grad[step.source] = 1.0 if combine == "once" else weight
+        seen.add(step.source)
+    return grad
+
+
+def _gradient_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    where = _first_difference(outcome, case.expected) or (0,) * np.ndim(outcome)
+    name = case.call.input_name
+    readers = [s for s in case.call.trace() if s.source == where]
+    weights = None if case.grad_output is None else to_numpy(case.grad_output)
+    parts = [
+        format_value(1 if weights is None else np.asarray(weights[s.out]).item())
+        for s in readers
+    ]
+    words = {
+        "where": entry(f"{name}.grad", where),
+        "entry": entry(name, where),
+        "count": str(len(readers)),
+        "sum": " + ".join(parts) or "0",
+        "expected": format_value(np.asarray(case.expected)[where]),
+        "got": format_value(np.asarray(outcome)[where]),
+    }
+    if isinstance(key, int):
+        words = {"other": str(key), "dim": str(_axis(case.call))}
+    return words
+
+
+@misconception(
+    "gradient-overwritten",
+    "call",
+    _gradient_words,
+)
+def _overwritten(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not case.gradient or case.call is None:
+        return {}
+    return {combine: _gradient(case, combine) for combine in ("last", "first", "once")}
+
+
+@misconception(
+    "gradient-other-dim",
+    "call",
+    _gradient_words,
+)
+def _gradient_other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    if not case.gradient or case.call is None:
+        return {}
+    rank = to_numpy(case.call.input).ndim
+    dim = _axis(case.call)
+    found = {
+        (dim + shift) % rank: _gradient(case, "add", (dim + shift) % rank)
+        for shift in range(1, rank)
+    }
+    return {k: v for k, v in found.items() if v is not None}
+
+
+# A missing expand is tried before a moved axis: an unexpanded index is both.
+PRIORITY = {"missing-expand": -1}
+LIBRARY.sort(key=lambda item: PRIORITY.get(item.id, 0))
+
+
+# ---------------------------------------------------------------- the search
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A misconception variant (or a pair of them) and its outcome on every case."""
+
+    parts: tuple[tuple[Misconception, Any], ...]
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def id(self) -> str:
+        return "+".join(m.id for m, _ in self.parts)
+
+
+def _differs(outcomes: Sequence[Outcome], cases: Sequence[Case]) -> bool:
+    return any(
+        o is NOT_EXPECTED or not equal(o, c.expected)
+        for o, c in zip(outcomes, cases, strict=True)
+    )
+
+
+class Search:
+    """The misconceptions' outcomes on a fixed list of cases, computed case by case
+    and only as far as a learner's outcomes keep matching (memoised)."""
+
+    def __init__(self, cases: Sequence[Case]) -> None:
+        self.cases = list(cases)
+        self._memo: dict[tuple[int, int, Any], Mapping[Any, Outcome]] = {}
+
+    def _variants(
+        self, item: Misconception, number: int, first: tuple[Misconception, Any] | None
+    ) -> Mapping[Any, Outcome]:
+        """``item``'s variants on case ``number``, applied to the expected value or
+        to the outcome of ``first`` (a call or case misconception) there."""
+        memo_key = (LIBRARY.index(item), number, first and (id(first[0]), first[1]))
+        if memo_key not in self._memo:
+            case = self.cases[number]
+            base: Any = case.expected
+            if first is not None:
+                base = self._variants(first[0], number, None).get(first[1])
+            if base is None:
+                found: Mapping[Any, Outcome] = {}
+            elif first is None or isinstance(base, np.ndarray):
+                found = item.variants(case, base)
+            else:  # an error, or "not the expected value", stays what it is
+                found = {key: base for key in item.variants(case, case.expected)}
+            self._memo[memo_key] = {k: v for k, v in found.items() if v is not None}
+        return self._memo[memo_key]
+
+    def _surviving(
+        self,
+        item: Misconception,
+        first: tuple[Misconception, Any] | None,
+        learner: Sequence[Outcome],
+    ) -> list[Any]:
+        keys: list[Any] | None = None
+        for number, case in enumerate(self.cases):
+            variants = self._variants(item, number, first)
+            keys = [
+                key
+                for key in (list(variants) if keys is None else keys)
+                if key in variants
+                and reproduces(variants[key], learner[number], case.expected)
+            ]
+            if not keys:
+                return []
+        return keys or []
+
+    def candidate(self, parts: tuple[tuple[Misconception, Any], ...]) -> Candidate:
+        """The candidate with its outcome on every case."""
+        first = parts[0] if len(parts) == 2 else None
+        item, key = parts[-1]
+        outcomes = tuple(
+            self._variants(item, number, first)[key]
+            for number in range(len(self.cases))
+        )
+        return Candidate(parts, outcomes)
+
+    def matching(self, learner: Sequence[Outcome]) -> Candidate | None:
+        """The first misconception (single, else a pair) reproducing ``learner``."""
+        for item in LIBRARY:
+            keys = self._surviving(item, None, learner)
+            if keys:
+                return self.candidate(((item, keys[0]),))
+        if len(self.cases) < 2:  # one case is too little evidence for a pair
+            return None
+        finishes = [m for m in LIBRARY if m.stage == "output"]
+        for first in LIBRARY:
+            if first.stage == "output":
+                continue
+            for key in self._variants(first, 0, None):
+                for item in finishes:
+                    keys = self._surviving(item, (first, key), learner)
+                    if keys:
+                        return self.candidate(((first, key), (item, keys[0])))
+        return None
+
+    def _keys(
+        self, item: Misconception, first: tuple[Misconception, Any] | None
+    ) -> list[Any]:
+        """The variants of ``item`` that apply to every case, in case 0's order."""
+        keys = list(self._variants(item, 0, first))
+        for number in range(1, len(self.cases)):
+            variants = self._variants(item, number, first)
+            keys = [key for key in keys if key in variants]
+        return keys
+
+    def candidates(self, pairs: bool = True) -> Iterator[Candidate]:
+        """Every candidate that changes an outcome, in the order ``matching`` tries
+        them: single misconceptions, then (``pairs``) pairs."""
+        for item in LIBRARY:
+            for key in self._keys(item, None):
+                found = self.candidate(((item, key),))
+                if _differs(found.outcomes, self.cases):
+                    yield found
+        if len(self.cases) < 2 or not pairs:
+            return
+        finishes = [m for m in LIBRARY if m.stage == "output"]
+        for first in LIBRARY:
+            if first.stage == "output":
+                continue
+            for key in self._keys(first, None):
+                alone = self.candidate(((first, key),)).outcomes
+                for item in finishes:
+                    for second in self._keys(item, (first, key)):
+                        found = self.candidate(((first, key), (item, second)))
+                        if _changed(alone, found.outcomes) or not equal(
+                            alone[0], found.outcomes[0]
+                        ):
+                            yield found
+
+
+def _changed(before: Sequence[Outcome], after: Sequence[Outcome]) -> int:
+    """The first case on which a misconception changes the outcome."""
+    for number, (old, new) in enumerate(zip(before, after, strict=True)):
+        if new is NOT_EXPECTED or not equal(old, new):
+            return number
+    return 0
+
+
+def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
+    """The candidate's verdict: each part worded on the first case it shows on."""
+    cases = search.cases
+    texts: list[Verdict] = []
+    before: Sequence[Outcome] = [case.expected for case in cases]
+    for position, (item, key) in enumerate(candidate.parts):
+        own = search.candidate(candidate.parts[: position + 1])
+        number = _changed(before, own.outcomes)
+        before = own.outcomes
+        case, outcome = cases[number], own.outcomes[number]
+        fields = {
+            **item.words(case, key, outcome),
+            "lead": "" if texts else voice.lead(case),
+            "yours": voice.yours,
+        }
+        wanted = PLACEHOLDER.findall(messages()[item.template])
+        used = {name: fields[name] for name in wanted}
+        texts.append(Verdict(False, item.template, used, candidate.id))
+    if len(texts) == 1:
+        return texts[0]
+    first, second = texts
+    return Verdict(
+        False,
+        "pair",
+        {"first": render(first).removesuffix("."), "second": render(second)},
+        candidate.id,
+    )
+
+
+def explain(search: Search, learner: Sequence[Outcome], voice: Voice) -> Verdict | None:
+    """The verdict of the first misconception reproducing ``learner`` on all cases."""
+    found = search.matching(learner)
+    return None if found is None else verdict_of(found, search, voice)

@@ -1,0 +1,77 @@
+"""A check's verdict as data, and the one table that turns it into words.
+
+``Verdict`` holds whether an answer passed, the template that words it, the fields the
+template names (strings, already formatted as ``gatherlab.trace.format_value`` formats
+numbers) and the misconception found, if one was. ``messages.json`` maps a template id
+to text with ``{field}`` placeholders; ``render`` substitutes them, nothing more, so the
+book's page (which loads the same file) words a verdict exactly as the notebook does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+MESSAGES_PATH = Path(__file__).with_name("messages.json")
+PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+@cache
+def messages() -> dict[str, str]:
+    """Template id to template text, read once from ``messages.json``."""
+    table: dict[str, str] = json.loads(MESSAGES_PATH.read_text(encoding="utf-8"))
+    return table
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """``passed``, a ``template`` id, its string ``fields``, a ``misconception``."""
+
+    passed: bool
+    template: str
+    fields: Mapping[str, str] = field(default_factory=dict)
+    misconception: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.template not in messages():
+            raise ValueError(f"no message template {self.template!r}")
+        wanted = set(PLACEHOLDER.findall(messages()[self.template]))
+        given = set(self.fields)
+        if wanted != given or not all(isinstance(v, str) for v in self.fields.values()):
+            raise ValueError(
+                f"template {self.template!r} needs the string fields "
+                f"{sorted(wanted)}, got {sorted(given)}"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as the page reads it (``V`` in ``page.py``'s contract)."""
+        return {
+            "passed": self.passed,
+            "template": self.template,
+            "fields": dict(self.fields),
+            "misconception": self.misconception,
+        }
+
+
+def render(verdict: Verdict) -> str:
+    """The verdict in words: its template with every ``{field}`` substituted."""
+    return PLACEHOLDER.sub(
+        lambda match: verdict.fields[match[1]], messages()[verdict.template]
+    )
+
+
+def verdict(
+    passed: bool, template: str, misconception: str | None = None, **fields: str
+) -> Verdict:
+    """``Verdict(passed, template, fields, misconception)`` with keyword fields."""
+    return Verdict(passed, template, fields, misconception)
+
+
+def said(passed: bool, text: str) -> Verdict:
+    """A verdict worded by the check itself (kept as the whole sentence)."""
+    return Verdict(passed, "text", {"text": text})

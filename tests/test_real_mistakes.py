@@ -1,0 +1,75 @@
+"""Mistakes real learners made, collected from public threads (tests/data/real_mistakes
+.json: the thread, the exercise, the learner's code in that exercise's terms, and the
+misconception, or failing that a phrase, that a message naming the mistake contains).
+
+Every one must fail and never raise; at least 90 % of the messages must name the
+mistake (the share is printed with ``pytest -s``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from gatherlab.exercises import EXERCISES, Fix, check
+
+MISTAKES = json.loads(
+    (Path(__file__).parent / "data" / "real_mistakes.json").read_text(encoding="utf-8")
+)
+SHARE = 0.9
+
+
+def answer_of(mistake: dict[str, Any]) -> Any:
+    """The learner's answer: the code run with the names its notebook cell has."""
+    exercise = EXERCISES[mistake["exercise"]]
+    names: dict[str, Any] = {"torch": torch}
+    if isinstance(exercise, Fix):
+        names[exercise.broken.input_name] = exercise.broken.input
+        names[exercise.broken.index_name] = exercise.broken.index
+    exec(mistake["code"], names)  # the collected code, as the learner wrote it
+    return names["answer"]
+
+
+def names_it(mistake: dict[str, Any]) -> tuple[bool, str]:
+    """Whether the check's message names the mistake, and the message."""
+    result = check(mistake["exercise"], answer_of(mistake))
+    assert not result.passed, f"{mistake['source']} passes"
+    assert "checker failed" not in result.message, result.message
+    verdict = result.verdict
+    assert verdict is not None
+    wanted = mistake.get("misconception")
+    if wanted:
+        found = (verdict.misconception or "").split("+")
+        return wanted in found, result.message
+    return mistake["phrase"] in result.message, result.message
+
+
+def test_the_set_is_large_varied_and_sourced():
+    assert len(MISTAKES) >= 40
+    assert len({m["source"] for m in MISTAKES}) == len(MISTAKES)  # one thread each
+    assert all(m["source"].startswith("https://") for m in MISTAKES)
+    assert all(m["exercise"] in EXERCISES for m in MISTAKES)
+    assert len({m["exercise"] for m in MISTAKES}) >= 15
+
+
+@pytest.mark.parametrize(
+    "mistake", MISTAKES, ids=[f"{m['exercise']}-{i}" for i, m in enumerate(MISTAKES)]
+)
+def test_a_real_mistake_fails_without_a_checker_error(mistake):
+    names_it(mistake)
+
+
+def test_most_messages_name_the_real_mistake():
+    named = []
+    for mistake in MISTAKES:
+        hit, message = names_it(mistake)
+        named.append(hit)
+        if not hit:
+            print(f"not named: {mistake['exercise']} ({mistake['source']}): {message}")
+    share = sum(named) / len(named)
+    print(f"{sum(named)} of {len(named)} real mistakes named ({share:.0%})")
+    assert share >= SHARE

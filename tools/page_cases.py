@@ -1,0 +1,340 @@
+"""The page's exercise cases: each exercise's payload, answers and Python's verdicts.
+
+Writes ``tests/js/page_exercise_cases.json.gz`` (gzip of JSON): ``{"payloads": {id:
+payload}, "cases": [{"id", "text" | "code", "status", "verdict", "message"}]}``. A case
+has ``text`` where the learner types a value or labels (predict, raises, choose; read as
+``gatherlab.exercises.typed.typed_answer`` reads it) and ``code`` where the learner
+writes code (implement: a function named ``answer``; fix: ``answer = <expression>`` over
+the names the notebook defines, the payload's ``args``): the real mistakes of
+``tests/data/real_mistakes.json``. ``verdict`` is ``V`` and ``message`` its words
+(``gatherlab.exercises.page.verdict_for``): the page, given the same answer, must show
+the same words. ``tests/test_page_exercises.py`` fails when the file is stale;
+regenerate it with ``make regen``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import random
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gatherlab._arrays import to_numpy
+from gatherlab.exercises import EXERCISES, Fix, Predict
+from gatherlab.exercises.page import payload, verdict_for
+from gatherlab.exercises.typed import typed_answer
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES_FILE = ROOT / "tests" / "js" / "page_exercise_cases.json.gz"
+MISTAKES_FILE = ROOT / "tests" / "data" / "real_mistakes.json"
+# Texts any exercise may be given: stubs, words, odd literals, text Python cannot read.
+COMMON_TEXTS = (
+    "...",
+    "prediction = ...",
+    "None",
+    "none",
+    "no idea",
+    "it raises",
+    "IndexError: out of range",
+    "It will ERROR",
+    "True",
+    "0",
+    "-3",
+    "1.5",
+    "1e999",
+    "-0.0",
+    "[]",
+    "()",
+    "[[]]",
+    "[[], []]",
+    "[None]",
+    "[...]",
+    "['a', 'b']",
+    "[1, 'a']",
+    "('x',)",
+    "{1: 2}",
+    "{1, 2}",
+    "1+2j",
+    "3j",
+    "b'x'",
+    "u'abc'",
+    "x",
+    "--1",
+    "-(1)",
+    "+(2)",
+    "-True",
+    "[1, 2] [0]",
+    "[1 2]",
+    "[1,, 2]",
+    "(,)",
+    "9007199254740993",
+    "[9007199254740991]",
+    "0x1F",
+    "0o17",
+    "0b101",
+    "1_000",
+    "1__0",
+    "012",
+    "00",
+    "1.e2",
+    ".5",
+    "1.2.3",
+    "'a' 'b'",
+    "'''abc'''",
+    "'unclosed",
+    "[1]\n# a comment",
+    "# a comment\n[1]",
+    "1,\n2",
+    "[1,\n 2]",
+    "a = [1]",
+    "a == [1]",
+    "[1] \\",
+    "\u00a0[1]",
+    "[[1, 2], [3]]",
+    "[[1, 2], 3]",
+    "[[[1]], [[1, 2]]]",
+    "[[1], 'ab']",
+    "[[], [1]]",
+    "[[1, [2]], [[3], 4]]",
+)
+
+
+# Random literals (nested lists and tuples of many spellings of numbers, strings and
+# constants), half of them then broken by one inserted or deleted piece, so that the
+# page reads odd text exactly as Python does.
+FUZZ_ATOMS = (
+    "0", "1", "-1", "+2", "- 3", "2.5", "-0.0", "1e3", "1E-2", ".5", "5.", "1_0",
+    "0x1f", "0o7", "0b11", "True", "False", "None", "...", "'B'", '"a"', "'a' 'b'",
+    "(4)", "-(4)", "1e999", "10", "21", "11.0",
+)  # fmt: skip
+FUZZ_PIECES = (
+    "[", "]", "(", ")", ",", "-", "+", "1", ".", "_", " ", "\n", "# c", "j", "\\",
+    "=", "x", "'", "0",
+)  # fmt: skip
+FUZZ_COUNT = 80
+
+
+def _random_literal(rng: random.Random, depth: int = 0) -> str:
+    if depth < 3 and rng.random() < 0.45:
+        items = [_random_literal(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+        opening, closing = rng.choice([("[", "]"), ("[", "]"), ("(", ")")])
+        separator = rng.choice([", ", ",", " , ", ",\n  "])
+        trailing = rng.choice(["", "", ","])
+        return opening + separator.join(items) + trailing + closing
+    return rng.choice(FUZZ_ATOMS)
+
+
+def _fuzz(exercise_id: str) -> list[str]:
+    rng = random.Random(zlib.crc32(exercise_id.encode()))
+    texts = []
+    for _ in range(FUZZ_COUNT):
+        text = _random_literal(rng)
+        at = rng.randint(0, len(text))
+        if rng.random() < 0.25:
+            text = text[:at] + rng.choice(FUZZ_PIECES) + text[at:]
+        elif rng.random() < 0.25:
+            text = text[:at] + text[at + 1 :]
+        texts.append(text)
+    return texts
+
+
+def _literal(value: Any) -> str:
+    """Nested lists as a learner types them."""
+    return repr(value)
+
+
+def _as_tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_as_tuples(item) for item in value)
+    return value
+
+
+def _predict_texts(exercise: Predict) -> list[str]:
+    expected = to_numpy(exercise.solution)
+    is_float = expected.dtype.kind == "f"
+    right = expected.tolist()
+    flat = expected.reshape(-1)
+    texts = [
+        _literal(right),
+        _literal(_as_tuples(right)),
+        f"prediction = {_literal(right)}",
+        _literal(right).replace(", ", ",\n  "),
+        _literal(right) + "  # my guess",
+        _literal(expected.astype(np.float64).tolist()),
+        _literal((expected + 1e-7).tolist()),
+        _literal((expected + 1).tolist()),
+        _literal((expected - 1).tolist()),
+        _literal(expected.reshape(-1).tolist()),
+        _literal(expected[None].tolist()),
+        _literal(expected[..., None].tolist()),
+        _literal((expected != 0).tolist()),
+        _literal((expected == expected).tolist()),
+        _literal(np.zeros_like(expected).astype(bool).tolist()),
+    ]
+    if expected.size and expected.ndim:  # a row, a column short, a row short
+        parts = (expected[0], expected[..., :-1], expected[:1])
+        texts += [_literal(part.tolist()) for part in parts]
+        texts.append(_literal(flat[0].item()))
+    if expected.ndim >= 2:
+        texts.append(_literal(np.swapaxes(expected, -1, -2).tolist()))
+    for mistake in getattr(exercise, "mistakes", {}).values():  # known wrong answers
+        values = to_numpy(mistake)
+        texts += [_literal(values.tolist()), _literal(values.astype(float).tolist())]
+    call = exercise.explain
+    inputs = (
+        [] if call is None else sorted(set(to_numpy(call.input).reshape(-1).tolist()))
+    )
+    for position in range(flat.size):
+        here = flat[position].item()
+        values = {here + 1, here - 1, 0, -here, 10**6, here + 0.5, *inputs}
+        if is_float:
+            values |= {here + 1e-7, here * 1.0001, here + 0.25, float("-0")}
+        for value in sorted(values, key=repr):
+            answer = flat.tolist()
+            answer[position] = value
+            texts.append(
+                _literal(
+                    np.reshape(np.array(answer, dtype=object), expected.shape).tolist()
+                )
+            )
+    if expected.size and expected.ndim:  # a ragged answer: one row short
+        rows = expected.tolist()
+        rows[-1] = rows[-1][:-1] if isinstance(rows[-1], list) else [rows[-1], 0]
+        texts.append(_literal(rows))
+    return texts
+
+
+def _label_texts(labels: list[str], solution: list[str]) -> list[str]:
+    """Answers naming labels: every subset, in several spellings, and odd words."""
+    texts = []
+    for size in range(len(labels) + 1):
+        for chosen in itertools.combinations(labels, size):
+            texts.append(repr(list(chosen)))
+            texts.append(", ".join(chosen).lower() or "none")
+            texts.append("".join(chosen))
+    texts += [
+        f"raising = {solution!r}",
+        repr(tuple(solution)),
+        " ; ".join(solution),
+        f"[{', '.join(solution)}]",
+        "[]",
+        "Z",
+        "A, Z",
+        "AZ",
+        "zz, b",
+        "nolabel9",
+        "a\tb",
+        "[1]",
+        "(1,)",
+        "['A', 1]",
+        "[['A']]",
+        "'" + "', '".join(solution) + "'",
+        "NONE",
+        "None of them",
+        "a\u00a0b",
+        "a\u2003b",
+        "a\x1cb",
+        "ä",
+        "a\x01",
+    ]
+    return texts
+
+
+def _misconception_texts(data: dict[str, Any]) -> list[str]:
+    """Each misconception's output on the one case, typed as nested lists."""
+    texts = []
+    for entry in data["cases"][0]["misconceptions"]:
+        output = entry["output"]
+        if "data" in output:
+            values = np.array(output["data"]).reshape(output["shape"])
+            texts.append(_literal(values.tolist()))
+    return texts
+
+
+def _code_answer(exercise_id: str, code: str) -> Any:
+    """The answer a learner's code gives, run with the notebook's names."""
+    import torch
+
+    exercise = EXERCISES[exercise_id]
+    names: dict[str, Any] = {"torch": torch}
+    if isinstance(exercise, Fix):
+        names[exercise.broken.input_name] = exercise.broken.input
+        names[exercise.broken.index_name] = exercise.broken.index
+    exec(code, names)  # the collected mistakes' code, as learners wrote it
+    return names["answer"]
+
+
+def _case(exercise_id: str, key: str, shown: str, answer: Any) -> dict[str, Any]:
+    verdict, message = verdict_for(exercise_id, answer)
+    status = "passed" if verdict["passed"] else "not yet"
+    if answer is ...:
+        status = "not attempted yet"
+    return {
+        "id": exercise_id,
+        key: shown,
+        "status": status,
+        "verdict": verdict,
+        "message": message,
+    }
+
+
+def build() -> dict[str, Any]:
+    """Every exercise's payload and its cases: the answer, Python's verdict."""
+    mistakes = json.loads(MISTAKES_FILE.read_text(encoding="utf-8"))
+    payloads, cases = {}, []
+    for exercise_id in EXERCISES:
+        exercise = EXERCISES[exercise_id]
+        data = payload(exercise)
+        payloads[exercise_id] = data
+        codes = [m["code"] for m in mistakes if m["exercise"] == exercise_id]
+        for code in codes:
+            cases.append(
+                _case(exercise_id, "code", code, _code_answer(exercise_id, code))
+            )
+        if data["kind"] in ("implement", "fix"):
+            continue
+        if data["kind"] == "predict":
+            assert isinstance(exercise, Predict)
+            own = [*_predict_texts(exercise), *_misconception_texts(data)]
+        else:
+            labels = [choice["label"] for choice in data["choices"]]
+            right = exercise.reference_answer
+            own = _label_texts(labels, [right] if isinstance(right, str) else right)
+        texts = [*own, *COMMON_TEXTS, *_fuzz(exercise_id)]
+        for text in dict.fromkeys(texts):  # each text once, in order
+            cases.append(_case(exercise_id, "text", text, typed_answer(text)))
+    return {"payloads": payloads, "cases": cases}
+
+
+def dumped(data: dict[str, Any]) -> str:
+    """One line per payload and per case, so a change shows as a short diff."""
+    lines = ['{"payloads": {']
+    items = sorted(data["payloads"].items())
+    for number, (key, value) in enumerate(items):
+        comma = "," if number < len(items) - 1 else ""
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+        lines.append(f"{json.dumps(key)}: {text}{comma}")
+    lines.append('}, "cases": [')
+    for number, case in enumerate(data["cases"]):
+        comma = "," if number < len(data["cases"]) - 1 else ""
+        lines.append(json.dumps(case, sort_keys=True, ensure_ascii=False) + comma)
+    lines.append("]}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    data = build()
+    # mtime=0: the same cases give the same bytes
+    CASES_FILE.write_bytes(gzip.compress(dumped(data).encode("utf-8"), mtime=0))
+    print(f"wrote {len(data['cases'])} cases for {len(data['payloads'])} exercises")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
