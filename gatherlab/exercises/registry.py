@@ -16,7 +16,7 @@ from gatherlab.tf import quiet_tensorflow_logs
 ID_PATTERN = re.compile(r"(\d\d)\.[a-z][a-z0-9_]*")
 CHAPTER_MODULE = re.compile(r"ch(\d\d)")
 # The chapter modules with exercises, in the book's order (a new chapter adds its own).
-CHAPTERS = ("ch01", "ch02", "ch03", "ch04", "ch05")
+CHAPTERS = ("ch01", "ch02", "ch03", "ch04", "ch05", "ch06")
 
 
 class Registry(Mapping[str, Exercise]):
