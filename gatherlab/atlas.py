@@ -1023,7 +1023,7 @@ def _in_place(outcome: dict[str, Any]) -> str:
     if outcome["status"] != "ok":
         return _accepts(outcome)
     memory = outcome.get("memory")
-    return {"view": "in place", "copy": "new tensor"}.get(memory, "new tensor")
+    return "in place" if memory == "view" else "new tensor"
 
 
 WRITE_BEHAVIOURS: dict[str, Callable[[Op, dict[str, Any]], str]] = {

@@ -181,6 +181,7 @@ def solution(exercise_id: str) -> Collapsed:
 
     exercise = exercises.EXERCISES.get(exercise_id)
     title = f"Solution: {exercise.title}" if exercise is not None else "Solution"
+    shown: object
     try:
         shown = exercises.show_solution(exercise_id)
     except ModuleNotFoundError as error:  # its check runs TensorFlow, missing here

@@ -80,7 +80,7 @@ class Explorer(anywidget.AnyWidget):
     chapter = traitlets.Int().tag(sync=True)
     spec = traitlets.Dict().tag(sync=True)
     inputs = traitlets.Dict().tag(sync=True)
-    library = traitlets.List().tag(sync=True)
+    library: traitlets.List[Any] = traitlets.List().tag(sync=True)
 
     def __init__(
         self,
@@ -99,7 +99,7 @@ class Explorer(anywidget.AnyWidget):
         spec = {**spec, "library_keys": list(library_keys)}
         super().__init__(kind=kind, chapter=chapter, spec=spec, inputs=tensors)
         self._library_hook = library
-        self._saved = []
+        self._saved: list[Any] = []
         for inputs in [tensors, *({**tensors, **self._tensors(p)} for p in presets)]:
             entry = self._entry(inputs)
             if entry is not None and entry not in self._saved:

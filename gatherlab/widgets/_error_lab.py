@@ -164,7 +164,7 @@ def suggest_fix(x: np.ndarray, dim: int, index: np.ndarray):
     """Repair rule after rule until the call is valid: ``(steps, dim, index)``."""
     import torch
 
-    steps = []
+    steps: list[Any] = []
     for _ in range(6):
         problems = diagnose(torch.as_tensor(x), dim, torch.as_tensor(index))
         if not problems:
@@ -227,8 +227,11 @@ def repairs(
         return (fix("", per_line),)
     per_line_name, shared_name = reading_names(x, dim)
     per_line_fix = fix(per_line_name, per_line)
-    if tf_output is not None and np.array_equal(  # TF's result lacks the new axis
-        np.ravel(per_line_fix.output), np.ravel(tf_output)
+    fixed = per_line_fix.output
+    if (
+        tf_output is not None
+        and fixed is not None
+        and np.array_equal(np.ravel(fixed), np.ravel(tf_output))  # TF: no new axis
     ):
         per_line_fix = replace(
             per_line_fix, reading=f"{per_line_name} (as TensorFlow read it above)"

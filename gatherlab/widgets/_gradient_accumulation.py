@@ -11,6 +11,8 @@ saved with the page for the starting tensors, and for typed ones when a kernel r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -61,7 +63,7 @@ def _tensorflow_gradient(
     tf = tensorflow_or_none()
     if tf is None:
         raise ImportError("TensorFlow is not installed here")
-    grids = list(np.indices(index.shape, sparse=True))
+    grids: list[Any] = list(np.indices(index.shape, sparse=True))
     grids[dim] = index
     coordinates = np.stack(np.broadcast_arrays(*grids), axis=-1)
     source = tf.Variable(x.astype(np.float64))
@@ -76,11 +78,12 @@ def autograd(x: np.ndarray, dim: int, index: np.ndarray, weights: np.ndarray):
     and for ``tf.gather_nd``: ``[(name, {"output"} or {"error"}), ...]``."""
     wrapped = dim % x.ndim
     found = []
-    for name, gradient in (
+    gradients: list[tuple[str, Callable[..., Any]]] = [
         ("torch: x.grad", _torch_gradient),
         ("tf.gather_nd: tape.gradient", _tensorflow_gradient),
-    ):
-        output, error = attempt(lambda g=gradient: g(x, wrapped, index, weights))
+    ]
+    for name, gradient in gradients:
+        output, error = attempt(partial(gradient, x, wrapped, index, weights))
         found.append(
             [name, {"error": error} if output is None else {"output": as_json(output)}]
         )

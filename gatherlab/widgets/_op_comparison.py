@@ -43,7 +43,7 @@ class OpResult:
 
 def _coordinates(index: np.ndarray, dim: int) -> list[np.ndarray]:
     """Per axis, the coordinate each output reads: index on dim, arange elsewhere."""
-    grids = list(np.indices(index.shape, sparse=True))
+    grids: list[Any] = list(np.indices(index.shape, sparse=True))
     grids[dim] = index
     return grids
 
@@ -61,6 +61,7 @@ def _run(
     if output is None:
         return OpResult(name, code, error=error)
     addresses, _ = attempt(lambda: call(np.arange(x.size).reshape(x.shape)))
+    assert addresses is not None  # the same call on positions instead of values
     reads = tuple(
         tuple(int(c) for c in np.unravel_index(int(a), x.shape))
         for a in addresses.reshape(-1)
