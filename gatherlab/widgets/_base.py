@@ -1,6 +1,7 @@
 """The widget every explorer is: an ``anywidget`` whose one JavaScript view
-(``js/explorer.mjs``, importing ``js/core.mjs``, styled by ``js/explorer.css``) renders
-it from its state, in JupyterLab and in the static book alike.
+(``js/explorer.mjs``, importing ``js/core.mjs`` and ``js/dom.mjs``, styled by
+``js/explorer.css``) renders it from its state, in JupyterLab and in the static book
+alike.
 
 The widget state holds no view code, so a notebook stores none and editing ``js/``
 changes no notebook: its ``_esm`` is ``js/lab.mjs``, a small loader that asks the kernel

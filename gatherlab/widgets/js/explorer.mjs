@@ -18,6 +18,7 @@ import {
   traceLine,
   valueAt,
 } from "./core.mjs";
+import { buttons, esc, keepFocus, make, select, textBox } from "./dom.mjs";
 import scatterView from "./scatter.mjs";
 
 // What the legend calls each mark; its colours and border styles are in explorer.css
@@ -31,8 +32,6 @@ const MARKS = {
 const HEAT = [0, 158, 115]; // Okabe–Ito bluish green; its text stays black (gl-heat)
 const MAX_SHOWN = 144;
 
-const esc = (text) =>
-  String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const key = (at) => at.join(",");
 // Equal values, whatever the order of object keys (saved notebooks sort them).
 function same(a, b) {
@@ -152,76 +151,6 @@ function legend(roles, meanings = {}) {
       `<span class="gl-swatch" data-mark="${role}">&#8203;</span> ${esc(meanings[role] ?? MARKS[role])}`,
   );
   return `<div class="gl-legend">${swatches.join(" &nbsp; ")}</div>`;
-}
-
-// ---- controls (DOM)
-
-function make(tag, attributes = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  if (text) node.textContent = text;
-  return node;
-}
-
-// A control with its own <label for=...>: the label alone names it.
-let controlCount = 0;
-function labelled(label, control) {
-  const id = `gl-control-${++controlCount}`;
-  control.id = id;
-  const wrapper = make("span", { class: "gl-field" });
-  wrapper.append(make("label", { for: id }, label), control);
-  return wrapper;
-}
-
-// A labelled text box for a tensor; `commit` runs on Enter and when the box is left.
-function textBox(label, value, commit) {
-  const input = make("input", { type: "text", spellcheck: "false", autocomplete: "off" });
-  const wrapper = labelled(label, input);
-  input.value = value;
-  const fit = () => input.setAttribute("size", String(Math.max(12, input.value.length + 2)));
-  fit();
-  input.addEventListener("input", fit);
-  // Enter applies the text (JupyterLab's notebook keys are off inside the explorer),
-  // and so does leaving the box; the same text is applied once.
-  let applied = value;
-  const apply = () => {
-    if (input.value === applied) return;
-    applied = input.value;
-    commit(input.value);
-  };
-  input.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") apply();
-  });
-  input.addEventListener("change", apply);
-  wrapper.setValue = (text) => {
-    input.value = text;
-    applied = text;
-    fit();
-  };
-  return wrapper;
-}
-
-// A row of toggle buttons (aria-pressed) named by `label`.
-function buttons(label, options, current, pick) {
-  const group = make("div", { role: "group", "aria-label": label, class: "gl-buttons" });
-  group.append(make("span", { class: "gl-label", "aria-hidden": "true" }, label));
-  options.forEach((option, k) => {
-    const button = make("button", { type: "button", "aria-pressed": String(k === current) }, option);
-    button.addEventListener("click", () => pick(k));
-    group.append(button);
-  });
-  return group;
-}
-
-function select(label, options, current, pick) {
-  const node = make("select");
-  options.forEach((option, k) => {
-    const item = make("option", { value: String(k) }, option);
-    if (k === current) item.selected = true;
-    node.append(item);
-  });
-  node.addEventListener("change", () => pick(Number(node.value)));
-  return labelled(label, node);
 }
 
 // ---- the explorers: each returns {controls, view} over its own state
@@ -835,18 +764,14 @@ export function render({ model, el }) {
       return Object.fromEntries(spec.library_keys.map((name) => [name, app.inputs[name]]));
     },
     refresh() {
-      const focused = root.contains(document.activeElement) ? document.activeElement : null;
-      const label = focused?.closest("[aria-label],.gl-field")?.textContent;
-      const position = focused ? [...controlsArea.querySelectorAll("button,select")].indexOf(focused) : -1;
+      const focused = document.activeElement;
       const cellFocused = viewArea.contains(focused) ? focused.dataset.out : undefined;
+      const restoreFocus = keepFocus(root, controlsArea);
       const { controls, html } = explorer.view();
       controlsArea.replaceChildren(...controls);
       viewArea.innerHTML = html;
       if (cellFocused !== undefined) viewArea.querySelector(`[data-out="${cellFocused}"]`)?.focus();
-      if (position >= 0) {
-        const again = [...controlsArea.querySelectorAll("button,select")][position];
-        if (again && again.closest("[aria-label],.gl-field")?.textContent === label) again.focus();
-      }
+      restoreFocus();
     },
     // New inputs: show them, and tell the kernel (if one listens) so that it can add
     // what only the libraries compute.

@@ -5,6 +5,7 @@
 // (tests/scatter_agreement.py). The view marks, for every src entry, the output entry it
 // writes, and the output entries written more than once.
 import { coords, entry, formatTensor, formatValue, ParseError, parseTensor, ravel, valueAt } from "./core.mjs";
+import { buttons, esc, keepFocus, make, select, textBox } from "./dom.mjs";
 
 export const REDUCTIONS = ["sum", "prod", "mean", "amax", "amin"];
 const isFloatType = (dtype) => dtype.startsWith("float");
@@ -143,17 +144,16 @@ export function collisionLine(at, values, old, result, reduce, includeSelf, dtyp
 
 // ---- the view
 
-// role -> [background, text colour, border, what the legend calls it]; Okabe–Ito hues,
-// each with its own border style and bold text, so no mark relies on colour alone.
+// What the legend calls each mark; its colours and border styles are in explorer.css
+// (Okabe–Ito hues, each with its own border style and bold text, so no mark relies on
+// colour alone).
 const MARKS = {
-  src: ["#E69F00", "#000", "3px solid #000", "src entry chosen"],
-  index: ["#56B4E9", "#000", "3px dashed #000", "index entry it used"],
-  target: ["#0072B2", "#fff", "3px double #000", "output entry it writes"],
-  collision: ["#CC79A7", "#000", "3px dotted #000", "written more than once"],
-  fault: ["#D55E00", "#000", "3px dotted #000", "entry that breaks the rule"],
+  src: "src entry chosen",
+  index: "index entry it used",
+  target: "output entry it writes",
+  collision: "written more than once",
+  fault: "entry that breaks the rule",
 };
-
-const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function grid(name, tensor, marks) {
   const shape = tensor.shape;
@@ -174,10 +174,7 @@ function grid(name, tensor, marks) {
           html += `<td>${text}</td>`;
           continue;
         }
-        const [background, colour, border] = MARKS[role];
-        html +=
-          `<td data-mark="${role}" data-at="${esc(entry(name, at))}" style="background:${background};` +
-          `color:${colour};border:${border};font-weight:bold">${text}</td>`;
+        html += `<td data-mark="${role}" data-at="${esc(entry(name, at))}">${text}</td>`;
       }
       html += "</tr>";
     }
@@ -190,84 +187,11 @@ function legend(roles) {
   return (
     '<div class="gl-legend">' +
     roles
-      .map((role) => {
-        const [background, colour, border, meaning] = MARKS[role];
-        return `<span class="gl-swatch" style="background:${background};color:${colour};border:${border}">&#8203;</span> ${esc(meaning)}`;
-      })
+      .map((role) => `<span class="gl-swatch" data-mark="${role}">&#8203;</span> ${esc(MARKS[role])}`)
       .join(" &nbsp; ") +
     "</div>"
   );
 }
-
-function make(tag, attributes = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  if (text) node.textContent = text;
-  return node;
-}
-
-let controlCount = 0;
-function labelled(label, control) {
-  control.id = `gl-scatter-control-${++controlCount}`;
-  const wrapper = make("span", { class: "gl-field" });
-  wrapper.append(make("label", { for: control.id }, label), control);
-  return wrapper;
-}
-
-function buttons(label, options, current, pick) {
-  const group = make("div", { role: "group", "aria-label": label, class: "gl-buttons" });
-  group.append(make("span", { class: "gl-label", "aria-hidden": "true" }, label));
-  options.forEach((option, k) => {
-    const button = make("button", { type: "button", "aria-pressed": String(k === current) }, option);
-    button.addEventListener("click", () => pick(k));
-    group.append(button);
-  });
-  return group;
-}
-
-function select(label, options, current, pick) {
-  const node = make("select");
-  options.forEach((option, k) => {
-    const item = make("option", { value: String(k) }, option);
-    if (k === current) item.selected = true;
-    node.append(item);
-  });
-  node.addEventListener("change", () => pick(Number(node.value)));
-  return labelled(label, node);
-}
-
-// Theme colours first (the book's pydata theme, then JupyterLab), plain ones last.
-const TEXT = "var(--pst-color-text-base, var(--jp-content-font-color1, #000))";
-const MUTED = "var(--pst-color-text-muted, var(--jp-content-font-color2, #555))";
-const BACK = "var(--pst-color-background, var(--jp-layout-color0, #fff))";
-const BORDER = "var(--pst-color-border, var(--jp-border-color1, #999))";
-const STYLE = `
-.gl-x{font-size:14px;line-height:1.4;color:${TEXT};overflow-x:auto}
-.gl-x .gl-t{border-collapse:collapse;font-family:monospace;margin:0}
-.gl-x .gl-t td{border:1px solid ${BORDER};padding:2px 8px;text-align:center;min-width:1.6em}
-.gl-x .gl-tensor{display:inline-block;vertical-align:top}
-.gl-x .gl-title{font-family:monospace;margin-bottom:2px}
-.gl-x .gl-q{color:${MUTED};font-size:90%;margin:2px 0}
-.gl-x .gl-row{display:flex;flex-wrap:wrap;gap:8px 20px;align-items:flex-start}
-.gl-x .gl-code{font-family:monospace;margin:4px 0;white-space:pre;overflow-x:auto}
-.gl-x .gl-bad{border-left:5px solid #D55E00;padding:2px 10px;margin:4px 0}
-.gl-x .gl-legend{font-size:90%;margin:4px 0}
-.gl-x .gl-swatch{display:inline-block;padding:2px 8px;min-width:1.6em;font-weight:bold}
-.gl-x .gl-controls{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:4px 0}
-.gl-x .gl-field{display:inline-flex;gap:6px;align-items:center;max-width:100%}
-.gl-x .gl-field input,.gl-x .gl-field select{font-family:monospace;font-size:16px;
-  padding:2px 4px;border:1px solid #767676;background:${BACK};color:${TEXT};
-  min-width:0;max-width:100%;box-sizing:border-box}
-.gl-x .gl-buttons{display:inline-flex;flex-wrap:wrap;gap:4px;align-items:center}
-.gl-x .gl-label{margin-right:4px}
-.gl-x button{font:inherit;padding:2px 10px;border:1px solid #767676;background:${BACK};
-  color:${TEXT};border-radius:3px;cursor:pointer}
-.gl-x button[aria-pressed="true"]{background:#1f4e79;color:#fff;border-color:#1f4e79}
-.gl-x :focus-visible{outline:3px solid #E69F00;outline-offset:1px}
-.gl-x ul{margin:2px 0;padding-left:1.2em}
-.gl-x .gl-head{font-weight:bold;margin:6px 0 2px}
-.gl-x .gl-last{margin-top:8px;padding-top:4px;border-top:1px dashed ${BORDER}}
-`;
 
 const MODES = ["none", ...REDUCTIONS];
 
@@ -315,12 +239,12 @@ function view(s, chosen, lastGood) {
       `${entry("src", w.from)} = ${formatValue(w.value, s.src.dtype)} → ${entry("out", w.to)}` +
       `  (${entry("index", w.from)} = ${valueAt(s.index, w.from)})`,
   );
-  html += `<div class="gl-code" aria-label="writes">${lines.map(esc).join("\n")}</div>`;
+  html += `<div class="gl-code gl-lines" aria-label="writes">${lines.map(esc).join("\n")}</div>`;
   if (repeated.length) {
     const said = repeated.map((r) =>
       collisionLine(r.at, r.values, valueAt(shown, r.at), valueAt(output, r.at), s.reduce, includeSelf, shown.dtype),
     );
-    html += `<div class="gl-code" aria-label="collisions">${said.map(esc).join("\n")}</div>`;
+    html += `<div class="gl-code gl-lines" aria-label="collisions">${said.map(esc).join("\n")}</div>`;
   } else html += '<div class="gl-q">No output entry is written twice.</div>';
   return { html, writes, ran: true };
 }
@@ -330,22 +254,16 @@ function render({ model, el }) {
   let chosen = 0;
   let lastGood = "";
   const root = make("div", { class: "gl-x", "data-explorer": "scatter", "data-lm-suppress-shortcuts": "true" });
-  const style = make("style");
-  style.textContent = STYLE;
   const controlsArea = make("div", { class: "gl-controls" });
   const viewArea = make("div", { class: "gl-view" });
   const boxesArea = make("div", { class: "gl-controls" });
   const status = make("div", { class: "gl-status", "aria-live": "polite" });
-  root.append(style, controlsArea, viewArea, boxesArea, status);
+  root.append(controlsArea, viewArea, boxesArea, status);
   el.replaceChildren(root);
 
   // The controls are rebuilt on every change: the focus goes back to the same control.
-  const focusable = () => [...controlsArea.querySelectorAll("button,select")];
-  const named = (node) => node?.closest("[aria-label],.gl-field")?.textContent;
   const refresh = () => {
-    const focused = root.contains(document.activeElement) ? document.activeElement : null;
-    const position = focused ? focusable().indexOf(focused) : -1;
-    const label = named(focused);
+    const restoreFocus = keepFocus(root, controlsArea);
     const rank = Math.max(s.x.shape.length, 1);
     const dims = [...Array(rank).keys(), -1];
     if (!dims.includes(s.dim)) s.dim = 0;
@@ -377,8 +295,7 @@ function render({ model, el }) {
         }),
       );
     controlsArea.replaceChildren(...controls);
-    const again = focusable()[position];
-    if (position >= 0 && again && named(again) === label) again.focus();
+    restoreFocus();
     viewArea.innerHTML = (chosen ? `<div class="gl-q">${esc(entry("src", writes[chosen - 1].from))} writes ${esc(entry("out", writes[chosen - 1].to))}</div>` : "") + html;
   };
   const commit = () => {
@@ -387,16 +304,10 @@ function render({ model, el }) {
     model.save_changes();
   };
   for (const name of ["x", "index", "src"]) {
-    const input = make("input", { type: "text", spellcheck: "false", autocomplete: "off" });
-    input.value = formatTensor(s[name]);
-    input.setAttribute("size", String(Math.max(12, input.value.length + 2)));
-    let applied = input.value;
-    const apply = () => {
-      if (input.value === applied) return;
-      applied = input.value;
+    const box = textBox(name, formatTensor(s[name]), (text) => {
       status.innerHTML = "";
       try {
-        s[name] = parseTensor(input.value, name);
+        s[name] = parseTensor(text, name);
       } catch (error) {
         if (!(error instanceof ParseError)) throw error;
         status.innerHTML = `<div class="gl-bad"><b>✗ Not applied:</b> ${esc(`${name}: ${error.message}`)}</div>`;
@@ -404,12 +315,8 @@ function render({ model, el }) {
       }
       chosen = 0;
       commit();
-    };
-    input.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") apply();
     });
-    input.addEventListener("change", apply);
-    boxesArea.append(labelled(name, input));
+    boxesArea.append(box);
   }
   refresh();
 }
