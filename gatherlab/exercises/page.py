@@ -5,9 +5,11 @@ exercise, one hidden block::
 
     <div class="gl-page-check" data-exercise="ID" data-payload='JSON' hidden></div>
 
-The page loads the message table ``gatherlab/exercises/messages.json`` itself (served
-as a static file) and renders a verdict ``V`` by plain substitution: every ``{name}``
-in ``messages[V.template]`` becomes ``V.fields[name]``, nothing else (``render`` in
+The payload carries the templates it can use (``templates``: the subset of
+``gatherlab/exercises/messages.json``, the one table, that its verdicts, fallback and
+the page's own messages name), so the page fetches nothing and works from ``file://``;
+it renders a verdict ``V`` by plain substitution: every ``{name}`` in
+``templates[V.template]`` becomes ``V.fields[name]``, nothing else (``render`` in
 ``verdict.py`` does the same in Python). The payload JSON is::
 
     {"id": "01.pick_columns",
@@ -23,13 +25,17 @@ in ``messages[V.template]`` becomes ``V.fields[name]``, nothing else (``render``
                                                  # it reads, "x[1, 2] = 22 because ..."
                 "misconceptions": [{"id", "output": OUT}, ...]}],
      "misconceptions": {id: V}                   # each misconception's verdict, once
+                                                 # (a variant worded apart: "id#2")
      "choices": [{"label", "raises": bool, "verdict": V}]   # raises
               | [{"label", "verdict": V}]                   # choose
      "passed": V,
      "verdicts": {"unanswered": V, "says_raises": V}        # says_raises: predict only
      "raise_words": regex source                             # predict: an answer that
                                                              # matches says it raises
-     "fallback": {"template", "reads_template", "shape_template"} | {"template"}}
+     "fallback": {"template", "reads_template", "shape_template"} | {"template"},
+     "forbid": [name, ...], "require": [name, ...]  # implement: the ops the answer may
+                                                    # not call / must call one of
+     "templates": {id: text}}
 
 where ``T = {"dtype": "int64" | "float32" | "bool" | ..., "shape": [..], "data": [flat
 row-major numbers]}`` (bools as 0/1), ``ERROR = {"error": {"rule": diagnose's rule id or
@@ -79,6 +85,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -97,7 +104,7 @@ from gatherlab.exercises.misconceptions import (
     verdict_of,
 )
 from gatherlab.exercises.result import NOT_ATTEMPTED, Result
-from gatherlab.exercises.verdict import Verdict, render
+from gatherlab.exercises.verdict import Verdict, messages, render
 
 PAGE_HIDDEN = 5
 PAGE_INVALID = 3
@@ -168,14 +175,42 @@ def _cases(
             }
         )
     for candidate in search.candidates(pairs=False):
-        verdicts.setdefault(
-            candidate.id, verdict_of(candidate, search, voice).to_json()
-        )
+        # a misconception's variants (another axis, another size) are worded apart:
+        # a variant whose verdict differs from the id's gets the key "id#2", "id#3"...
+        said = verdict_of(candidate, search, voice).to_json()
+        key, variant = candidate.id, 1
+        while verdicts.setdefault(key, said) != said:
+            variant += 1
+            key = f"{candidate.id}#{variant}"
         for number, value in enumerate(candidate.outcomes):
             listed[number]["misconceptions"].append(
-                {"id": candidate.id, "output": outcome(value)}
+                {"id": key, "output": outcome(value)}
             )
     return listed
+
+
+# The templates the page words verdicts with itself, besides those the payload names:
+# ``text`` (its own sentences), the unknown label and pick-one answers, a raised error.
+PAGE_TEMPLATES = {
+    "implement": ("text", "implement.raised"),
+    "fix": ("text",),
+    "predict": ("text",),
+    "raises": ("text", "raises.unknown"),
+    "choose": ("text", "choose.unknown", "choose.pick_one"),
+}
+
+
+def _templates(data: Any) -> Iterator[str]:
+    """Every template id a payload names: in its verdicts and its fallback."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key.endswith("template") and isinstance(value, str):
+                yield value
+            else:
+                yield from _templates(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _templates(item)
 
 
 def _implement(exercise: Any) -> dict[str, Any]:
@@ -200,6 +235,8 @@ def _implement(exercise: Any) -> dict[str, Any]:
         "args": list(exercise.example),
         "cases": _cases(search, IMPLEMENT_VOICE, inputs, verdicts),
         "misconceptions": verdicts,
+        "forbid": list(exercise.forbid),
+        "require": list(exercise.require),
         "passed": Verdict(
             True, "passed.implement", {"hidden": hidden, "raises": raises}
         ).to_json(),
@@ -319,6 +356,9 @@ def payload(exercise: Exercise) -> dict[str, Any]:
     unanswered = exercise.check(...).verdict
     assert unanswered is not None  # every result carries its verdict
     data["verdicts"]["unanswered"] = unanswered.to_json()
+    table = messages()
+    named = sorted({*_templates(data), *PAGE_TEMPLATES[kind]})
+    data["templates"] = {template: table[template] for template in named}
     return data
 
 
