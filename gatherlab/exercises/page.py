@@ -16,6 +16,8 @@ it renders a verdict ``V`` by plain substitution: every ``{name}`` in
      "kind": "implement" | "fix" | "predict" | "raises" | "choose",
      "title": str,
      "args": [argument names, in order]          # implement; fix: the names bound
+                                                 # (the call's input and index, and the
+                                                 # notebook's names the solution reads)
      "call": {"op", "dim", "part", "answer"}     # fix only: the call the answer enters
      "cases": [{"name": "On hidden case 3 of 50" | "",
                 "visible": bool,
@@ -32,9 +34,13 @@ it renders a verdict ``V`` by plain substitution: every ``{name}`` in
      "verdicts": {"unanswered": V, "says_raises": V}        # says_raises: predict only
      "raise_words": regex source                             # predict: an answer that
                                                              # matches says it raises
-     "fallback": {"template", "reads_template", "shape_template"} | {"template"},
+     "fallback": {"template", "reads_template", "shape_template",
+                  "where": "x.grad"},          # where: a gradient's name, else "out"
      "forbid": [name, ...], "require": [name, ...]  # implement: the ops the answer may
                                                     # not call / must call one of
+     "gradient": argname | ""                      # implement: the input whose
+                                                    # gradient must flow (the page
+                                                    # reads the code)
      "templates": {id: text}}
 
 where ``T = {"dtype": "int64" | "float32" | "bool" | ..., "shape": [..], "data": [flat
@@ -192,8 +198,8 @@ def _cases(
 # The templates the page words verdicts with itself, besides those the payload names:
 # ``text`` (its own sentences), the unknown label and pick-one answers, a raised error.
 PAGE_TEMPLATES = {
-    "implement": ("text", "implement.raised"),
-    "fix": ("text",),
+    "implement": ("text", "implement.raised", "implement.detached"),
+    "fix": ("text", "fix.wrong_value_yours_read"),
     "predict": ("text",),
     "raises": ("text", "raises.unknown"),
     "choose": ("text", "choose.unknown", "choose.pick_one"),
@@ -235,6 +241,7 @@ def _implement(exercise: Any) -> dict[str, Any]:
         "args": list(exercise.example),
         "cases": _cases(search, IMPLEMENT_VOICE, inputs, verdicts),
         "misconceptions": verdicts,
+        "gradient": exercise.gradient,
         "forbid": list(exercise.forbid),
         "require": list(exercise.require),
         "passed": Verdict(
@@ -248,13 +255,28 @@ def _implement(exercise: Any) -> dict[str, Any]:
     }
 
 
+def fix_names(exercise: Any) -> dict[str, Any]:
+    """The names a fix's lines may read in its notebook: the broken call's input and
+    index, and the tensors and numbers the solution reads there (``beam``)."""
+    broken = exercise.broken
+    names = {broken.input_name: broken.input, broken.index_name: broken.index}
+    held = exercise.solution.__globals__
+    for name in exercise.solution.__code__.co_names:
+        value = held.get(name)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if number or (hasattr(value, "shape") and hasattr(value, "dtype")):
+            names.setdefault(name, value)
+    return names
+
+
 def _fix(exercise: Any) -> dict[str, Any]:
     from gatherlab.exercises.fix import FIX_VOICE
 
     broken = exercise.broken
-    inputs = {broken.input_name: tensor(broken.input)}
-    if exercise.part == "index":
-        inputs[broken.index_name] = tensor(broken.index)
+    inputs = {
+        name: tensor(value) if hasattr(value, "shape") else value
+        for name, value in fix_names(exercise).items()
+    }
     works = exercise.check(exercise.reference_answer).verdict
     verdicts: dict[str, Any] = {}
     return {
@@ -297,8 +319,9 @@ def _predict(exercise: Any) -> dict[str, Any]:
         known.append({"id": f"known-{number}", "output": tensor(np.asarray(wrong))})
     data["cases"][0]["misconceptions"][:0] = known
     data["verdicts"] = {"says_raises": exercise.check("it raises").verdict.to_json()}
-    if exercise.gradient:
+    if exercise.gradient:  # the coordinate is on the input's gradient: x.grad[0, 1]
         data["fallback"]["reads_template"] = "predict.wrong_gradient"
+        data["fallback"]["where"] = f"{exercise.explain.input_name}.grad"
     return data
 
 

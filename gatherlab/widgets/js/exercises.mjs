@@ -11,7 +11,7 @@
 // Answers and verdicts stay in this browser (localStorage); nothing is sent anywhere.
 // tests/js/page_exercises.test.mjs checks judge() and readTyped().
 
-import { entry, formatValue, shapeText, trace, unravel } from "./core.mjs";
+import { entry, shapeText, trace, unravel } from "./core.mjs";
 import {
   ForbiddenError,
   PyError,
@@ -54,11 +54,22 @@ function literal(node) {
   switch (node.e) {
     case "const": return ["int", "float", "bool"].includes(node.v.t);
     case "list": case "tuple": return node.items.every(literal);
-    case "unary": return node.op !== "~" && node.value.e === "const" && ["int", "float"].includes(node.value.v.t);
+    case "unary":  // a sign on a number, or on a signed number: -1, --1, -(4)
+      return ["-", "+"].includes(node.op) && (node.value.e === "unary" ? literal(node.value) : node.value.e === "const" && ["int", "float"].includes(node.value.v.t));
     case "call":
       return CALLS.has(dottedName(node.func)) && node.args.length === 1 && literal(node.args[0]) &&
         node.kwargs.every(([name, value]) => name === "dtype" && dottedName(value) !== "");
     default: return false;
+  }
+}
+
+// Is the typed answer `...` alone (the stub's), as typed.py reads it?
+function isEllipsis(text) {
+  try {
+    const program = parse(normalized(text));
+    return program.length === 1 && program[0].s === "expr" && program[0].value.e === "const" && program[0].value.v.t === "ellipsis";
+  } catch {
+    return false;
   }
 }
 
@@ -103,7 +114,9 @@ function asTensor(value) {
   if (value.t === "tensor") return value;
   if (!["list", "tuple", "int", "float", "bool"].includes(value.t)) return null;
   try {
-    return run("tensor(v)", { ...literalScope(), v: value });
+    // nested lists of floats read as NumPy reads them (float64), not as torch (float32)
+    const read = run("tensor(v)", { ...literalScope(), v: value });
+    return read.dtype === "float32" ? run("tensor(v, dtype=torch.float64)", { ...literalScope(), v: value }) : read;
   } catch {
     return null;  // ragged, or not numbers
   }
@@ -152,11 +165,17 @@ export function body(code) {
   return rest.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n");
 }
 
+// The name a fix's lines bind: the notebook's (payload.call.answer), or `answer`.
+function boundName(payload, code) {
+  const binds = (name) => new RegExp(`^\\s*${name}\\s*=(?!=)`, "m").test(code);
+  return !binds(payload.call.answer) && binds("answer") ? "answer" : payload.call.answer;
+}
+
 // The outputs of code (implement, fix) on every case of the payload.
 function codeOutputs(payload, answer) {
   // a fix's lines bind the part (payload.call.answer, e.g. `answer = index.T`): the
   // name, read last, is their value, unless they `return` one first
-  const code = payload.kind === "fix" ? `${body(answer)}\n${payload.call.answer}` : body(answer);
+  const code = payload.kind === "fix" ? `${body(answer)}\n${boundName(payload, answer)}` : body(answer);
   const calls = new Set();
   const results = [];
   for (const testCase of payload.cases) {
@@ -216,13 +235,33 @@ function labelsIn(text, known) {
 // ------------------------------------------------------------------ verdicts
 
 const text = (words, passed = false) => ({ passed, template: "text", fields: { text: words }, misconception: null });
-const pyStr = (word) => `'${word.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+// Python's repr of a str: quotes, and escapes for what is not printable.
+function pyStr(word) {
+  const quote = word.includes("'") && !word.includes('"') ? '"' : "'";
+  const escaped = [...word].map((c) => {
+    const code = c.codePointAt(0);
+    if (c === "\\" || c === quote) return `\\${c}`;
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    if (c === " " || !/[\p{C}\p{Z}]/u.test(c)) return c;
+    const hex = code.toString(16);
+    if (code < 0x100) return `\\x${hex.padStart(2, "0")}`;
+    return code < 0x10000 ? `\\u${hex.padStart(4, "0")}` : `\\U${hex.padStart(8, "0")}`;
+  });
+  return quote + escaped.join("") + quote;
+}
 const unanswered = (answer) => !answer.trim() || /^\s*([A-Za-z_]\w*\s*=\s*)?\.\.\.\s*$/.test(answer);
+
+// What takes a result off the autograd graph (implement.py's detached check).
+const DETACHED = /\.detach\(|\.data\b|\.item\(|\.numpy\(|torch\.tensor\(/;
 
 // The verdict on `answer` (typed text, code, or a chosen label) for `payload`.
 export function judge(payload, answer) {
   const labels = (payload.choices ?? []).map((c) => c.label);
   const v = (template, fields) => ({ passed: false, template, fields, misconception: null });
+  if (payload.kind !== "implement" && payload.kind !== "fix" && isEllipsis(answer))
+    return payload.verdicts.unanswered;  // the stub's `prediction = ...` (typed.py)
   if (payload.kind === "choose") {
     const named = readTyped(answer).value ? [] : labelsIn(answer, labels);
     if (named.length !== 1) return v("choose.pick_one", { example: pyStr(labels[0]) });
@@ -264,7 +303,12 @@ export function judge(payload, answer) {
     mine = found.outputs;
   }
   const cases = payload.cases;
-  if (cases.every((c, k) => equals(mine[k], c.expected))) return payload.passed;
+  if (cases.every((c, k) => equals(mine[k], c.expected))) {
+    // the page runs no autograd: a result copied off the graph is seen in the code
+    if (payload.gradient && DETACHED.test(answer))
+      return v("implement.detached", { input: payload.gradient, why: "your result has requires_grad=False" });
+    return payload.passed;
+  }
   // the misconceptions in the order the cases list them: entry j of every case is one
   // candidate (an id may have several, its variants), which must match on every case
   const candidates = cases[0].misconceptions;
@@ -327,7 +371,8 @@ function fallback(payload, mine) {
     return text(`${where} ${what} returned a result, but this case must raise ${want.error.type === "Error" ? "an error" : want.error.type}, as the reference does.`);
   if (got.error) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
-    if (payload.kind === "fix") return text(`Still broken: ${got.error.rule ? got.error.message : error}.`);
+    const hint = got.error.hint ? ` (${got.error.hint})` : "";
+    if (payload.kind === "fix") return text(`Still broken: ${got.error.rule ? got.error.message : error}${hint}.`);
     return v("implement.raised", { error });
   }
   if (!got.tensor) return text(`${where} result is ${repr(got.other)}, not a tensor.`);
@@ -335,17 +380,36 @@ function fallback(payload, mine) {
   if (!sameShape(got.tensor.shape, w.shape))
     return v(shapeTemplate, { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) });
   const flat = got.tensor.data.findIndex((x, i) => !close(Number(x), Number(w.data[i])));
-  const fields = { where: entry("out", unravel(flat, w.shape)), got: shown(got.tensor.data[flat], got.tensor.dtype) };
-  if (testCase.reads) return v(readsTemplate, { ...fields, reads: testCase.reads[flat] });
-  return v(template, { ...fields, expected: shown(w.data[flat], w.dtype) });
+  // a gradient's coordinate is on the input's .grad (fallback.where names it)
+  const fields = {
+    where: entry(payload.fallback.where ?? "out", unravel(flat, w.shape)),
+    got: shown(got.tensor.data[flat], got.tensor.dtype),
+    expected: shown(w.data[flat], w.dtype),
+  };
+  if (testCase.reads && got.read)  // a fix: the entry the learner's index read
+    return v("fix.wrong_value_yours_read", { where: fields.where, reads: testCase.reads[flat], your_read: got.read(flat) });
+  if (testCase.reads) return v(readsTemplate, { ...fields, reads: testCase.reads[flat], reason: testCase.reads[flat] });
+  return v(template, fields);
 }
 
-// gatherlab.trace.format_value: ints as ints, floats as .4g, bools as True/False.
+// gatherlab.trace.format_value: ints as ints, bools as True/False, floats as Python's
+// f"{value:.4g}".
 function shown(value, dtype) {
   if (dtype === "bool") return value ? "True" : "False";
-  return formatValue(Number(value), dtype);
+  return /^(float|bfloat|half|double)/.test(dtype) ? g4(Number(value)) : String(value);
 }
 
+function g4(x) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const [mantissa, power] = x.toExponential(3).split("e");
+  const exponent = Number(power);
+  const trim = (digits) => (digits.includes(".") ? digits.replace(/0+$/, "").replace(/\.$/, "") : digits);
+  if (exponent < -4 || exponent >= 4)
+    return `${trim(mantissa)}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  return trim(x.toFixed(3 - exponent));
+}
 
 // A verdict in words: its template (from the payload's `templates`, page.py's subset
 // of messages.json) with every {field} substituted, as verdict.render does.
