@@ -46,10 +46,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 import evaluator_cases  # noqa: E402
 import page_cases  # noqa: E402
 
-CHAPTERS = sorted(
-    f"notebooks/{path.stem}" for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
-)
 STORED = json.loads(gzip.decompress(page_cases.CASES_FILE.read_bytes()))
+CHAPTERS = sorted(  # the chapters with exercises
+    f"notebooks/{path.stem}"
+    for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
+    if any(exercise_id[:2] == path.stem[:2] for exercise_id in EXERCISES)
+)
 BOX_NAMES = {  # exercises.mjs, ASK
     "implement": "Your function's body",
     "fix": "Your corrected index",

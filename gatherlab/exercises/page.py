@@ -41,6 +41,8 @@ it renders a verdict ``V`` by plain substitution: every ``{name}`` in
      "gradient": argname | ""                      # implement: the input whose
                                                     # gradient must flow (the page
                                                     # reads the code)
+     "notebook_checks": str,                       # implement, fix: what only
+                                                    # the notebook checks (shown)
      "templates": {id: text}}
 
 where ``T = {"dtype": "int64" | "float32" | "bool" | ..., "shape": [..], "data": [flat
@@ -237,7 +239,18 @@ def _implement(exercise: Any) -> dict[str, Any]:
     invalid = len(chosen) - 1 - PAGE_HIDDEN
     raises = f", and raises on {invalid} invalid ones" if invalid else ""
     hidden = str(min(PAGE_HIDDEN, valid - 1))
+    invalid_all = len(exercise.all_cases) - valid
+    also = f" and {invalid_all} invalid ones" if invalid_all else ""
+    gradient = ", that gradients reach the input" if exercise.gradient else ""
     return {
+        # what only the notebook checks: the page shows it beside its verdicts
+        "notebook_checks": (
+            f"The page runs the visible example and {hidden} hidden cases"
+            f"{f' and {invalid} invalid ones' if invalid else ''}; the "
+            f"notebook runs all {valid - 1} hidden cases{also}, and checks what only "
+            f"Python sees: inputs changed in place, the result's framework, dtype and "
+            f"device{gradient}, the exercise's own hints and torch's error messages."
+        ),
         "args": list(exercise.example),
         "cases": _cases(search, IMPLEMENT_VOICE, inputs, verdicts),
         "misconceptions": verdicts,
@@ -280,6 +293,10 @@ def _fix(exercise: Any) -> dict[str, Any]:
     works = exercise.check(exercise.reference_answer).verdict
     verdicts: dict[str, Any] = {}
     return {
+        "notebook_checks": (
+            "The notebook also words what only Python sees: the exercise's own hints "
+            "and torch's error messages."
+        ),
         "args": list(inputs),
         "call": {
             "op": broken.op,

@@ -522,6 +522,9 @@ function mount(block, state) {
   const button = element("button", { type: "button", class: "gl-ex-check", text: "Check", "aria-label": `Check ${id}` });
   const feedback = element("div", { class: "gl-ex-feedback", role: "status", "aria-live": "polite" });
   ui.append(element("div", { class: "gl-ex-actions" }, [button]), feedback);
+  // what only the notebook checks (page.py's notebook_checks), so a pass here is read
+  // as what it is
+  if (payload.notebook_checks) ui.append(element("p", { class: "gl-ex-help gl-ex-notebook", text: payload.notebook_checks }));
   const show = (verdict) => {
     feedback.className = `gl-ex-feedback ${verdict.passed ? "gl-ex-passed" : "gl-ex-failed"}`;
     feedback.replaceChildren(
