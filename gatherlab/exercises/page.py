@@ -52,9 +52,11 @@ null, "type": "IndexError" | ... | "Error" (any error)}}``, ``OUT`` is ``T``, ``
 [..]}`` (any value of that shape), and ``V = {"passed": bool, "template": id, "fields":
 {name: str}, "misconception": id | null}``.
 
-The page's check: unanswered (``...``) gives ``verdicts.unanswered``; for predict, a
-text answer matching ``raise_words`` gives ``verdicts.says_raises``. Otherwise it
-computes the learner's outcome on every case (predict: the typed value, for the one
+The page's check: unanswered (typed text that reads as ``...``, as ``typed_answer``
+reads it; an empty or ``...`` code box) gives ``verdicts.unanswered``; for predict, a
+text answer that reads as no value and matches ``raise_words`` gives
+``verdicts.says_raises``; a fix's lines bind ``call.answer`` (or ``answer``). Otherwise
+it computes the learner's outcome on every case (predict: the typed value, for the one
 case; implement and fix: its evaluator). All equal to ``expected`` (same shape, values
 equal, floats within rtol 1e-5 + atol 1e-6; errors as below): ``passed``. Else the first
 misconception, in the order the cases list them, whose outputs equal the learner's on
@@ -64,20 +66,19 @@ errors with rules match when the rules agree, one with and one without a rule ne
 match, two without rules match when the types agree or either type is "Check", the
 learner's own check): its verdict, in the top-level ``misconceptions`` (one copy per id,
 where the contract first had one per case entry: the same verdict, about 7 times smaller
-pages). Else the fallback, on the
-first failing case: a shape that differs gives ``shape_template`` with fields
-``got_shape`` and ``expected_shape`` (Python's tuple repr, ``(2,)``, ``(2, 3)``); a
-value gives, at the first wrong coordinate in row-major order, ``reads_template`` when
-the case has ``reads`` (fields ``where``, ``reads``, ``got``) or ``template`` (fields
-``where``, ``expected``, ``got``); ``where`` is ``out[i, j]`` (``out`` for a 0-d value),
-numbers formatted as ``format_value`` does (ints as ints, floats ``{:.4g}``), and
-implement's templates add the field ``case`` (the case's ``name``). For raises: the
-labels the answer names (see ``labels_in``) equal to those with ``raises`` give
-``passed``; else the first label wrongly judged, the omitted raising ones first, then
-the others in order, gives its ``verdict``; an unknown word gives template
-``raises.unknown`` with fields ``label`` (the word's Python repr, ``'Z'``) and
-``labels`` (``A, B, C``). For choose: one known label gives its verdict, an unknown one
-``choose.unknown`` (same fields), anything else ``choose.pick_one`` (field
+pages). Else the fallback, on the first failing case: a shape that differs gives
+``shape_template`` with fields ``got_shape`` and ``expected_shape`` (Python's tuple
+repr, ``(2,)``, ``(2, 3)``); a value gives, at the first wrong coordinate in row-major
+order, ``reads_template`` when the case has ``reads`` (fields ``where``, ``reads``,
+``got``) or ``template`` (fields ``where``, ``expected``, ``got``); ``where`` is
+``out[i, j]`` (``out`` for a 0-d value), numbers formatted as ``format_value`` does
+(ints as ints, floats ``{:.4g}``), and implement's templates add the field ``case`` (the
+case's ``name``). For raises: the labels the answer names (see ``labels_in``) equal to
+those with ``raises`` give ``passed``; else the first label wrongly judged, the omitted
+raising ones first, then the others in order, gives its ``verdict``; an unknown word
+gives template ``raises.unknown`` with fields ``label`` (the word's Python repr,
+``'Z'``) and ``labels`` (``A, B, C``). For choose: one known label gives its verdict, an
+unknown one ``choose.unknown`` (same fields), anything else ``choose.pick_one`` (field
 ``example``: the first label's repr).
 
 Implement pages carry the visible example, the first ``PAGE_HIDDEN`` hidden cases and
