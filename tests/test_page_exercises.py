@@ -304,7 +304,9 @@ def said(page_data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def answer(block: Locator, kind: str, text: str) -> None:
     """Type (or pick) an answer and check it, as a learner does."""
     if kind == "choose":
-        block.get_by_role("radio", name=re.compile(rf"^{re.escape(text)}\. ")).check()
+        # the radio's name is its label, "B." (the statements are the notebook's)
+        label = re.compile(rf"^{re.escape(text)}\.(\s|$)")
+        block.get_by_role("radio", name=label).check()
         block.get_by_role("button", name=re.compile("^Check ")).click()
         return
     box = block.get_by_role("textbox")
