@@ -472,7 +472,7 @@ function prompt(payload) {
   if (payload.kind === "implement")
     return `Write the body of the function: its arguments ${payload.args.join(", ")} are given; end with return … (Ctrl+Enter checks).`;
   if (payload.kind === "fix")
-    return `Write the lines that build the corrected ${payload.part ?? "index"} from ${payload.args.join(" and ")}; end with return … (Ctrl+Enter checks).`;
+    return `Write the lines that build the corrected ${payload.call.part}, ${payload.call.answer}, from ${payload.args.join(" and ")}; end with ${payload.call.answer} = … (Ctrl+Enter checks).`;
   if (payload.kind === "predict") return "Type the value it returns: nested lists, or paste a printed tensor or array.";
   if (payload.kind === "raises") return "Type the labels of the calls that raise, e.g. A, C (or none).";
   return "Pick the true statement.";
@@ -514,7 +514,7 @@ function mount(block, state) {
       autocapitalize: "off",
       "aria-label": label,
       "aria-describedby": help.id,
-      placeholder: code ? `# ${payload.args.join(", ")} are given\nreturn …` : "",
+      placeholder: code ? `# ${payload.args.join(", ")} are given\n${payload.kind === "fix" ? `${payload.call.answer} = …` : "return …"}` : "",
     });
     read = () => input.value;
     ui.append(help, input);
