@@ -317,6 +317,25 @@ def answer(block: Locator, kind: str, text: str) -> None:
         box.press("Enter")
 
 
+PAGE_IDS = list(EXERCISES)
+
+
+def check_exercise(page: Page, exercise_id: str, output_dir: Path) -> None:
+    """On an open chapter: a wrong answer gets "not yet", the solution the payload's
+    pass in its words (tests/test_site.py does this from the unzipped site)."""
+    block = page.locator(f'[data-exercise="{exercise_id}"]')
+    payload = json.loads(block.get_attribute("data-payload") or "{}")
+    feedback = block.get_by_role("status")
+    answer(block, payload["kind"], ANSWERS[exercise_id]["wrong"])
+    expect(feedback).to_contain_text(f"{exercise_id}: not yet.")
+    answer(block, payload["kind"], ANSWERS[exercise_id]["right"])
+    expect(feedback).to_contain_text(f"{exercise_id}: passed.")
+    expect(feedback).to_contain_text(
+        on_page(rendered(payload["passed"], payload["templates"]))
+    )
+    block.screenshot(path=output_dir / f"exercise-{exercise_id}-from-disk.png")
+
+
 def open_chapter(
     browser: Browser, base: str, chapter: str, **context: Any
 ) -> tuple[Page, list[str], list[str]]:
