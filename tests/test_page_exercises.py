@@ -11,9 +11,12 @@ Python and JavaScript readers of typed answers agree, and in Chromium (other hos
 blocked) every exercise of every chapter takes an answer: a wrong one gets a verdict,
 the solution passes, and answers and verdicts stay across a reload until reset.
 
-Until ``gatherlab/exercises/page.py`` writes payloads in this schema, the browser test
-puts the payloads of ``tools/page_payloads.py`` into a copy of the built book.
-Screenshots land in ``$BROWSER_TEST_OUTPUT`` (default ``_build/screenshots``).
+The payloads are ``gatherlab/exercises/page.py``'s (each carries the templates it
+uses, so the page fetches nothing); ``tools/page_cases.py`` stores them with answers
+and Python's words in ``tests/js/page_exercise_cases.json.gz``. The browser tests need
+a book built from notebooks executed with today's page.py (the stubs' outputs hold the
+payloads). Screenshots land in ``$BROWSER_TEST_OUTPUT`` (default
+``_build/screenshots``).
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ import gzip
 import html
 import json
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -42,18 +44,14 @@ from tests.conftest import served
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import evaluator_cases  # noqa: E402
-import page_payloads  # noqa: E402
+import page_cases  # noqa: E402
 
-CHAPTERS = sorted(
-    f"notebooks/{path.stem}" for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
+STORED = json.loads(gzip.decompress(page_cases.CASES_FILE.read_bytes()))
+CHAPTERS = sorted(  # the chapters with exercises
+    f"notebooks/{path.stem}"
+    for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
+    if any(exercise_id[:2] == path.stem[:2] for exercise_id in EXERCISES)
 )
-STORED = json.loads(gzip.decompress(page_payloads.PAYLOADS_FILE.read_bytes()))
-# The stub's block (a predict payload of today's page.py) or its live-notebook note.
-STUB_BLOCK = re.compile(
-    r'<div class="gl-page-check" data-exercise="([^"]+)" data-payload="[^"]*" hidden>'
-    r"</div>|<p class=\"gl-live-note\" data-exercise-note=\"([^\"]+)\"[^>]*>.*?</p>"
-)
-NEW_SCHEMA = '"fallback"'
 BOX_NAMES = {  # exercises.mjs, ASK
     "implement": "Your function's body",
     "fix": "Your corrected index",
@@ -73,9 +71,29 @@ def chapter_of(exercise_id: str) -> str:
     return next(c for c in CHAPTERS if c.split("/")[-1][:2] == exercise_id[:2])
 
 
-def rendered(verdict: dict[str, Any], messages: dict[str, str]) -> str:
+def answers_of(exercise_id: str) -> dict[str, str]:
+    """A right and a wrong answer from the stored cases, as a learner types them."""
+    payload = STORED["payloads"][exercise_id]
+    labels = [choice["label"] for choice in payload.get("choices", [])]
+    mine = [  # a choose exercise's answer is one of its radio buttons
+        c
+        for c in STORED["cases"]
+        if c["id"] == exercise_id
+        and (payload["kind"] != "choose" or c["text"] in labels)
+    ]
+    pick = {
+        which: next(c for c in mine if c["status"] == status)
+        for which, status in (("right", "passed"), ("wrong", "not yet"))
+    }
+    return {which: case.get("text", case.get("code")) for which, case in pick.items()}
+
+
+ANSWERS = {exercise_id: answers_of(exercise_id) for exercise_id in EXERCISES}
+
+
+def rendered(verdict: dict[str, Any], templates: dict[str, str]) -> str:
     """verdict.render: the template with its {field}s substituted."""
-    template = messages[verdict["template"]]
+    template = templates[verdict["template"]]
     return re.sub(r"\{([a-z_]+)\}", lambda m: verdict["fields"][m[1]], template)
 
 
@@ -85,27 +103,28 @@ def on_page(words: str) -> str:
 
 
 def node_judges(
-    answers: dict[str, dict[str, str]], data: dict[str, Any]
+    answers: dict[str, dict[str, str]], payloads: dict[str, Any]
 ) -> dict[str, dict[str, Any]]:
-    """What exercises.mjs's judge() says to each answer, on the payloads and messages
-    in ``data`` (run by Node)."""
+    """What exercises.mjs's judge() says to each answer, on ``payloads`` (run by
+    Node)."""
     script = """
         import { readFileSync } from "node:fs";
         import { judge, render } from "./gatherlab/widgets/js/exercises.mjs";
-        const { answers, payloads, messages } = JSON.parse(readFileSync(0, "utf-8"));
+        const { answers, payloads } = JSON.parse(readFileSync(0, "utf-8"));
         const out = {};
         for (const [id, pair] of Object.entries(answers)) {
           out[id] = {};
           for (const [which, text] of Object.entries(pair)) {
             const v = judge(payloads[id], text);
-            out[id][which] = { passed: v.passed, words: render(v, messages) };
+            const words = render(v, payloads[id].templates);
+            out[id][which] = { passed: v.passed, words };
           }
         }
         console.log(JSON.stringify(out));
     """
     done = subprocess.run(
         ["node", "--input-type=module", "-e", script],
-        input=json.dumps({"answers": answers, **data}),
+        input=json.dumps({"answers": answers, "payloads": payloads}),
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -118,13 +137,31 @@ def node_judges(
 # ---------------------------------------------------------------- without a browser
 
 
-def test_the_stored_payloads_are_what_the_exercises_give_now() -> None:
-    """Regenerate: `.venv/bin/python tools/page_payloads.py`."""
-    built = page_payloads.build()
-    assert gzip.decompress(page_payloads.dumped(built)) == gzip.decompress(
-        page_payloads.PAYLOADS_FILE.read_bytes()
-    ), "tests/js/page_payloads.json.gz is stale: run tools/page_payloads.py"
+def test_the_stored_cases_are_what_the_exercises_give_now() -> None:
+    """Regenerate: `make -o .venv/.installed regen` (tools/page_cases.py)."""
+    built = page_cases.build()
+    assert page_cases.dumped(built) == gzip.decompress(
+        page_cases.CASES_FILE.read_bytes()
+    ).decode("utf-8"), "tests/js/page_exercise_cases.json.gz is stale: make regen"
     assert sorted(built["payloads"]) == sorted(EXERCISES)
+
+
+def test_the_stored_answers_get_pythons_words_in_node() -> None:
+    """The right and wrong answer of every exercise, judged by the page in Node: the
+    notebook's pass or not, and a pass in the notebook's words (but implement's, which
+    count the page's cases; tests/js/page_words.test.mjs compares every case)."""
+    said = node_judges(ANSWERS, STORED["payloads"])
+    for exercise_id, pair in ANSWERS.items():
+        for which, answer in pair.items():
+            case = next(
+                c
+                for c in STORED["cases"]
+                if c["id"] == exercise_id and c.get("text", c.get("code")) == answer
+            )
+            page = said[exercise_id][which]
+            assert page["passed"] == (which == "right"), (exercise_id, which)
+            if which == "right" and case["verdict"]["template"] != "passed.implement":
+                assert page["words"] == case["message"], (exercise_id, which)
 
 
 def test_the_stored_evaluator_cases_are_what_torch_and_tensorflow_give_now() -> None:
@@ -229,37 +266,17 @@ def test_each_stub_shows_one_block_or_one_note(exercise_id: str) -> None:
 # ---------------------------------------------------------------- in the browser
 
 
-def bridged_html(text: str) -> str:
-    """A built chapter with every stub block in the page schema (today's page.py
-    writes predict payloads of its own and notes for the other kinds)."""
-    if NEW_SCHEMA in html.unescape(text):
-        return text
-
-    def block(match: re.Match[str]) -> str:
-        exercise_id = match[1] or match[2]
-        data = json.dumps(STORED["payloads"][exercise_id], separators=(",", ":"))
-        return (
-            f'<div class="gl-page-check" data-exercise="{html.escape(exercise_id)}" '
-            f'data-payload="{html.escape(data)}" hidden></div>'
-        )
-
-    return STUB_BLOCK.sub(block, text)
-
-
 @pytest.fixture(scope="module")
-def page_book(built_book: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The built book with page-schema payloads and the message table."""
-    copy = tmp_path_factory.mktemp("page-book") / "html"
-    shutil.copytree(built_book, copy)
+def page_book(built_book: Path) -> Path:
+    """The built book; its stubs must carry today's payloads (re-executed notebooks)."""
     for chapter in CHAPTERS:
-        path = copy / f"{chapter}.html"
-        path.write_text(
-            bridged_html(path.read_text(encoding="utf-8")), encoding="utf-8"
-        )
-    messages = copy / "_static" / "messages.json"
-    if not messages.exists():  # the misconceptions branch ships the table
-        messages.write_text(json.dumps(STORED["messages"]), encoding="utf-8")
-    return copy
+        text = (built_book / f"{chapter}.html").read_text(encoding="utf-8")
+        if '"templates"' not in html.unescape(text):
+            pytest.skip(
+                f"{chapter}: built from notebooks executed before page.py's "
+                "templates (re-execute the notebooks)"
+            )
+    return built_book
 
 
 @pytest.fixture(scope="module")
@@ -269,26 +286,27 @@ def page_site(page_book: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def page_data(page_book: Path) -> dict[str, Any]:
-    """The payloads the chapter pages carry, and the message table they load."""
+    """The payloads the chapter pages carry."""
     payloads = {}
     for chapter in CHAPTERS:
         text = (page_book / f"{chapter}.html").read_text(encoding="utf-8")
-        for found in re.findall(r'data-payload="([^"]*)"', text):
+        for found in re.findall(r"data-payload='([^']*)'", text):
             data = json.loads(html.unescape(found))
             payloads[data["id"]] = data
-    messages = json.loads((page_book / "_static" / "messages.json").read_text())
-    return {"payloads": payloads, "messages": messages}
+    return {"payloads": payloads}
 
 
 @pytest.fixture(scope="module")
 def said(page_data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return node_judges(STORED["answers"], page_data)
+    return node_judges(ANSWERS, page_data["payloads"])
 
 
 def answer(block: Locator, kind: str, text: str) -> None:
     """Type (or pick) an answer and check it, as a learner does."""
     if kind == "choose":
-        block.get_by_role("radio", name=re.compile(rf"^{re.escape(text)}\. ")).check()
+        # the radio's name is its label, "B." (the statements are the notebook's)
+        label = re.compile(rf"^{re.escape(text)}\.(\s|$)")
+        block.get_by_role("radio", name=label).check()
         block.get_by_role("button", name=re.compile("^Check ")).click()
         return
     box = block.get_by_role("textbox")
@@ -297,6 +315,25 @@ def answer(block: Locator, kind: str, text: str) -> None:
         box.press("Control+Enter")
     else:
         box.press("Enter")
+
+
+PAGE_IDS = list(EXERCISES)
+
+
+def check_exercise(page: Page, exercise_id: str, output_dir: Path) -> None:
+    """On an open chapter: a wrong answer gets "not yet", the solution the payload's
+    pass in its words (tests/test_site.py does this from the unzipped site)."""
+    block = page.locator(f'[data-exercise="{exercise_id}"]')
+    payload = json.loads(block.get_attribute("data-payload") or "{}")
+    feedback = block.get_by_role("status")
+    answer(block, payload["kind"], ANSWERS[exercise_id]["wrong"])
+    expect(feedback).to_contain_text(f"{exercise_id}: not yet.")
+    answer(block, payload["kind"], ANSWERS[exercise_id]["right"])
+    expect(feedback).to_contain_text(f"{exercise_id}: passed.")
+    expect(feedback).to_contain_text(
+        on_page(rendered(payload["passed"], payload["templates"]))
+    )
+    block.screenshot(path=output_dir / f"exercise-{exercise_id}-from-disk.png")
 
 
 def open_chapter(
@@ -358,10 +395,7 @@ def test_every_exercise_is_answered_in_the_page(
                     f"{BOX_NAMES[kind]} ({exercise_id})"
                 )
             feedback = block.get_by_role("status")
-            wrong, right = (
-                STORED["answers"][exercise_id]["wrong"],
-                STORED["answers"][exercise_id]["right"],
-            )
+            wrong, right = ANSWERS[exercise_id]["wrong"], ANSWERS[exercise_id]["right"]
             assert not said[exercise_id]["wrong"]["passed"]
             answer(block, kind, wrong)
             expect(feedback).to_contain_text(f"{exercise_id}: not yet.")
@@ -371,7 +405,7 @@ def test_every_exercise_is_answered_in_the_page(
             answer(block, kind, right)
             expect(feedback).to_contain_text(f"{exercise_id}: passed.")
             expect(feedback).to_contain_text(
-                on_page(rendered(payload["passed"], page_data["messages"]))
+                on_page(rendered(payload["passed"], payload["templates"]))
             )
         expect(count).to_have_text(
             f"{len(mine)} of {len(mine)} exercises checked on this page"
@@ -459,7 +493,7 @@ def test_code_boxes_read_well_in_both_schemes_and_on_phones(
             task = block.locator("xpath=ancestor::div[contains(@class, 'exercise')][1]")
             payload = page_data["payloads"][exercise_id]
             for which in ("wrong", "right"):
-                answer(block, payload["kind"], STORED["answers"][exercise_id][which])
+                answer(block, payload["kind"], ANSWERS[exercise_id][which])
                 feedback = block.get_by_role("status")
                 expect(feedback).to_contain_text(
                     on_page(said[exercise_id][which]["words"])

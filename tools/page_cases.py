@@ -6,7 +6,8 @@ has ``text`` where the learner types a value or labels (predict, raises, choose;
 ``gatherlab.exercises.typed.typed_answer`` reads it) and ``code`` where the learner
 writes code (implement: a function named ``answer``; fix: ``answer = <expression>`` over
 the names the notebook defines, the payload's ``args``): the real mistakes of
-``tests/data/real_mistakes.json``. ``verdict`` is ``V`` and ``message`` its words
+``tests/data/real_mistakes.json``, the solution as the notebook shows it and the input
+returned unchanged. ``verdict`` is ``V`` and ``message`` its words
 (``gatherlab.exercises.page.verdict_for``): the page, given the same answer, must show
 the same words. ``tests/test_page_exercises.py`` fails when the file is stale;
 regenerate it with ``make regen``.
@@ -27,7 +28,7 @@ import numpy as np
 
 from gatherlab._arrays import to_numpy
 from gatherlab.exercises import EXERCISES, Fix, Predict
-from gatherlab.exercises.page import payload, verdict_for
+from gatherlab.exercises.page import fix_names, payload, verdict_for
 from gatherlab.exercises.typed import typed_answer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -257,17 +258,31 @@ def _misconception_texts(data: dict[str, Any]) -> list[str]:
     return texts
 
 
+def _unchanged(data: dict[str, Any]) -> str:
+    """A wrong answer for every exercise that writes code: its input unchanged (fix:
+    the broken call's own index)."""
+    args = data["args"]
+    if data["kind"] == "fix":
+        return f"answer = {args[1]}\n"
+    return f"def answer({', '.join(args)}):\n    return {args[0]}\n"
+
+
 def _code_answer(exercise_id: str, code: str) -> Any:
-    """The answer a learner's code gives, run with the notebook's names."""
+    """The answer a learner's code gives, run with the notebook's names: the function
+    it defines (implement), the part it binds (fix: ``answer`` or the notebook's
+    ``fixed_index``)."""
     import torch
 
     exercise = EXERCISES[exercise_id]
     names: dict[str, Any] = {"torch": torch}
     if isinstance(exercise, Fix):
-        names[exercise.broken.input_name] = exercise.broken.input
-        names[exercise.broken.index_name] = exercise.broken.index
+        names.update(fix_names(exercise))
     exec(code, names)  # the collected mistakes' code, as learners wrote it
-    return names["answer"]
+    if isinstance(exercise, Fix):
+        return names.get("answer", names.get(exercise.answer_name))
+    if "answer" in names:
+        return names["answer"]
+    return names[exercise.solution.__name__]
 
 
 def _case(exercise_id: str, key: str, shown: str, answer: Any) -> dict[str, Any]:
@@ -293,6 +308,8 @@ def build() -> dict[str, Any]:
         data = payload(exercise)
         payloads[exercise_id] = data
         codes = [m["code"] for m in mistakes if m["exercise"] == exercise_id]
+        if data["kind"] in ("implement", "fix"):  # the solution, as shown, and the
+            codes += [exercise.solution_source(), _unchanged(data)]  # input unchanged
         for code in codes:
             cases.append(
                 _case(exercise_id, "code", code, _code_answer(exercise_id, code))

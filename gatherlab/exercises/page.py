@@ -5,15 +5,19 @@ exercise, one hidden block::
 
     <div class="gl-page-check" data-exercise="ID" data-payload='JSON' hidden></div>
 
-The page loads the message table ``gatherlab/exercises/messages.json`` itself (served
-as a static file) and renders a verdict ``V`` by plain substitution: every ``{name}``
-in ``messages[V.template]`` becomes ``V.fields[name]``, nothing else (``render`` in
+The payload carries the templates it can use (``templates``: the subset of
+``gatherlab/exercises/messages.json``, the one table, that its verdicts, fallback and
+the page's own messages name), so the page fetches nothing and works from ``file://``;
+it renders a verdict ``V`` by plain substitution: every ``{name}`` in
+``templates[V.template]`` becomes ``V.fields[name]``, nothing else (``render`` in
 ``verdict.py`` does the same in Python). The payload JSON is::
 
     {"id": "01.pick_columns",
      "kind": "implement" | "fix" | "predict" | "raises" | "choose",
      "title": str,
      "args": [argument names, in order]          # implement; fix: the names bound
+                                                 # (the call's input and index, and the
+                                                 # notebook's names the solution reads)
      "call": {"op", "dim", "part", "answer"}     # fix only: the call the answer enters
      "cases": [{"name": "On hidden case 3 of 50" | "",
                 "visible": bool,
@@ -23,13 +27,23 @@ in ``messages[V.template]`` becomes ``V.fields[name]``, nothing else (``render``
                                                  # it reads, "x[1, 2] = 22 because ..."
                 "misconceptions": [{"id", "output": OUT}, ...]}],
      "misconceptions": {id: V}                   # each misconception's verdict, once
+                                                 # (a variant worded apart: "id#2")
      "choices": [{"label", "raises": bool, "verdict": V}]   # raises
               | [{"label", "verdict": V}]                   # choose
      "passed": V,
      "verdicts": {"unanswered": V, "says_raises": V}        # says_raises: predict only
      "raise_words": regex source                             # predict: an answer that
                                                              # matches says it raises
-     "fallback": {"template", "reads_template", "shape_template"} | {"template"}}
+     "fallback": {"template", "reads_template", "shape_template",
+                  "where": "x.grad"},          # where: a gradient's name, else "out"
+     "forbid": [name, ...], "require": [name, ...]  # implement: the ops the answer may
+                                                    # not call / must call one of
+     "gradient": argname | ""                      # implement: the input whose
+                                                    # gradient must flow (the page
+                                                    # reads the code)
+     "notebook_checks": str,                       # implement, fix: what only
+                                                    # the notebook checks (shown)
+     "templates": {id: text}}
 
 where ``T = {"dtype": "int64" | "float32" | "bool" | ..., "shape": [..], "data": [flat
 row-major numbers]}`` (bools as 0/1), ``ERROR = {"error": {"rule": diagnose's rule id or
@@ -38,9 +52,11 @@ null, "type": "IndexError" | ... | "Error" (any error)}}``, ``OUT`` is ``T``, ``
 [..]}`` (any value of that shape), and ``V = {"passed": bool, "template": id, "fields":
 {name: str}, "misconception": id | null}``.
 
-The page's check: unanswered (``...``) gives ``verdicts.unanswered``; for predict, a
-text answer matching ``raise_words`` gives ``verdicts.says_raises``. Otherwise it
-computes the learner's outcome on every case (predict: the typed value, for the one
+The page's check: unanswered (typed text that reads as ``...``, as ``typed_answer``
+reads it; an empty or ``...`` code box) gives ``verdicts.unanswered``; for predict, a
+text answer that reads as no value and matches ``raise_words`` gives
+``verdicts.says_raises``; a fix's lines bind ``call.answer`` (or ``answer``). Otherwise
+it computes the learner's outcome on every case (predict: the typed value, for the one
 case; implement and fix: its evaluator). All equal to ``expected`` (same shape, values
 equal, floats within rtol 1e-5 + atol 1e-6; errors as below): ``passed``. Else the first
 misconception, in the order the cases list them, whose outputs equal the learner's on
@@ -50,20 +66,19 @@ errors with rules match when the rules agree, one with and one without a rule ne
 match, two without rules match when the types agree or either type is "Check", the
 learner's own check): its verdict, in the top-level ``misconceptions`` (one copy per id,
 where the contract first had one per case entry: the same verdict, about 7 times smaller
-pages). Else the fallback, on the
-first failing case: a shape that differs gives ``shape_template`` with fields
-``got_shape`` and ``expected_shape`` (Python's tuple repr, ``(2,)``, ``(2, 3)``); a
-value gives, at the first wrong coordinate in row-major order, ``reads_template`` when
-the case has ``reads`` (fields ``where``, ``reads``, ``got``) or ``template`` (fields
-``where``, ``expected``, ``got``); ``where`` is ``out[i, j]`` (``out`` for a 0-d value),
-numbers formatted as ``format_value`` does (ints as ints, floats ``{:.4g}``), and
-implement's templates add the field ``case`` (the case's ``name``). For raises: the
-labels the answer names (see ``labels_in``) equal to those with ``raises`` give
-``passed``; else the first label wrongly judged, the omitted raising ones first, then
-the others in order, gives its ``verdict``; an unknown word gives template
-``raises.unknown`` with fields ``label`` (the word's Python repr, ``'Z'``) and
-``labels`` (``A, B, C``). For choose: one known label gives its verdict, an unknown one
-``choose.unknown`` (same fields), anything else ``choose.pick_one`` (field
+pages). Else the fallback, on the first failing case: a shape that differs gives
+``shape_template`` with fields ``got_shape`` and ``expected_shape`` (Python's tuple
+repr, ``(2,)``, ``(2, 3)``); a value gives, at the first wrong coordinate in row-major
+order, ``reads_template`` when the case has ``reads`` (fields ``where``, ``reads``,
+``got``) or ``template`` (fields ``where``, ``expected``, ``got``); ``where`` is
+``out[i, j]`` (``out`` for a 0-d value), numbers formatted as ``format_value`` does
+(ints as ints, floats ``{:.4g}``), and implement's templates add the field ``case`` (the
+case's ``name``). For raises: the labels the answer names (see ``labels_in``) equal to
+those with ``raises`` give ``passed``; else the first label wrongly judged, the omitted
+raising ones first, then the others in order, gives its ``verdict``; an unknown word
+gives template ``raises.unknown`` with fields ``label`` (the word's Python repr,
+``'Z'``) and ``labels`` (``A, B, C``). For choose: one known label gives its verdict, an
+unknown one ``choose.unknown`` (same fields), anything else ``choose.pick_one`` (field
 ``example``: the first label's repr).
 
 Implement pages carry the visible example, the first ``PAGE_HIDDEN`` hidden cases and
@@ -79,6 +94,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -97,7 +113,7 @@ from gatherlab.exercises.misconceptions import (
     verdict_of,
 )
 from gatherlab.exercises.result import NOT_ATTEMPTED, Result
-from gatherlab.exercises.verdict import Verdict, render
+from gatherlab.exercises.verdict import Verdict, messages, render
 
 PAGE_HIDDEN = 5
 PAGE_INVALID = 3
@@ -168,14 +184,42 @@ def _cases(
             }
         )
     for candidate in search.candidates(pairs=False):
-        verdicts.setdefault(
-            candidate.id, verdict_of(candidate, search, voice).to_json()
-        )
+        # a misconception's variants (another axis, another size) are worded apart:
+        # a variant whose verdict differs from the id's gets the key "id#2", "id#3"...
+        said = verdict_of(candidate, search, voice).to_json()
+        key, variant = candidate.id, 1
+        while verdicts.setdefault(key, said) != said:
+            variant += 1
+            key = f"{candidate.id}#{variant}"
         for number, value in enumerate(candidate.outcomes):
             listed[number]["misconceptions"].append(
-                {"id": candidate.id, "output": outcome(value)}
+                {"id": key, "output": outcome(value)}
             )
     return listed
+
+
+# The templates the page words verdicts with itself, besides those the payload names:
+# ``text`` (its own sentences), the unknown label and pick-one answers, a raised error.
+PAGE_TEMPLATES = {
+    "implement": ("text", "implement.raised", "implement.detached"),
+    "fix": ("text", "fix.wrong_value_yours_read"),
+    "predict": ("text",),
+    "raises": ("text", "raises.unknown"),
+    "choose": ("text", "choose.unknown", "choose.pick_one"),
+}
+
+
+def _templates(data: Any) -> Iterator[str]:
+    """Every template id a payload names: in its verdicts and its fallback."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key.endswith("template") and isinstance(value, str):
+                yield value
+            else:
+                yield from _templates(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _templates(item)
 
 
 def _implement(exercise: Any) -> dict[str, Any]:
@@ -196,10 +240,24 @@ def _implement(exercise: Any) -> dict[str, Any]:
     invalid = len(chosen) - 1 - PAGE_HIDDEN
     raises = f", and raises on {invalid} invalid ones" if invalid else ""
     hidden = str(min(PAGE_HIDDEN, valid - 1))
+    invalid_all = len(exercise.all_cases) - valid
+    also = f" and {invalid_all} invalid ones" if invalid_all else ""
+    gradient = ", that gradients reach the input" if exercise.gradient else ""
     return {
+        # what only the notebook checks: the page shows it beside its verdicts
+        "notebook_checks": (
+            f"The page runs the visible example and {hidden} hidden cases"
+            f"{f' and {invalid} invalid ones' if invalid else ''}; the "
+            f"notebook runs all {valid - 1} hidden cases{also}, and checks what only "
+            f"Python sees: inputs changed in place, the result's framework, dtype and "
+            f"device{gradient}, the exercise's own hints and torch's error messages."
+        ),
         "args": list(exercise.example),
         "cases": _cases(search, IMPLEMENT_VOICE, inputs, verdicts),
         "misconceptions": verdicts,
+        "gradient": exercise.gradient,
+        "forbid": list(exercise.forbid),
+        "require": list(exercise.require),
         "passed": Verdict(
             True, "passed.implement", {"hidden": hidden, "raises": raises}
         ).to_json(),
@@ -211,16 +269,35 @@ def _implement(exercise: Any) -> dict[str, Any]:
     }
 
 
+def fix_names(exercise: Any) -> dict[str, Any]:
+    """The names a fix's lines may read in its notebook: the broken call's input and
+    index, and the tensors and numbers the solution reads there (``beam``)."""
+    broken = exercise.broken
+    names = {broken.input_name: broken.input, broken.index_name: broken.index}
+    held = exercise.solution.__globals__
+    for name in exercise.solution.__code__.co_names:
+        value = held.get(name)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if number or (hasattr(value, "shape") and hasattr(value, "dtype")):
+            names.setdefault(name, value)
+    return names
+
+
 def _fix(exercise: Any) -> dict[str, Any]:
     from gatherlab.exercises.fix import FIX_VOICE
 
     broken = exercise.broken
-    inputs = {broken.input_name: tensor(broken.input)}
-    if exercise.part == "index":
-        inputs[broken.index_name] = tensor(broken.index)
+    inputs = {
+        name: tensor(value) if hasattr(value, "shape") else value
+        for name, value in fix_names(exercise).items()
+    }
     works = exercise.check(exercise.reference_answer).verdict
     verdicts: dict[str, Any] = {}
     return {
+        "notebook_checks": (
+            "The notebook also words what only Python sees: the exercise's own hints "
+            "and torch's error messages."
+        ),
         "args": list(inputs),
         "call": {
             "op": broken.op,
@@ -260,8 +337,9 @@ def _predict(exercise: Any) -> dict[str, Any]:
         known.append({"id": f"known-{number}", "output": tensor(np.asarray(wrong))})
     data["cases"][0]["misconceptions"][:0] = known
     data["verdicts"] = {"says_raises": exercise.check("it raises").verdict.to_json()}
-    if exercise.gradient:
+    if exercise.gradient:  # the coordinate is on the input's gradient: x.grad[0, 1]
         data["fallback"]["reads_template"] = "predict.wrong_gradient"
+        data["fallback"]["where"] = f"{exercise.explain.input_name}.grad"
     return data
 
 
@@ -319,6 +397,9 @@ def payload(exercise: Exercise) -> dict[str, Any]:
     unanswered = exercise.check(...).verdict
     assert unanswered is not None  # every result carries its verdict
     data["verdicts"]["unanswered"] = unanswered.to_json()
+    table = messages()
+    named = sorted({*_templates(data), *PAGE_TEMPLATES[kind]})
+    data["templates"] = {template: table[template] for template in named}
     return data
 
 

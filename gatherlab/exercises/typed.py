@@ -6,7 +6,8 @@ rules: an optional leading ``name =`` is dropped; TensorFlow's printed forms
 become ``tensor(..., dtype=...)``; NumPy's space-separated printed rows get commas;
 then the text is read as a Python literal in which ``tensor(...)``, ``array(...)``,
 ``torch.tensor(...)`` and ``np.array(...)`` (with an optional ``dtype=``) are the only
-calls. Anything else is not a value: ``typed_answer`` returns the text itself.
+calls; ``...`` alone (the stub's answer) is ``...``, not answered yet. Anything else is
+not a value: ``typed_answer`` returns the text itself.
 ``tests/test_page_exercises.py`` checks the two against each other on pasted answers.
 """
 
@@ -62,6 +63,8 @@ def typed_answer(text: str) -> Any:
     array for a pasted tensor or array, or the text itself when it is no value."""
     try:
         tree = ast.parse(normalized(text), mode="eval")
+        if isinstance(tree.body, ast.Constant) and tree.body.value is ...:
+            return ...  # the stub's own answer, `prediction = ...`: not answered yet
         return _value(tree.body)
     except (SyntaxError, ValueError, TypeError, KeyError, RecursionError):
         return text

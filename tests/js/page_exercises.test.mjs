@@ -1,7 +1,8 @@
-// The book's in-page exercises (gatherlab/widgets/js/exercises.mjs) on the payloads of
-// every exercise (tools/page_payloads.py): the solution, typed or written as a learner
-// writes it, passes; a wrong answer gets a verdict that is not a pass; a misconception's
-// output gets that misconception's verdict; typed answers read as pasted.
+// The book's in-page exercises (gatherlab/widgets/js/exercises.mjs) on the payloads
+// gatherlab/exercises/page.py writes (stored with Python's verdicts by
+// tools/page_cases.py): the solution passes; a wrong answer gets a verdict that is not
+// a pass; a misconception's output gets that misconception's verdict; typed answers
+// read as pasted. tests/js/page_words.test.mjs compares every stored case's words.
 // Run with `node --test tests/js/` (make test does).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -10,61 +11,89 @@ import { gunzipSync } from "node:zlib";
 
 import { body, judge, readTyped, render } from "../../gatherlab/widgets/js/exercises.mjs";
 
-const { payloads, answers, messages } = JSON.parse(
-  gunzipSync(readFileSync(new URL("./page_payloads.json.gz", import.meta.url))).toString("utf-8"),
+const { payloads, cases } = JSON.parse(
+  gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString("utf-8"),
 );
+const said = (id, verdict) => render(verdict, payloads[id].templates);
+// A right and a wrong answer of every exercise, from the stored cases.
+const answers = Object.fromEntries(Object.keys(payloads).map((id) => {
+  const mine = cases.filter((c) => c.id === id);
+  const pick = (status) => mine.find((c) => c.status === status);
+  return [id, { right: pick("passed"), wrong: pick("not yet") }];
+}));
+const answerOf = (c) => c.text ?? c.code;
 
 test("there is a payload and a right and wrong answer for every exercise", () => {
   const ids = Object.keys(payloads);
   assert.ok(ids.length >= 33, `only ${ids.length} exercises`);
-  assert.deepEqual(Object.keys(answers).sort(), ids.sort());
+  for (const id of ids) assert.ok(answers[id].right && answers[id].wrong, id);
   const kinds = new Set(Object.values(payloads).map((p) => p.kind));
   assert.deepEqual([...kinds].sort(), ["choose", "fix", "implement", "predict", "raises"]);
 });
 
 for (const [id, payload] of Object.entries(payloads)) {
   test(`${id} (${payload.kind}): the solution passes, a wrong answer does not`, () => {
-    const right = judge(payload, answers[id].right);
-    assert.equal(render(right, messages), render(payload.passed, messages));
-    assert.equal(right.passed, true, render(right, messages));
-    const wrong = judge(payload, answers[id].wrong);
-    assert.equal(wrong.passed, false, render(wrong, messages));
-    assert.notEqual(render(wrong, messages), "");
-    assert.doesNotMatch(render(wrong, messages), /\{[a-z_]+\}/);  // every field filled
+    const right = judge(payload, answerOf(answers[id].right));
+    assert.equal(said(id, right), said(id, payload.passed));
+    assert.equal(right.passed, true, said(id, right));
+    const wrong = judge(payload, answerOf(answers[id].wrong));
+    assert.equal(wrong.passed, false, said(id, wrong));
+    assert.notEqual(said(id, wrong), "");
+    assert.doesNotMatch(said(id, wrong), /\{[a-z_]+\}|undefined/);  // every field filled
   });
 }
 
+test("every template a payload's verdicts name is in the payload (no table is fetched)", () => {
+  const named = (value) =>
+    Array.isArray(value) ? value.flatMap(named)
+      : value && typeof value === "object"
+        ? Object.entries(value).flatMap(([k, v]) => (k.endsWith("template") && typeof v === "string" ? [v] : named(v)))
+        : [];
+  for (const [id, payload] of Object.entries(payloads)) {
+    const { templates, ...rest } = payload;
+    for (const template of named(rest)) assert.ok(template in templates, `${id}: ${template}`);
+  }
+});
+
 test("a wrong answer whose outputs a misconception reproduces gets its verdict", () => {
   const payload = payloads["01.pick_columns"];
-  const verdict = judge(payload, answers["01.pick_columns"].wrong);
-  assert.deepEqual(verdict, payload.misconceptions["hard-coded visible output"]);
-  // the transposed result, written as a learner would
   const transposed = judge(payload, "return torch.gather(x, 1, columns).t()");
-  assert.deepEqual(transposed, payload.misconceptions["transposed result"]);
+  assert.deepEqual(transposed, payload.misconceptions["transposed-result"]);
+  assert.deepEqual(judge(payload, "return x[columns]"), payload.misconceptions["whole-rows"]);
 });
 
-test("with no misconception, the verdict names the first wrong coordinate", () => {
+test("a misconception's variants are worded apart: the matching one's verdict", () => {
+  const payload = payloads["01.predict_columns"];
+  const variants = payload.cases[0].misconceptions.filter((m) => m.id.startsWith("extra-axis"));
+  assert.ok(variants.length >= 2);
+  for (const { id, output } of variants) {
+    const nested = (data, shape) =>
+      shape.length ? Array.from({ length: shape[0] }, (_, k) => nested(data.slice(k * data.length / shape[0], (k + 1) * data.length / shape[0]), shape.slice(1))) : data[0];
+    const verdict = judge(payload, JSON.stringify(nested(output.data, output.shape)));
+    assert.deepEqual(verdict, payload.misconceptions[id]);
+    assert.match(said("01.predict_columns", verdict), new RegExp(`shape \\(${output.shape.join(", ")}\\)`));
+  }
+});
+
+test("with no misconception, the verdict names the first wrong coordinate and what it reads", () => {
   const payload = payloads["01.pick_columns"];
   const verdict = judge(payload, "return torch.gather(x, 1, columns) + (columns == 1).long()");
-  assert.equal(verdict.passed, false);
-  assert.match(verdict.template, /^implement\.wrong_value$/);
-  assert.match(render(verdict, messages), /^On the visible example, out\[0, 0\] should be 12, but your function returned 12|^On .*out\[\d+, \d+\] should be -?\d+, but your function returned -?\d+\.$/);
+  assert.equal(verdict.template, "implement.wrong_value_reads");
+  assert.equal(said("01.pick_columns", verdict), "On the visible example, out[1, 0] should read x[1, 1] = 21 because columns[1, 0] = 1, but your function returned 22.");
 });
 
-test("a failing call names the gather rule it breaks", () => {
-  const payload = payloads["01.pick_columns"];
-  const verdict = judge(payload, "return torch.gather(x, 1, columns[0])");
-  assert.equal(verdict.template, "implement.raised_rule");
-  assert.match(render(verdict, messages), /rank|dims/);
+test("a failing call says the rule it breaks", () => {
+  const verdict = judge(payloads["01.pick_columns"], "return torch.gather(x, 1, columns[0])");
+  assert.equal(verdict.template, "implement.raised");
+  assert.match(said("01.pick_columns", verdict), /index has 1 dims but input has 2/);
 });
 
 test("code outside the subset is refused with what is not supported, and the notebook", () => {
-  const payload = payloads["01.pick_columns"];
-  const verdict = judge(payload, "import numpy as np\nreturn np.take_along_axis(x, columns, 1)");
+  const verdict = judge(payloads["01.pick_columns"], "import numpy as np\nreturn np.take_along_axis(x, columns, 1)");
   assert.equal(verdict.passed, false);
-  assert.match(render(verdict, messages), /import numpy is not supported here\. Open this chapter's notebook/);
+  assert.match(said("01.pick_columns", verdict), /import numpy is not supported here\. Open this chapter's notebook/);
   const forbidden = judge(payloads["01.gather_loop"], "return torch.gather(input, dim, index)");
-  assert.match(render(forbidden, messages), /calls torch\.gather, and this exercise asks you not to use it/);
+  assert.equal(said("01.gather_loop", forbidden), "On the visible example, your function called torch.gather, and this exercise asks you not to use torch.gather.");
 });
 
 test("a whole function, def line included, is accepted", () => {
@@ -99,7 +128,7 @@ test("choose exercises: each choice's own verdict; no choice asks for one", () =
   for (const choice of payload.choices) assert.deepEqual(judge(payload, choice.label), choice.verdict);
   const none = judge(payload, "");
   assert.equal(none.template, "choose.pick_one");
-  assert.equal(render(none, messages), "Pick one statement: write its label, e.g. 'A'.");
+  assert.equal(said("04.device_mismatch", none), "Pick one statement: write its label, e.g. 'A'.");
 });
 
 test("raises exercises: labels as typed, the first misjudged call's verdict", () => {
@@ -110,11 +139,12 @@ test("raises exercises: labels as typed, the first misjudged call's verdict", ()
   const missed = payload.choices.find((c) => c.raises);
   assert.deepEqual(judge(payload, raising.filter((l) => l !== missed.label).join(", ") || "none"), missed.verdict);
   const unknown = judge(payload, "Z");
-  assert.equal(render(unknown, messages), `There is no call 'Z': the calls are ${payload.choices.map((c) => c.label).join(", ")}.`);
+  assert.equal(said("01.which_calls_raise", unknown), `There is no call 'Z': the calls are ${payload.choices.map((c) => c.label).join(", ")}.`);
 });
 
 test("the stub's answer and a prediction that it raises get the exercise's verdicts", () => {
   const payload = payloads["01.predict_columns"];
   assert.deepEqual(judge(payload, "prediction = ..."), payload.verdicts.unanswered);
   assert.deepEqual(judge(payload, "It will raise an error"), payload.verdicts.says_raises);
+  assert.deepEqual(judge(payloads["01.pick_columns"], ""), payloads["01.pick_columns"].verdicts.unanswered);
 });

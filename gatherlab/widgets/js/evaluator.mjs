@@ -46,6 +46,14 @@ const KEYWORDS = new Set([
   "assert", "break", "continue", "async", "await",
 ]);
 
+// Python's number literals: floats, hex, octal and binary ints, decimal ints (no
+// leading zeros), with single underscores between digits.
+const DIGITS = String.raw`\d(?:_?\d)*`;
+const NUMBER = new RegExp(
+  String.raw`^(?:(?:(?:${DIGITS})?\.${DIGITS}|${DIGITS}\.?)[eE][-+]?${DIGITS}|(?:${DIGITS})?\.${DIGITS}|${DIGITS}\.` +
+    String.raw`|0[xX](?:_?[\da-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|[1-9](?:_?\d)*|0(?:_?0)*)`,
+);
+
 export function tokenize(source) {
   const tokens = [];
   const indents = [0];
@@ -73,15 +81,19 @@ export function tokenize(source) {
       const c = line[i];
       if (c === " " || c === "\t") { i++; continue; }
       if (c === "#") break;
-      if (c === "\\" && i === line.length - 1) break;  // a line continuation
+      if (c === "\\" && i === line.length - 1) {  // a line continuation, not at the end
+        if (!lines.slice(n + 1).some((l) => l.trim())) throw new PyError("SyntaxError", "unexpected EOF while parsing");
+        break;
+      }
       const at = { line: n + 1 };
       const rest = line.slice(i);
-      const number = rest.match(/^(?:\d[\d_]*\.?[\d_]*(?:[eE][-+]?\d+)?|\.\d[\d_]*(?:[eE][-+]?\d+)?)/);
+      const number = rest.match(NUMBER);
       if (number) {
         const text = number[0].replace(/_/g, "");
-        if (/[A-Za-z_]/.test(rest[number[0].length] ?? ""))
-          throw new UnsupportedError(`the number ${rest.slice(0, number[0].length + 1)}…`);
-        tokens.push({ k: "num", v: Number(text), float: /[.eE]/.test(text), ...at });
+        const next = rest[number[0].length] ?? "";
+        if (/[jJ]/.test(next)) throw new UnsupportedError(`the number ${rest.slice(0, number[0].length + 1)}…`);
+        if (/[\w.]/.test(next)) throw new PyError("SyntaxError", "invalid decimal literal");
+        tokens.push({ k: "num", v: Number(text), float: !/^0[xXoObB]/.test(text) && /[.eE]/.test(text), ...at });
         i += number[0].length;
         continue;
       }

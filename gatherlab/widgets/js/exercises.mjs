@@ -5,12 +5,13 @@
 // reads the answer, computes its outputs (implement and fix: the safe evaluator runs
 // the learner's lines on every case), and shows the verdict of the first thing that
 // matches: the expected outputs, a misconception, or else what is known (the first
-// wrong coordinate). Verdicts become words through the messages table
-// (gatherlab/exercises/messages.json), by plain {field} substitution as in Python.
+// wrong coordinate). Verdicts become words through the payload's "templates" (the
+// subset of gatherlab/exercises/messages.json it uses, put there by page.py, so no
+// file is fetched and file:// pages work), by plain {field} substitution as in Python.
 // Answers and verdicts stay in this browser (localStorage); nothing is sent anywhere.
 // tests/js/page_exercises.test.mjs checks judge() and readTyped().
 
-import { entry, formatValue, shapeText, trace, unravel } from "./core.mjs";
+import { entry, shapeText, trace, unravel } from "./core.mjs";
 import {
   ForbiddenError,
   PyError,
@@ -53,11 +54,22 @@ function literal(node) {
   switch (node.e) {
     case "const": return ["int", "float", "bool"].includes(node.v.t);
     case "list": case "tuple": return node.items.every(literal);
-    case "unary": return node.op !== "~" && node.value.e === "const" && ["int", "float"].includes(node.value.v.t);
+    case "unary":  // a sign on a number, or on a signed number: -1, --1, -(4)
+      return ["-", "+"].includes(node.op) && (node.value.e === "unary" ? literal(node.value) : node.value.e === "const" && ["int", "float"].includes(node.value.v.t));
     case "call":
       return CALLS.has(dottedName(node.func)) && node.args.length === 1 && literal(node.args[0]) &&
         node.kwargs.every(([name, value]) => name === "dtype" && dottedName(value) !== "");
     default: return false;
+  }
+}
+
+// Is the typed answer `...` alone (the stub's), as typed.py reads it?
+function isEllipsis(text) {
+  try {
+    const program = parse(normalized(text));
+    return program.length === 1 && program[0].s === "expr" && program[0].value.e === "const" && program[0].value.v.t === "ellipsis";
+  } catch {
+    return false;
   }
 }
 
@@ -102,22 +114,30 @@ function asTensor(value) {
   if (value.t === "tensor") return value;
   if (!["list", "tuple", "int", "float", "bool"].includes(value.t)) return null;
   try {
-    return run("tensor(v)", { ...literalScope(), v: value });
+    // nested lists of floats read as NumPy reads them (float64), not as torch (float32)
+    const read = run("tensor(v)", { ...literalScope(), v: value });
+    return read.dtype === "float32" ? run("tensor(v, dtype=torch.float64)", { ...literalScope(), v: value }) : read;
   } catch {
     return null;  // ragged, or not numbers
   }
 }
 
-// Does `output` equal `want` (T, ERROR, {not_expected}, {any_of_shape})? Same shape and
-// values (floats within rtol 1e-5 + atol 1e-6); errors equal when both rules are known
-// and agree, else when either type is "Error" or the types agree.
+// Does `output` equal `want` (T, ERROR, {not_expected}, {any_of_shape}; page.py's
+// rules)? Same shape and values (floats within rtol 1e-5 + atol 1e-6); an ERROR of type
+// "Error" without a rule matches any error; two errors with rules match when the rules
+// agree, one with and one without a rule never match, two without rules match when the
+// types agree or either type is "Check" (the learner's own check).
 function equals(output, want, expected) {
+  if (!output) return false;
   if (want.not_expected) return !equals(output, expected, null);
   if (want.any_of_shape) return Boolean(output.tensor) && sameShape(output.tensor.shape, want.any_of_shape);
   if (want.error) {
     if (!output.error) return false;
-    if (want.error.rule && output.error.rule) return want.error.rule === output.error.rule;
-    return want.error.type === "Error" || output.error.type === want.error.type;
+    const [a, b] = [want.error, output.error];
+    if (a.type === "Error" && !a.rule) return true;
+    if (a.rule && b.rule) return a.rule === b.rule;
+    if (a.rule || b.rule) return false;
+    return a.type === b.type || a.type === "Check" || b.type === "Check";
   }
   if (!output.tensor) return false;
   const w = fromPayload(want);
@@ -145,9 +165,17 @@ export function body(code) {
   return rest.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n");
 }
 
+// The name a fix's lines bind: the notebook's (payload.call.answer), or `answer`.
+function boundName(payload, code) {
+  const binds = (name) => new RegExp(`^\\s*${name}\\s*=(?!=)`, "m").test(code);
+  return !binds(payload.call.answer) && binds("answer") ? "answer" : payload.call.answer;
+}
+
 // The outputs of code (implement, fix) on every case of the payload.
 function codeOutputs(payload, answer) {
-  const code = body(answer);
+  // a fix's lines bind the part (payload.call.answer, e.g. `answer = index.T`): the
+  // name, read last, is their value, unless they `return` one first
+  const code = payload.kind === "fix" ? `${body(answer)}\n${boundName(payload, answer)}` : body(answer);
   const calls = new Set();
   const results = [];
   for (const testCase of payload.cases) {
@@ -158,14 +186,15 @@ function codeOutputs(payload, answer) {
       else results.push(outputOf(value));
     } catch (error) {
       const out = errorOf(error);
-      if (out.unsupported || out.forbidden) return out;
+      if (out.unsupported) return out;
+      if (out.forbidden) return { ...out, case: testCase.name };
       if (out.error && out.error.type === "SyntaxError") return { syntax: out.error.message };
       results.push(out);
     }
   }
   const require = payload.require ?? [];
-  const missing = require.length && !require.some((name) => calls.has(name));
-  return { outputs: results, missing: missing ? require : null };
+  const missing = require.length > 0 && !require.some((name) => calls.has(name));
+  return { outputs: results, missing };
 }
 
 // A fix's answer goes into the broken call: as its index (or its dim).
@@ -187,13 +216,13 @@ function fixedCall(payload, inputs, value) {
 }
 
 // The labels a typed answer names (raises.labels_in): any case, "B, D", "BD", "[b]".
-const LABEL_SEPARATORS = /[\s,;'"[\]()]+/;
+const LABEL_SEPARATORS = /[\s\x1c-\x1f,;'"[\]()]+/;  // Python's \s has \x1c-\x1f too
 
 function labelsIn(text, known) {
   const upper = Object.fromEntries(known.map((label) => [label.toUpperCase(), label]));
   const labels = [];
   const add = (label) => labels.includes(label) || labels.push(label);
-  for (const part of text.replace(NAME_PREFIX, "").trim().split(LABEL_SEPARATORS)) {
+  for (const part of text.split(LABEL_SEPARATORS)) {
     const word = part.toUpperCase();
     if (!part || word === "NONE") continue;
     if (upper[word]) add(upper[word]);
@@ -206,53 +235,111 @@ function labelsIn(text, known) {
 // ------------------------------------------------------------------ verdicts
 
 const text = (words, passed = false) => ({ passed, template: "text", fields: { text: words }, misconception: null });
-const pyStr = (word) => `'${word.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+// Python's repr of a str: quotes, and escapes for what is not printable.
+function pyStr(word) {
+  const quote = word.includes("'") && !word.includes('"') ? '"' : "'";
+  const escaped = [...word].map((c) => {
+    const code = c.codePointAt(0);
+    if (c === "\\" || c === quote) return `\\${c}`;
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    if (c === " " || !/[\p{C}\p{Z}]/u.test(c)) return c;
+    const hex = code.toString(16);
+    if (code < 0x100) return `\\x${hex.padStart(2, "0")}`;
+    return code < 0x10000 ? `\\u${hex.padStart(4, "0")}` : `\\U${hex.padStart(8, "0")}`;
+  });
+  return quote + escaped.join("") + quote;
+}
 const unanswered = (answer) => !answer.trim() || /^\s*([A-Za-z_]\w*\s*=\s*)?\.\.\.\s*$/.test(answer);
+
+// What takes a result off the autograd graph (implement.py's detached check).
+const DETACHED = /\.detach\(|\.data\b|\.item\(|\.numpy\(|torch\.tensor\(/;
 
 // The verdict on `answer` (typed text, code, or a chosen label) for `payload`.
 export function judge(payload, answer) {
   const labels = (payload.choices ?? []).map((c) => c.label);
+  const v = (template, fields) => ({ passed: false, template, fields, misconception: null });
+  if (payload.kind !== "implement" && payload.kind !== "fix" && isEllipsis(answer))
+    return payload.verdicts.unanswered;  // the stub's `prediction = ...` (typed.py)
   if (payload.kind === "choose") {
-    const choice = payload.choices.find((c) => c.label === answer.trim());
-    if (choice) return choice.verdict;
-    if (answer.trim()) return { passed: false, template: "choose.unknown", fields: { label: pyStr(answer.trim()), labels: labels.join(", ") }, misconception: null };
-    return { passed: false, template: "choose.pick_one", fields: { example: pyStr(labels[0]) }, misconception: null };
+    const named = readTyped(answer).value ? [] : labelsIn(answer, labels);
+    if (named.length !== 1) return v("choose.pick_one", { example: pyStr(labels[0]) });
+    const choice = payload.choices.find((c) => c.label === named[0]);
+    return choice ? choice.verdict : v("choose.unknown", { label: pyStr(named[0]), labels: labels.join(", ") });
   }
-  if (unanswered(answer))
-    return payload.verdicts?.unanswered ?? text(payload.kind === "implement" || payload.kind === "fix" ? "Write your lines in the box first." : "Write your answer in the box first.");
-  if (payload.kind === "raises") return raisesVerdict(payload, labelsIn(answer, labels));
+  if (payload.kind === "raises") {
+    const read = readTyped(answer);  // text that reads as numbers names no labels
+    if (read.value && (!["list", "tuple"].includes(read.value.t) || read.value.items.length))
+      return text(`Your answer is ${kindOf(read.value)}: write the labels of the calls that raise, e.g. ${pyList(labels.slice(0, 2))}, or [] if none does.`);
+    return raisesVerdict(payload, read.value ? [] : labelsIn(answer, labels));
+  }
   let mine;
   if (payload.kind === "predict") {
+    // the answer as typed.py reads it: a value, or else the text itself (a str)
     const read = readTyped(answer);
     if (read.unreadable) {
-      if (payload.raise_words && new RegExp(payload.raise_words, "i").test(answer) && payload.verdicts?.says_raises)
-        return payload.verdicts.says_raises;
-      return text(`Your answer does not read as a value (${read.unreadable}): write it as nested lists such as [[1, 2], [3, 4]], or paste a printed tensor or array.`);
+      if (new RegExp(payload.raise_words, "i").test(answer)) return payload.verdicts.says_raises;
+      return text("Your answer is a str that does not read as numbers: write numbers in nested lists, e.g. [[1, 2], [3, 4]].");
     }
-    mine = [outputOf(read.value, true)];
+    const output = outputOf(read.value, true);
+    if (!output.tensor) {
+      const where = ragged(read.value);
+      return text(`Your answer cannot be read as an array of numbers${where ? `: ${where} (every row needs the same length)` : ""}.`);
+    }
+    mine = [output];
   } else {
+    if (unanswered(answer)) return payload.verdicts.unanswered;
     const found = codeOutputs(payload, answer);
     if (found.unsupported)
       return text(`The page cannot run this: ${found.unsupported} is not supported here. Open this chapter's notebook to run it, or write it with the ops the chapter uses.`);
-    if (found.forbidden) return text(`Your code calls ${found.forbidden}, and this exercise asks you not to use it.`);
+    if (found.forbidden)
+      return text(`${found.case}, your function called ${found.forbidden}, and this exercise asks you not to use ${found.forbidden}.`);
     if (found.syntax) return text(`Python cannot read your lines: ${found.syntax}.`);
-    if (found.missing && payload.cases.every((c, k) => equals(found.outputs[k], c.expected)))
-      return text(`Your function never calls ${found.missing.join(" or ")}, which this exercise asks for.`);
+    if (found.missing) {  // the notebook asks that the result come from one of them
+      const short = payload.require[0].split(".").pop();
+      return text(`${payload.cases[0].name}, your function's result does not come from ${payload.require.join(" or ")}: this exercise asks you to build it with ${short}.`);
+    }
     mine = found.outputs;
   }
   const cases = payload.cases;
-  if (cases.every((c, k) => equals(mine[k], c.expected))) return payload.passed;
-  // entry j of every case is the same candidate (an id may have several variants)
-  const candidates = cases[0].misconceptions ?? [];
+  if (cases.every((c, k) => equals(mine[k], c.expected))) {
+    // the page runs no autograd: a result copied off the graph is seen in the code
+    if (payload.gradient && DETACHED.test(answer))
+      return v("implement.detached", { input: payload.gradient, why: "your result has requires_grad=False" });
+    return payload.passed;
+  }
+  // the misconceptions in the order the cases list them: entry j of every case is one
+  // candidate (an id may have several, its variants), which must match on every case
+  const candidates = cases[0].misconceptions;
   for (let j = 0; j < candidates.length; j++) {
-    const all = cases.every((c, k) => {
-      const m = (c.misconceptions ?? [])[j];
-      return m && m.id === candidates[j].id && equals(mine[k], m.output, c.expected);
-    });
-    if (all) return candidates[j].verdict ?? payload.misconceptions[candidates[j].id];
+    if (cases.every((c, k) => equals(mine[k], c.misconceptions[j].output, c.expected)))
+      return payload.misconceptions[candidates[j].id];
   }
   return fallback(payload, mine);
 }
+
+// compare.py's _ragged: where nested lists stop being rectangular.
+const entries = (value) =>
+  !["list", "tuple"].includes(value.t) ? "is a number" : value.items.length === 1 ? "has 1 entry" : `has ${value.items.length} entries`;
+const place = (path) => (path.length === 1 ? `row ${path[0]}` : `entry ${path.map((i) => `[${i}]`).join("")}`);
+
+function ragged(value, path = []) {
+  if (!["list", "tuple"].includes(value.t) || !value.items.length) return null;
+  const first = entries(value.items[0]);
+  for (const [i, item] of value.items.entries())
+    if (entries(item) !== first) return `${place([...path, i])} ${entries(item)} but ${place([...path, 0])} ${first}`;
+  for (const [i, item] of value.items.entries()) {
+    const found = ragged(item, [...path, i]);
+    if (found) return found;
+  }
+  return null;
+}
+
+// compare.py's kind_of, for the values a typed answer reads as.
+const KINDS = { int: "an int", float: "a float", bool: "a bool", list: "a list", tuple: "a tuple" };
+const kindOf = (value) => (value.t === "tensor" ? "a NumPy array" : KINDS[value.t]);
+const pyList = (words) => `[${words.map(pyStr).join(", ")}]`;
 
 // The first label wrongly judged: the omitted raising ones first, then the others.
 function raisesVerdict(payload, labels) {
@@ -266,9 +353,10 @@ function raisesVerdict(payload, labels) {
   return first ? first.verdict : payload.passed;
 }
 
-// What is known when nothing matches, on the first case that differs: the error and
-// the rule it breaks, the shape, or the first wrong coordinate (the payload's
-// fallback templates).
+// What is known when nothing matches, on the first case that differs (page.py's
+// fallback): a shape, or the first wrong coordinate and what it should read. An error,
+// or a value where the case must raise, is worded by the page (the notebook words it
+// with what only Python sees: the rule the call broke, the exercise's hints).
 function fallback(payload, mine) {
   const { template, reads_template: readsTemplate, shape_template: shapeTemplate } = payload.fallback;
   const k = payload.cases.findIndex((c, i) => !equals(mine[i], c.expected));
@@ -278,44 +366,55 @@ function fallback(payload, mine) {
   const base = payload.kind === "implement" ? { case: testCase.name } : {};
   const v = (id, fields) => ({ passed: false, template: id, fields: { ...base, ...fields }, misconception: null });
   const where = testCase.name ? `${testCase.name}, your` : "Your";
+  const what = payload.kind === "fix" ? "call" : "function";
   if (want.error)
-    return text(`${where} ${payload.kind === "fix" ? "call" : "function"} returned a result, but this case must raise ${want.error.type === "Error" ? "an error" : want.error.type}, as the reference does.`);
+    return text(`${where} ${what} returned a result, but this case must raise ${want.error.type === "Error" ? "an error" : want.error.type}, as the reference does.`);
   if (got.error) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
     const hint = got.error.hint ? ` (${got.error.hint})` : "";
-    if (payload.kind === "fix")  // the fixed call still breaks a rule (or raises)
-      return text(`Still broken: ${got.error.rule ? got.error.message : error}${hint}.`);
-    if (got.error.rule)
-      return v("implement.raised_rule", { error, call: got.error.call, problem: got.error.message, hint });
+    if (payload.kind === "fix") return text(`Still broken: ${got.error.rule ? got.error.message : error}${hint}.`);
     return v("implement.raised", { error });
   }
   if (!got.tensor) return text(`${where} result is ${repr(got.other)}, not a tensor.`);
   const w = fromPayload(want);
   if (!sameShape(got.tensor.shape, w.shape))
-    return v(shapeTemplate ?? template, { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) });
+    return v(shapeTemplate, { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) });
   const flat = got.tensor.data.findIndex((x, i) => !close(Number(x), Number(w.data[i])));
-  const fields = { where: entry("out", unravel(flat, w.shape)), got: shown(got.tensor.data[flat], got.tensor.dtype) };
-  const expected = shown(w.data[flat], w.dtype);
-  // what the entry reads: `reads` for a read, `reason` for a gradient's template
+  // a gradient's coordinate is on the input's .grad (fallback.where names it)
+  const fields = {
+    where: entry(payload.fallback.where ?? "out", unravel(flat, w.shape)),
+    got: shown(got.tensor.data[flat], got.tensor.dtype),
+    expected: shown(w.data[flat], w.dtype),
+  };
   if (testCase.reads && got.read)  // a fix: the entry the learner's index read
     return v("fix.wrong_value_yours_read", { where: fields.where, reads: testCase.reads[flat], your_read: got.read(flat) });
-  if (testCase.reads && readsTemplate)
-    return v(readsTemplate, { ...fields, expected, reads: testCase.reads[flat], reason: testCase.reads[flat] });
-  return v(template, { ...fields, expected });
+  if (testCase.reads) return v(readsTemplate, { ...fields, reads: testCase.reads[flat], reason: testCase.reads[flat] });
+  return v(template, fields);
 }
 
-// gatherlab.trace.format_value: ints as ints, floats as .4g, bools as True/False.
+// gatherlab.trace.format_value: ints as ints, bools as True/False, floats as Python's
+// f"{value:.4g}".
 function shown(value, dtype) {
   if (dtype === "bool") return value ? "True" : "False";
-  return formatValue(Number(value), dtype);
+  return /^(float|bfloat|half|double)/.test(dtype) ? g4(Number(value)) : String(value);
 }
 
+function g4(x) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const [mantissa, power] = x.toExponential(3).split("e");
+  const exponent = Number(power);
+  const trim = (digits) => (digits.includes(".") ? digits.replace(/0+$/, "").replace(/\.$/, "") : digits);
+  if (exponent < -4 || exponent >= 4)
+    return `${trim(mantissa)}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  return trim(x.toFixed(3 - exponent));
+}
 
-// A verdict in words: its template with every {field} substituted (verdict.render).
-export function render(verdict, messages) {
-  const template = messages[verdict.template] ?? (verdict.fields.text !== undefined ? "{text}" : null);
-  if (template === null) return verdict.passed ? "Passed." : "Not yet.";
-  return template.replace(/\{([a-z_]+)\}/g, (whole, name) => verdict.fields[name] ?? whole);
+// A verdict in words: its template (from the payload's `templates`, page.py's subset
+// of messages.json) with every {field} substituted, as verdict.render does.
+export function render(verdict, templates) {
+  return templates[verdict.template].replace(/\{([a-z_]+)\}/g, (whole, name) => verdict.fields[name]);
 }
 
 // ------------------------------------------------------------------ progress
@@ -373,7 +472,7 @@ function prompt(payload) {
   if (payload.kind === "implement")
     return `Write the body of the function: its arguments ${payload.args.join(", ")} are given; end with return … (Ctrl+Enter checks).`;
   if (payload.kind === "fix")
-    return `Write the lines that build the corrected ${payload.part ?? "index"} from ${payload.args.join(" and ")}; end with return … (Ctrl+Enter checks).`;
+    return `Write the lines that build the corrected ${payload.call.part}, ${payload.call.answer}, from ${payload.args.join(" and ")}; end with ${payload.call.answer} = … (Ctrl+Enter checks).`;
   if (payload.kind === "predict") return "Type the value it returns: nested lists, or paste a printed tensor or array.";
   if (payload.kind === "raises") return "Type the labels of the calls that raise, e.g. A, C (or none).";
   return "Pick the true statement.";
@@ -382,7 +481,7 @@ function prompt(payload) {
 const isPagePayload = (payload) =>
   Boolean(ASK[payload.kind]) && payload.passed !== undefined && (Array.isArray(payload.cases) || Array.isArray(payload.choices));
 
-function mount(block, messages, state) {
+function mount(block, state) {
   const payload = JSON.parse(block.dataset.payload);
   if (!isPagePayload(payload)) return null;  // another schema: left as it is
   const id = payload.id;
@@ -415,7 +514,7 @@ function mount(block, messages, state) {
       autocapitalize: "off",
       "aria-label": label,
       "aria-describedby": help.id,
-      placeholder: code ? `# ${payload.args.join(", ")} are given\nreturn …` : "",
+      placeholder: code ? `# ${payload.args.join(", ")} are given\n${payload.kind === "fix" ? `${payload.call.answer} = …` : "return …"}` : "",
     });
     read = () => input.value;
     ui.append(help, input);
@@ -423,12 +522,15 @@ function mount(block, messages, state) {
   const button = element("button", { type: "button", class: "gl-ex-check", text: "Check", "aria-label": `Check ${id}` });
   const feedback = element("div", { class: "gl-ex-feedback", role: "status", "aria-live": "polite" });
   ui.append(element("div", { class: "gl-ex-actions" }, [button]), feedback);
+  // what only the notebook checks (page.py's notebook_checks), so a pass here is read
+  // as what it is
+  if (payload.notebook_checks) ui.append(element("p", { class: "gl-ex-help gl-ex-notebook", text: payload.notebook_checks }));
   const show = (verdict) => {
     feedback.className = `gl-ex-feedback ${verdict.passed ? "gl-ex-passed" : "gl-ex-failed"}`;
     feedback.replaceChildren(
       element("strong", { text: `${verdict.passed ? "✔" : "✘"} ${id}: ${verdict.passed ? "passed" : "not yet"}.` }),
       " ",
-      ...withCode(render(verdict, messages)),
+      ...withCode(render(verdict, payload.templates)),
     );
   };
   const check = () => {
@@ -482,16 +584,6 @@ function progressBar(doc, total) {
   return { reset, update };
 }
 
-export async function loadMessages(url) {
-  try {
-    const response = await fetch(url);
-    if (!response.ok) return {};
-    return await response.json();
-  } catch {
-    return {};  // no table: verdicts worded by the check itself still show
-  }
-}
-
 // The page's exercise blocks (payloads of another schema are left alone).
 export function exerciseBlocks(doc) {
   return [...doc.querySelectorAll("[data-exercise][data-payload]")].filter((block) => {
@@ -503,7 +595,7 @@ export function exerciseBlocks(doc) {
   });
 }
 
-export function mountAll(doc, messages, storage = globalThis.localStorage, page = doc.location?.pathname ?? "") {
+export function mountAll(doc, storage = globalThis.localStorage, page = doc.location?.pathname ?? "") {
   const blocks = exerciseBlocks(doc);
   if (!blocks.length) return [];
   let progress = loadProgress(storage, page);
@@ -516,7 +608,7 @@ export function mountAll(doc, messages, storage = globalThis.localStorage, page 
       bar.update(progress);
     },
   };
-  const mounted = blocks.map((block) => mount(block, messages, state));
+  const mounted = blocks.map((block) => mount(block, state));
   bar.update(progress);
   bar.reset.addEventListener("click", () => {
     progress = {};
@@ -528,10 +620,7 @@ export function mountAll(doc, messages, storage = globalThis.localStorage, page 
 }
 
 if (typeof document !== "undefined" && typeof window !== "undefined") {
-  // the message table is fetched only by a page with exercises
-  const start = async () =>
-    exerciseBlocks(document).length &&
-    mountAll(document, await loadMessages(new URL("./messages.json", import.meta.url)));
+  const start = () => mountAll(document);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 }
