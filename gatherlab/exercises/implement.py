@@ -502,13 +502,11 @@ class Implement(Exercise):
         computed from the arguments, or no call is named) the first integer tensor
         argument that is not the call's input."""
         named = self._argument_position(self.call.index if self.call else None)
-        if named is not None or self.call is None:
+        if named is not None:
             return named
         for position, (name, value) in enumerate(self.example.items()):
-            if (
-                self.call is not None and name == self.call.input
-            ):  # values, not positions
-                continue
+            if self.call is not None and name == self.call.input:
+                continue  # the values read, not the positions
             if framework_of(value) and to_numpy(value).dtype.kind in "iu":
                 return position
         return None
