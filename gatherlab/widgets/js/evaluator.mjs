@@ -7,6 +7,7 @@
 // A tensor is {t: "tensor", lib: "torch" | "tf", dtype, shape: [..], data: [..] row-major}.
 
 import { diagnose, formatValue, unravel } from "./core.mjs";
+import { scatterProblems, scatterResult, scatterWrites } from "./scatter.mjs";
 
 export class UnsupportedError extends Error {}
 
@@ -1054,6 +1055,108 @@ function familyResult(op, x, dim, index) {
   return tensor(index.shape.slice(), data, x.dtype);
 }
 
+// ---- chapter 6's writes: scatter and index_add, in place (name_) or on a copy
+
+// x.scatter_(dim, index, src) (reduce "none") and x.scatter_add_ (reduce "sum"), by
+// scatter.mjs's rules and writes; torch raises RuntimeError for every rule it breaks.
+function scatterOp(name, x, dim, index, src, reduce) {
+  const d = normDim(toInt(dim), Math.max(x.shape.length, 1));
+  if (index.t !== "tensor") throw new PyError("TypeError", `${name}(): argument 'index' (position 2) must be Tensor, not ${typeName(index)}`);
+  let values = src;
+  if (src.t !== "tensor") {
+    if (reduce !== "none" || !isNumber(src)) throw new PyError("TypeError", `${name}(): argument 'src' (position 3) must be Tensor, not ${typeName(src)}`);
+    values = filled(index.shape.slice(), numberOf(src), x.dtype, "torch");
+  }
+  const problems = scatterProblems(x, d, index, values);
+  if (problems.length) throw new PyError("RuntimeError", problems[0].message);
+  const { output } = scatterResult(x, scatterWrites(x, d, index, values), reduce);
+  return tensor(x.shape.slice(), output.data.map((v) => cast(v, x.dtype)), x.dtype);
+}
+
+// x.index_add_(dim, index, source): x[..., index[k], ...] += source[..., k, ...], in
+// torch's order of checks.
+function indexAdd(name, x, dim, index, source) {
+  const rank = Math.max(x.shape.length, 1);
+  const d = normDim(toInt(dim), rank);
+  const i = asTensor(index);
+  const s = asTensor(source);
+  if (i.shape.length > 1)
+    throw new PyError("IndexError", `${name}(): Index is supposed to be a vector, but got dim: ${i.shape.length} with type: ${torchDtypeName(i.dtype)} and size: [${i.shape.join(", ")}]`);
+  if (i.dtype !== "int64" && i.dtype !== "int32")
+    throw new PyError("RuntimeError", `${name}(): Expected dtype int32/int64 for index but got: ${torchDtypeName(i.dtype)}`);
+  if (s.dtype !== x.dtype)
+    throw new PyError("RuntimeError", `${name}(): self (${torchDtypeName(x.dtype)}) and source (${torchDtypeName(s.dtype)}) must have the same scalar type`);
+  const target = x.shape.length ? x.shape : [1];
+  const from = s.shape.length ? s.shape : [1];
+  if (i.data.length !== from[d] && !(s.shape.length === 0 && i.data.length === 1))
+    throw new PyError("RuntimeError", `${name}(): Number of indices (${i.data.length}) should be equal to source.size(dim): (${from[d]}), for dim: ${d}`);
+  if (from.length !== target.length || from.some((size, k) => k !== d && size !== target[k]))
+    throw new PyError("RuntimeError", `source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [${x.shape.join(", ")}] source.shape = [${s.shape.join(", ")}]`);
+  if (i.data.some((p) => p < 0 || p >= target[d])) throw new PyError("IndexError", "index out of range in self");
+  const data = x.data.slice();
+  const inner = prod(target.slice(d + 1));
+  const outer = prod(target.slice(0, d));
+  for (let o = 0; o < outer; o++)
+    for (let k = 0; k < i.data.length; k++)
+      for (let r = 0; r < inner; r++) {
+        const to = (o * target[d] + i.data[k]) * inner + r;
+        data[to] = cast(data[to] + s.data[(o * from[d] + k) * inner + r], x.dtype);
+      }
+  return tensor(x.shape.slice(), data, x.dtype);
+}
+
+// Writes an in-place op's result into the tensor itself (views of it see it, as in
+// torch) and returns that tensor.
+function inPlace(t, result) {
+  for (let k = 0; k < t.data.length; k++) t.data[k] = result.data[k];
+  return t;
+}
+
+// x.argsort(dim, descending): the positions that sort each line along dim; ties keep
+// their order.
+function argsort(t, dim, descending) {
+  if (!t.shape.length) return tensor([], [0], "int64");
+  const d = normDim(dim, t.shape.length);
+  const out = tensor(t.shape.slice(), new Array(t.data.length).fill(0), "int64");
+  const size = t.shape[d];
+  const inner = prod(t.shape.slice(d + 1));
+  const outer = prod(t.shape.slice(0, d));
+  const key = (v) => (Number.isNaN(v) ? Infinity : v);
+  for (let o = 0; o < outer; o++)
+    for (let r = 0; r < inner; r++) {
+      const at = (k) => (o * size + k) * inner + r;
+      const order = Array.from({ length: size }, (_, k) => k);
+      order.sort((a, b) => {
+        const [x, y] = [t.data[at(a)], t.data[at(b)]];
+        if (Number.isNaN(x) !== Number.isNaN(y)) return (Number.isNaN(x) ? 1 : -1) * (descending ? -1 : 1);
+        return (descending ? key(y) - key(x) : key(x) - key(y)) || a - b;
+      });
+      order.forEach((k, n) => {
+        out.data[at(n)] = k;
+      });
+    }
+  return out;
+}
+
+function clamp(t, lo, hi) {
+  if (lo.t === "none" && hi.t === "none") throw new PyError("RuntimeError", "torch.clamp: At least one of 'min' or 'max' must not be None");
+  let dtype = t.dtype;
+  for (const bound of [lo, hi])
+    if (bound.t !== "none") dtype = promote({ ...t, dtype }, bound.t === "tensor" ? bound : { scalar: bound.t });
+  const low = lo.t === "none" ? -Infinity : cast(numberOf(lo), dtype);
+  const high = hi.t === "none" ? Infinity : cast(numberOf(hi), dtype);
+  const bounded = (v) => (Number.isNaN(v) ? v : Math.min(Math.max(v, low), high));
+  return tensor(t.shape.slice(), t.data.map((v) => cast(bounded(cast(v, dtype)), dtype)), dtype);
+}
+
+function bincount(t, minlength) {
+  if (isFloatDtype(t.dtype)) throw new PyError("NotImplementedError", `"bincount_cpu" not implemented for '${torchDtypeName(t.dtype)}'`);
+  if (t.shape.length !== 1 || t.data.some((v) => v < 0)) throw new PyError("RuntimeError", "bincount only supports 1-d non-negative integral inputs.");
+  const counts = new Array(Math.max(minlength, ...t.data.map((v) => v + 1), 0)).fill(0);
+  for (const v of t.data) counts[v] += 1;
+  return tensor([counts.length], counts, "int64");
+}
+
 function where(cond, a, b) {
   const c = asTensor(cond);
   if (c.dtype !== "bool") throw new PyError("RuntimeError", `where expected condition to be a boolean tensor, but got a tensor with dtype ${torchDtypeName(c.dtype)}`);
@@ -1444,7 +1547,7 @@ TORCH.as_tensor = TORCH.tensor;
 delete TORCH.meshgrid;
 for (const [alias, dtype] of Object.entries(TORCH_DTYPES)) TORCH[alias] = dtypeValue(dtype, "torch");
 // the methods that are also functions: torch.unsqueeze(x, 0), torch.flatten(x), ...
-for (const name of ["unsqueeze", "squeeze", "reshape", "flatten", "repeat_interleave", "round", "transpose", "permute", "sum", "any", "all", "numel", "abs", "floor", "ceil", "max", "min", "clone"])
+for (const name of ["unsqueeze", "squeeze", "reshape", "flatten", "repeat_interleave", "round", "transpose", "permute", "sum", "any", "all", "numel", "abs", "floor", "ceil", "max", "min", "clone", "scatter", "scatter_add", "index_add", "argsort", "clamp", "bincount"])
   TORCH[name] = fn(`torch.${name}`, (g, kw) => {
     if (!g.length) throw new PyError("TypeError", `${name}() missing required argument 'input'`);
     return callMethod(asTensor(g[0]), name, g.slice(1), kw);
@@ -1758,6 +1861,28 @@ function callMethod(t, name, g, kw) {
       if ((name === "max" || name === "min") && a.dim.t !== "none") throw new UnsupportedError(`.${name}(dim) (it returns values and indices)`);
       return reduce(t, optionalInt(a.dim), a.keepdim.v, name);
     }
+    case "scatter": case "scatter_": case "scatter_add": case "scatter_add_": {
+      const a = dimKw(["dim", "index", "src"]);
+      const out = scatterOp(name, t, a.dim, a.index, a.src, name.startsWith("scatter_add") ? "sum" : "none");
+      return name.endsWith("_") ? inPlace(t, out) : out;
+    }
+    case "index_add": case "index_add_": {
+      const a = dimKw(["dim", "index", "source"]);
+      const out = indexAdd(name, t, a.dim, a.index, a.source);
+      return name.endsWith("_") ? inPlace(t, out) : out;
+    }
+    case "argsort": {
+      const a = dimKw(["dim=-1", "descending=False"]);
+      return argsort(t, toInt(a.dim), truthy(a.descending));
+    }
+    case "clamp": {
+      const a = dimKw(["min=None", "max=None"]);
+      return clamp(t, a.min, a.max);
+    }
+    case "bincount": {
+      const a = dimKw(["minlength=0"]);
+      return bincount(t, toInt(a.minlength));
+    }
     default:
       throw new UnsupportedError(`the method .${name}()`);
   }
@@ -1769,7 +1894,8 @@ const METHODS = new Set([
   "flatten", "long", "int", "float", "double", "bool", "short", "to", "type", "round",
   "floor", "ceil", "abs", "neg", "size", "dim", "ndimension", "numel", "nelement", "item",
   "tolist", "clone", "contiguous", "detach", "t", "transpose", "permute", "sum", "any",
-  "all", "max", "min", "prod",
+  "all", "max", "min", "prod", "scatter", "scatter_", "scatter_add", "scatter_add_",
+  "index_add", "index_add_", "argsort", "clamp", "bincount",
 ]);
 
 function needArgs(g, name) {
