@@ -459,6 +459,84 @@ class Generator:
         ]
         self.add(self.pick(exprs), {})
 
+    def writes(self) -> None:
+        """Chapter 6's writes: scatter_, scatter_add_, index_add_ (in place: the
+        cat shows x afterwards), their copies, and argsort, clamp, bincount."""
+        rank = self.int(1, 3)
+        shape = self.shape(rank, 1, 3)
+        dtype = self.pick(["int64", "int64", "float32", "float64", "int32"])
+        x = self.values(shape, dtype)
+        dim = (
+            self.int(-rank - 1, rank)
+            if self.rng.random() < 0.1
+            else self.int(-rank, rank - 1)
+        )
+        along = dim % rank
+        index_shape = [
+            self.int(0, 4) if d == along else self.int(1, shape[d]) for d in range(rank)
+        ]
+        if self.rng.random() < 0.1:  # index larger than input off dim, or a rank off
+            index_shape = list(
+                self.shape(self.pick([rank, rank + 1, max(rank - 1, 1)]), 1, 4)
+            )
+        i = self.index_dtype(self.positions(shape[along], tuple(index_shape), 0.1))
+        src_shape = [
+            size + (self.int(0, 1) if self.rng.random() < 0.3 else 0)
+            for size in index_shape
+        ]
+        if self.rng.random() < 0.05:
+            src_shape[0] = max(src_shape[0] - 1, 0)
+        other = self.pick([dtype] * 6 + ["int64", "float32"])
+        s = self.values(tuple(src_shape), other)
+        picks = self.int(0, 4)
+        j = self.positions(shape[along], (picks,), 0.1)
+        if self.rng.random() < 0.1:
+            j = self.index_dtype(
+                self.positions(shape[along], self.shape(self.int(0, 2), 1, 3), 0.1)
+            )
+        v_shape = [picks if d == along else size for d, size in enumerate(shape)]
+        if self.rng.random() < 0.1:
+            v_shape[self.int(0, rank - 1)] += 1
+        v = self.values(tuple(v_shape), self.pick([dtype] * 6 + ["int64", "float32"]))
+        k = self.pick(["1", "-2", "2.5", "True", "0"])
+        bound = self.pick(["0", "1", "-3", "1.5", "-0.25"])
+        exprs = [
+            f"x.scatter({dim}, i, s)",
+            f"x.scatter({dim}, i, {k})",
+            f"torch.cat([x.scatter_({dim}, i, s), x])",
+            f"torch.cat([x.scatter_({dim}, i, {k}), x])",
+            f"torch.scatter(x, {dim}, i, s)",
+            f"x.scatter_add({dim}, i, s)",
+            f"torch.cat([x.scatter_add_({dim}, i, s), x])",
+            f"torch.scatter_add(x, {dim}, i, s)",
+            f"x.scatter_add({dim}, i, {k})",
+            f"x.index_add({dim}, j, v)",
+            f"torch.cat([x.index_add_({dim}, j, v), x])",
+            f"torch.index_add(x, {dim}, j, v)",
+            "torch.zeros(x.shape[0], dtype=x.dtype).index_add_(0, j, v)"
+            if rank == 1
+            else "torch.zeros_like(x).index_add_(0, j, v)",
+            "x.index_add(0, j, v) / torch.ones_like(x).index_add(0, j, torch.ones_like(v)).clamp(min=1)",  # noqa: E501
+            f"torch.zeros({shape[0]}, {self.int(1, 4)}, dtype=torch.int64).scatter_(1, j.unsqueeze(1), 1)",  # noqa: E501
+            "x.argsort()",
+            f"x.argsort({dim})",
+            f"x.argsort(dim={dim}, descending=True)",
+            "torch.argsort(x)",
+            "x.flatten().argsort(stable=True)",
+            f"x.clamp(min={bound})",
+            f"x.clamp(max={bound})",
+            f"(x > 0).clamp(min={bound})",
+            f"torch.clamp(x, {bound}, {k})",
+            "x.clamp()",
+            "torch.bincount(j)",
+            f"torch.bincount(j, minlength={self.int(0, 5)})",
+            "i.flatten().bincount()",
+            "torch.bincount(x)",
+            "torch.ones_like(x, dtype=torch.float32) / 3",
+            "torch.zeros_like(i) + x.shape[0]",
+        ]
+        self.add(self.pick(exprs), {"x": x, "i": i, "s": s, "j": j, "v": v})
+
     def tensorflow(self) -> None:
         rank = self.int(1, 3)
         shape = self.shape(rank, 1, 3)
@@ -528,6 +606,7 @@ def build() -> dict[str, Any]:
         (gen.arithmetic, 900),
         (gen.constructors, 250),
         (gen.tensorflow, 650),
+        (gen.writes, 900),
     ]
     for make, count in plan:
         for _ in range(count):

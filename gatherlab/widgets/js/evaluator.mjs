@@ -1060,11 +1060,12 @@ function familyResult(op, x, dim, index) {
 // x.scatter_(dim, index, src) (reduce "none") and x.scatter_add_ (reduce "sum"), by
 // scatter.mjs's rules and writes; torch raises RuntimeError for every rule it breaks.
 function scatterOp(name, x, dim, index, src, reduce) {
+  if (src.t !== "tensor" && (reduce !== "none" || !isNumber(src)))
+    throw new PyError("TypeError", `${name}(): argument 'src' (position 3) must be Tensor, not ${typeName(src)}`);
   const d = normDim(toInt(dim), Math.max(x.shape.length, 1));
   if (index.t !== "tensor") throw new PyError("TypeError", `${name}(): argument 'index' (position 2) must be Tensor, not ${typeName(index)}`);
   let values = src;
   if (src.t !== "tensor") {
-    if (reduce !== "none" || !isNumber(src)) throw new PyError("TypeError", `${name}(): argument 'src' (position 3) must be Tensor, not ${typeName(src)}`);
     values = filled(index.shape.slice(), numberOf(src), x.dtype, "torch");
   }
   const problems = scatterProblems(x, d, index, values);
@@ -1092,7 +1093,11 @@ function indexAdd(name, x, dim, index, source) {
     throw new PyError("RuntimeError", `${name}(): Number of indices (${i.data.length}) should be equal to source.size(dim): (${from[d]}), for dim: ${d}`);
   if (from.length !== target.length || from.some((size, k) => k !== d && size !== target[k]))
     throw new PyError("RuntimeError", `source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [${x.shape.join(", ")}] source.shape = [${s.shape.join(", ")}]`);
-  if (i.data.some((p) => p < 0 || p >= target[d])) throw new PyError("IndexError", "index out of range in self");
+  const bad = i.data.find((p) => p < 0 || p >= target[d]);
+  if (bad !== undefined) {
+    if (x.shape.length <= 1) throw new PyError("IndexError", "index out of range in self");
+    throw new PyError("RuntimeError", `index ${bad} is out of bounds for dimension ${d} with size ${target[d]}`);
+  }
   const data = x.data.slice();
   const inner = prod(target.slice(d + 1));
   const outer = prod(target.slice(0, d));
@@ -1113,7 +1118,8 @@ function inPlace(t, result) {
 }
 
 // x.argsort(dim, descending): the positions that sort each line along dim; ties keep
-// their order.
+// their order (torch promises that only with stable=True; torch 2.13's CPU sort kept it
+// on lines of up to 16 entries, not longer, so the stored cases stay within that).
 function argsort(t, dim, descending) {
   if (!t.shape.length) return tensor([], [0], "int64");
   const d = normDim(dim, t.shape.length);
@@ -1872,7 +1878,7 @@ function callMethod(t, name, g, kw) {
       return name.endsWith("_") ? inPlace(t, out) : out;
     }
     case "argsort": {
-      const a = dimKw(["dim=-1", "descending=False"]);
+      const a = dimKw(["dim=-1", "descending=False", "stable=False"]);
       return argsort(t, toInt(a.dim), truthy(a.descending));
     }
     case "clamp": {
