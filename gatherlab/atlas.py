@@ -665,7 +665,14 @@ def _version(library: str) -> str:
         return _torch().__version__
     if library == "numpy":
         return _np().__version__
-    return _tf().__version__
+    from gatherlab.notebook import tensorflow_version
+
+    installed = tensorflow_version()  # read without importing TensorFlow
+    if installed[:1].isdigit():
+        return installed
+    # No TensorFlow here: tables show the release the stored atlas measured.
+    (stored,) = (key for key in load()["columns"] if key.startswith("tensorflow "))
+    return stored.split(" ", 1)[1]
 
 
 def release(version: str) -> str:
