@@ -3,12 +3,22 @@
 ``diagnose`` mirrors the checks PyTorch 2.13 applies, in the order it applies them, so
 the first problem returned names the error the library raises. It never raises itself,
 except with ``GATHERLAB_DEBUG=1``, where a bug of its own is re-raised.
+
+The words are data: ``widgets/js/rules.json`` holds every rule's id, messages and hints
+as ``{field}`` templates, and :func:`rule_problem` fills one in. The browser's copy of
+these checks (``widgets/js/core.mjs``) imports the same file, so the two cannot word a
+rule differently.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,6 +43,8 @@ ARGUMENTS = {
     "take": ("input", "index"),
 }
 FOREIGN_NAMES = {"numpy": "a NumPy array", "tensorflow": "a TensorFlow tensor"}
+RULES_PATH = Path(__file__).parent / "widgets" / "js" / "rules.json"
+PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,40 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}" + (f" ({self.hint})" if self.hint else "")
+
+
+@cache
+def rules() -> dict[str, Any]:
+    """``rules.json``: ``phrases`` and, by rule id, its ``messages`` and ``hints``."""
+    table: dict[str, Any] = json.loads(RULES_PATH.read_text(encoding="utf-8"))
+    return table
+
+
+def _fill(template: str, fields: Mapping[str, Any]) -> str:
+    """``template`` with each ``{field}`` replaced by ``str`` of its value."""
+    return PLACEHOLDER.sub(lambda match: str(fields[match[1]]), template)
+
+
+def phrase(name: str, **fields: Any) -> str:
+    """A part of a message shared by several rules (``rules.json``'s ``phrases``)."""
+    return _fill(rules()["phrases"][name], fields)
+
+
+def rule_problem(
+    rule: str,
+    message: str,
+    hint: str = "",
+    where: tuple[int, ...] | None = None,
+    **fields: Any,
+) -> Problem:
+    """The ``Problem`` for ``rule`` worded by its ``message`` and ``hint`` templates."""
+    texts = rules()["rules"][rule]
+    return Problem(
+        rule,
+        _fill(texts["messages"][message], fields),
+        _fill(texts["hints"][hint], fields) if hint else "",
+        where,
+    )
 
 
 class RuleError(ValueError):
@@ -75,11 +121,12 @@ def _argument_problem(op: str, name: str, value: Any) -> Problem | None:
     if name == "dim":
         if _is_dim(value) or (op == "take_along_dim" and value is None):
             return None
-        wanted = "an int or None" if op == "take_along_dim" else "an int"
-        return Problem(
+        return rule_problem(
             "dim-type",
-            f"dim must be {wanted}, but got {value!r} ({type(value).__name__})",
-            "pass the axis number, e.g. dim=1 (True and 1.0 are refused)",
+            "int-or-none" if op == "take_along_dim" else "int",
+            "dim-type",
+            value=repr(value),
+            type=type(value).__name__,
         )
     kind = framework_of(value)
     if kind == "torch":
@@ -87,27 +134,24 @@ def _argument_problem(op: str, name: str, value: Any) -> Problem | None:
     got = (FOREIGN_NAMES.get(kind) if kind else None) or (
         "None" if value is None else type(value).__name__
     )
-    if kind == "numpy":
-        hint = f"convert it with torch.from_numpy({name})"
-    elif kind == "tensorflow":
-        hint = f"convert it with torch.as_tensor({name}.numpy())"
-    elif isinstance(value, (list, tuple)):
-        hint = f"wrap it with torch.tensor({name})"
+    if kind in ("numpy", "tensorflow"):
+        hint = kind
     else:
-        hint = "pass a torch.Tensor"
-    return Problem(
-        "not-a-tensor", f"torch.{op} needs torch tensors, but {name} is {got}", hint
-    )
+        hint = "sequence" if isinstance(value, (list, tuple)) else "other"
+    return rule_problem("not-a-tensor", "not-a-tensor", hint, op=op, name=name, got=got)
 
 
 def _device_problem(op: str, input: Any, index: Any) -> Problem | None:
     if input.device == index.device:
         return None
-    return Problem(
+    return rule_problem(
         "device-mismatch",
-        f"input is on {input.device} but index is on {index.device}: torch.{op} "
-        "needs both on the same device",
-        f"move the index with index.to({str(input.device)!r})",
+        "device-mismatch",
+        "device-mismatch",
+        input_device=input.device,
+        index_device=index.device,
+        op=op,
+        device=repr(str(input.device)),
     )
 
 
@@ -115,19 +159,18 @@ def _dim_problem(dim: Any, ndim: int, scalar_has_dim: bool = True) -> Problem | 
     """``dim`` must lie in -rank..rank-1; a 0-d input counts as 1-D unless told not."""
     dim = int(dim)
     if ndim == 0 and not scalar_has_dim:
-        return Problem(
-            "dim-range",
-            f"dim {dim} does not exist: the input is 0-d (one value) and has no dims",
-            "pass dim=None to work on the flattened input, or reshape it to 1-D",
-        )
+        return rule_problem("dim-range", "no-dims", "no-dims", dim=dim)
     rank = max(ndim, 1)
     if -rank <= dim < rank:
         return None
-    return Problem(
+    return rule_problem(
         "dim-range",
-        f"dim {dim} does not exist on a {ndim}-D input: valid dims are "
-        f"{-rank}..{rank - 1}",
-        "negative dims count from the end: -1 is the last axis",
+        "out-of-range",
+        "out-of-range",
+        dim=dim,
+        ndim=ndim,
+        low=-rank,
+        high=rank - 1,
     )
 
 
@@ -137,11 +180,13 @@ def _dtype_problem(
     name, allowed = dtype_name(index), allowed or INDEX_DTYPES[op]
     if name in allowed:
         return None
-    return Problem(
+    return rule_problem(
         "index-dtype",
-        f"index has dtype {name}, but torch.{op} takes positions as "
-        f"{' or '.join(allowed)}",
-        "convert with index.long(); positions are whole numbers, never floats or bools",
+        "index-dtype",
+        "index-dtype",
+        dtype=name,
+        op=op,
+        allowed=phrase("or").join(allowed),
     )
 
 
@@ -175,27 +220,19 @@ def _value_problems(
 def _position_problem(
     kind: str, at: tuple[int, ...], value: int, size: int, axis_text: str, low: int
 ) -> Problem:
-    valid = f"{low}..{size - 1}" if size else "none (it is empty)"
-    if kind == "negative-index":
-        return Problem(
-            kind,
-            f"{entry('index', at)} = {value} is negative, but {axis_text} does not "
-            f"wrap negative positions: valid positions are {valid}",
-            f"write {size + value} for what {value} means in Python"
-            if -size <= value
-            else "positions count from 0",
-            at,
-        )
-    hint = "positions count from 0, so the last one is size - 1"
-    if low < 0:
-        hint = f"negative positions count from the end, down to {low} for the first"
-    return Problem(
-        kind,
-        f"{entry('index', at)} = {value}, but {axis_text} has size {size}: valid "
-        f"positions are {valid}",
-        hint,
-        at,
+    valid = (
+        phrase("valid-range", low=low, high=size - 1)
+        if size
+        else phrase("no-valid-position")
     )
+    fields = {"entry": entry("index", at), "value": value, "axis": axis_text}
+    if kind == "negative-index":
+        hint = "in-python" if -size <= value else "from-zero"
+        return rule_problem(
+            kind, kind, hint, at, **fields, valid=valid, fixed=size + value
+        )
+    hint = "from-end" if low < 0 else "from-zero"
+    return rule_problem(kind, kind, hint, at, **fields, size=size, valid=valid, low=low)
 
 
 def _shape(tensor: Any) -> tuple[int, ...]:
@@ -215,37 +252,43 @@ def _gather(input: Any, dim: Any, index: Any) -> list[Problem]:
     source_shape, index_shape = _shape(input), _shape(index)
     if len(source_shape) != len(index_shape):
         return [
-            Problem(
+            rule_problem(
                 "rank-mismatch",
-                f"index has {index.dim()} dims but input has {input.dim()}: gather "
-                "needs the same number of dims and never adds or broadcasts axes",
-                _rank_fix(
-                    index.dim(), input.dim(), "then expand it if every row needs it"
-                ),
+                "gather",
+                _rank_fix(index.dim(), input.dim(), "add-then-expand"),
+                index_rank=index.dim(),
+                input_rank=input.dim(),
             )
         ]
     wrapped = int(dim) % len(source_shape)
     too_large = [
-        Problem(
+        rule_problem(
             "index-too-large",
-            f"dim {d} of index has size {i} but dim {d} of input has size {s}: apart "
-            f"from dim {wrapped}, index may not be larger than input",
-            f"use at most {s} entries along dim {d}",
+            "index-too-large",
+            "index-too-large",
+            axis=d,
+            index_size=i,
+            input_size=s,
+            dim=wrapped,
         )
         for d, (s, i) in enumerate(zip(source_shape, index_shape, strict=True))
         if d != wrapped and i > s
     ]
     if too_large:
         return too_large
-    axis_text = f"dim {wrapped} of input" if input.dim() else "the 0-d input"
-    return _value_problems(to_numpy(index), source_shape[wrapped], axis_text)
+    return _value_problems(
+        to_numpy(index), source_shape[wrapped], _axis_text(input.dim(), wrapped)
+    )
 
 
-def _rank_fix(index_rank: int, input_rank: int, then: str = "") -> str:
-    """Add the missing axis, or remove the extra one: never advise the wrong way."""
-    if index_rank > input_rank:
-        return "remove the extra axis (squeeze it, or build the index without it)"
-    return "add the missing axis with unsqueeze" + (f", {then}" if then else "")
+def _axis_text(ndim: int, dim: int) -> str:
+    return phrase("dim-of-input", dim=dim) if ndim else phrase("scalar-input")
+
+
+def _rank_fix(index_rank: int, input_rank: int, add: str = "add") -> str:
+    """The hint that adds the missing axis, or removes the extra one: never the wrong
+    way round (``add`` names the adding hint)."""
+    return "remove" if index_rank > input_rank else add
 
 
 def _take_along_dim(input: Any, index: Any, dim: Any) -> list[Problem]:
@@ -253,12 +296,13 @@ def _take_along_dim(input: Any, index: Any, dim: Any) -> list[Problem]:
         for name, tensor in (("input", input), ("indices", index)):
             if not _flattens_as_view(tensor):
                 return [
-                    Problem(
+                    rule_problem(
                         "not-flattenable",
-                        f"with dim=None take_along_dim flattens {name} with view(-1), "
-                        f"and {name} (shape {list(tensor.shape)}, strides "
-                        f"{list(tensor.stride())}) has no flat view",
-                        f"pass {name}.contiguous(), or use a dim",
+                        "not-flattenable",
+                        "not-flattenable",
+                        name=name,
+                        shape=list(tensor.shape),
+                        strides=list(tensor.stride()),
                     )
                 ]
         # Then it is gather on the flattened tensors: int32 passes, nothing wraps.
@@ -267,14 +311,17 @@ def _take_along_dim(input: Any, index: Any, dim: Any) -> list[Problem]:
         problem = _dtype_problem("take_along_dim", index, INDEX_DTYPES["gather"])
         if problem:
             return [problem]
-        return _value_problems(to_numpy(index), input.numel(), "the flattened input")
+        return _value_problems(
+            to_numpy(index), input.numel(), phrase("flattened-input")
+        )
     if input.dim() != index.dim():
         return [
-            Problem(
+            rule_problem(
                 "rank-mismatch",
-                f"indices has {index.dim()} dims but input has {input.dim()}: "
-                "take_along_dim broadcasts sizes, never the number of dims",
+                "take_along_dim",
                 _rank_fix(index.dim(), input.dim()),
+                index_rank=index.dim(),
+                input_rank=input.dim(),
             )
         ]
     problem = _dtype_problem("take_along_dim", index) or _dim_problem(
@@ -288,24 +335,19 @@ def _take_along_dim(input: Any, index: Any, dim: Any) -> list[Problem]:
         s, i = input.shape[d], index.shape[d]
         if d != wrapped and s != i and 1 not in (s, i):
             return [
-                Problem(
+                rule_problem(
                     "broadcast-mismatch",
-                    f"dim {d} has size {s} in input and {i} in indices: "
-                    f"take_along_dim broadcasts every dim except dim {wrapped}, and "
-                    "these sizes do not broadcast",
-                    "make one of them 1, or make them equal",
+                    "broadcast-mismatch",
+                    "broadcast-mismatch",
+                    axis=d,
+                    input_size=s,
+                    index_size=i,
+                    dim=wrapped,
                 )
             ]
     _, index_to = broadcast_for_take_along_dim(input.shape, index.shape, wrapped)
     if input.shape[wrapped] == 0 and math.prod(index_to):
-        return [
-            Problem(
-                "empty-input",
-                f"dim {wrapped} of input has size 0, so there is no position to take "
-                "(PyTorch wraps positions modulo that size and fails dividing by 0)",
-                "check the input's shape before taking from it",
-            )
-        ]
+        return [rule_problem("empty-input", "take_along_dim", "take", dim=wrapped)]
     return []
 
 
@@ -325,15 +367,9 @@ def _take(input: Any, index: Any) -> list[Problem]:
     if index.numel() == 0:
         return []
     if input.numel() == 0:
-        return [
-            Problem(
-                "empty-input",
-                "input has no elements, so take has nothing to return",
-                "check the input's shape before taking from it",
-            )
-        ]
+        return [rule_problem("empty-input", "take", "take")]
     return _value_problems(
-        to_numpy(index), input.numel(), "the flattened input", wrap_negative=True
+        to_numpy(index), input.numel(), phrase("flattened-input"), wrap_negative=True
     )
 
 
@@ -343,20 +379,20 @@ def _index_select(input: Any, dim: Any, index: Any) -> list[Problem]:
         return [problem]
     if index.dim() > 1:
         return [
-            Problem(
+            rule_problem(
                 "index-not-vector",
-                f"index has {index.dim()} dims, but index_select takes one shared "
-                "list of positions (a 1-D index) for every row",
-                "for per-row positions use gather or take_along_dim",
+                "index-not-vector",
+                "index-not-vector",
+                rank=index.dim(),
             )
         ]
     if input.dim() == 0 and index.numel() != 1:
         return [
-            Problem(
+            rule_problem(
                 "scalar-index-count",
-                f"input is 0-d (one value), so index must hold exactly one position, "
-                f"but it holds {index.numel()}",
-                "use index torch.tensor([0]) on a 0-d input",
+                "scalar-index-count",
+                "scalar-index-count",
+                count=index.numel(),
             )
         ]
     problem = _dtype_problem("index_select", index)
@@ -365,15 +401,8 @@ def _index_select(input: Any, dim: Any, index: Any) -> list[Problem]:
     wrapped = int(dim) % max(input.dim(), 1)
     size = input.shape[wrapped] if input.dim() else 1
     if size == 0 and index.numel() and input.dim() > 1:  # 1-D: out of range, below
-        return [
-            Problem(
-                "empty-input",
-                f"dim {wrapped} of input has size 0, so there is no position to select",
-                "check the input's shape before selecting from it",
-            )
-        ]
-    axis_text = f"dim {wrapped} of input" if input.dim() else "the 0-d input"
-    return _value_problems(to_numpy(index), size, axis_text)
+        return [rule_problem("empty-input", "index_select", "select", dim=wrapped)]
+    return _value_problems(to_numpy(index), size, _axis_text(input.dim(), wrapped))
 
 
 def diagnose(input: Any, dim: Any, index: Any, op: str = "gather") -> list[Problem]:
@@ -385,7 +414,9 @@ def diagnose(input: Any, dim: Any, index: Any, op: str = "gather") -> list[Probl
     try:
         if op not in OPS:
             return [
-                Problem("unknown-op", f"op must be one of {', '.join(OPS)}; got {op!r}")
+                rule_problem(
+                    "unknown-op", "unknown-op", ops=", ".join(OPS), op=repr(op)
+                )
             ]
         values = {"input": input, "dim": dim, "index": index}
         for name in ARGUMENTS[op]:
@@ -403,6 +434,4 @@ def diagnose(input: Any, dim: Any, index: Any, op: str = "gather") -> list[Probl
             return _take(input, index)
         return _index_select(input, dim, index)
     except Exception as error:  # odd arguments are problems above; this is a bug
-        return [
-            Problem("unexpected", f"could not check this call: {package_bug(error)}")
-        ]
+        return [rule_problem("unexpected", "unexpected", error=package_bug(error))]

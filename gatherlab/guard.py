@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from gatherlab._arrays import coord, framework_of, to_numpy, wrap_dim
-from gatherlab.diagnose import Problem, RuleError, diagnose
+from gatherlab._arrays import entry, framework_of, to_numpy, wrap_dim
+from gatherlab.diagnose import Problem, RuleError, diagnose, rule_problem
 
 
 def _without_values(tensor: Any, shape: tuple[int, ...] | None = None) -> Any:
@@ -75,12 +75,13 @@ def _partial_cover_problems(input: Any, dim: int, index: Any) -> list[Problem]:
     """gather accepts an index smaller than input off ``dim`` and ignores the rest."""
     wrapped = dim % max(input.dim(), 1)
     return [
-        Problem(
+        rule_problem(
             "index-smaller",
-            f"dim {d} of index has size {i} but dim {d} of input has size {s}: gather "
-            f"runs, but reads only the first {i} of the {s} entries along dim {d}",
-            "an index built for another batch, or unsqueezed on the wrong axis, "
-            "looks like this",
+            "index-smaller",
+            "index-smaller",
+            axis=d,
+            index_size=i,
+            input_size=s,
         )
         for d, (s, i) in enumerate(zip(input.shape, index.shape, strict=True))
         if d != wrapped and i < s
@@ -93,12 +94,15 @@ def _wrap_problem(input: Any, dim: int, index: Any) -> Problem:
     positions = to_numpy(index)
     at = tuple(int(c) for c in np.argwhere((positions < 0) | (positions >= size))[0])
     value = int(positions[at])
-    return Problem(
+    return rule_problem(
         "wrapped-index",
-        f"index[{coord(at)}] = {value} is outside 0..{size - 1}, and take_along_dim "
-        f"raises nothing: it silently reads position {value % size} instead",
-        "fix the positions, or use torch.gather, which raises",
+        "wrapped-index",
+        "wrapped-index",
         at,
+        entry=entry("index", at),
+        value=value,
+        high=size - 1,
+        used=value % size,
     )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from gatherlab.diagnose import Problem, diagnose
+from gatherlab.diagnose import Problem, diagnose, rule_problem
 from gatherlab.widgets._base import Explorer, as_json, problem_json
 from gatherlab.widgets._parse import checked_array
 from gatherlab.widgets._run import attempt, tensorflow_or_none
@@ -100,11 +100,7 @@ def _advanced_indexing(x: np.ndarray, index: np.ndarray, dim: int) -> OpResult:
     name = "advanced indexing"
     if index.ndim != x.ndim or index.dtype.kind not in "iu" or index.size == 0:
         code = "x[coordinates]"
-        rule = (
-            "this form builds one coordinate tensor per axis of x from index's shape, "
-            "so index needs x's number of dims, whole numbers, and at least one entry"
-        )
-        return OpResult(name, code, problems=(Problem("form", rule),))
+        return OpResult(name, code, problems=(rule_problem("form", "indexing"),))
     parts = [
         "index" if d == dim else _arange_code(index.shape[d], d, x.ndim)
         for d in range(x.ndim)
@@ -118,7 +114,7 @@ def _tensorflow_ops(x: np.ndarray, index: np.ndarray, dim: int) -> list[OpResult
     tf = tensorflow_or_none()
     names = ("tf.gather batch_dims", "tf.gather", "tf.gather_nd")
     if tf is None:
-        missing = (Problem("no-tensorflow", "TensorFlow is not installed here"),)
+        missing = (rule_problem("no-tensorflow", "no-tensorflow"),)
         return [OpResult(name, name, problems=missing) for name in names]
     results = [
         _run(
@@ -138,11 +134,8 @@ def _tensorflow_ops(x: np.ndarray, index: np.ndarray, dim: int) -> list[OpResult
     ]
     code = "tf.gather_nd(x, coordinates)"
     if index.ndim != x.ndim or index.dtype.kind not in "iu":
-        rule = (
-            "the coordinates are built from index's shape (index on dim, arange on "
-            "every other axis), so index needs x's number of dims and whole numbers"
-        )
-        return [*results, OpResult(names[2], code, problems=(Problem("form", rule),))]
+        rule = rule_problem("form", "gather-nd")
+        return [*results, OpResult(names[2], code, problems=(rule,))]
     grids = np.broadcast_arrays(*_coordinates(index, dim))
     coordinates = np.stack(grids, axis=-1)
     results.append(
@@ -182,7 +175,7 @@ def library_ops(values: dict[str, Any]) -> dict[str, Any]:
     view computes the four torch ops itself)."""
     x, index, dim = values["x"], values["index"], values["dim"]
     if not -x.ndim <= dim < x.ndim:  # a 0-d x, or one with fewer dims than dim
-        rule = Problem("form", f"dim {dim} does not exist on a {x.ndim}-D x")
+        rule = rule_problem("form", "dim", dim=dim, ndim=x.ndim)
         return {
             "ops": [as_entry(OpResult(n, n, problems=(rule,))) for n in LIBRARY_OPS]
         }

@@ -2,6 +2,9 @@
 // gather-family call as gl.diagnose does, and trace it as gl.trace does. Pure functions
 // (no DOM); tests/js/agreement.test.mjs checks them against cases generated from Python.
 // A tensor is {shape: [..], data: [..] (row-major), dtype: "int64" | "float64" | ...}.
+// The rules' words are rules.json's, the file gatherlab/diagnose.py renders from.
+
+import RULES from "./rules.json" with { type: "json" };
 
 export const OPS = ["gather", "take_along_dim", "take", "index_select"];
 export const MAX_ENTRIES = 36;
@@ -203,33 +206,46 @@ export const valueAt = (tensor, at) => tensor.data[ravel(at, tensor.shape)];
 
 // ---- diagnose: gatherlab.diagnose for torch tensors on one device
 
-const problem = (rule, message, hint = "", where = null) => ({ rule, message, hint, where });
+// rules.json's {field} templates, filled as gatherlab.diagnose._fill fills them.
+function fill(template, fields) {
+  return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
+    if (!(name in fields)) throw new Error(`no field ${name} for ${template}`);
+    return String(fields[name]);
+  });
+}
+
+const phrase = (name, fields = {}) => fill(RULES.phrases[name], fields);
+
+// gatherlab.diagnose.rule_problem: the rule worded by its message and hint templates.
+function problem(rule, message, hint = "", fields = {}, where = null) {
+  const texts = RULES.rules[rule];
+  return {
+    rule,
+    message: fill(texts.messages[message], fields),
+    hint: hint ? fill(texts.hints[hint], fields) : "",
+    where,
+  };
+}
 
 function dimProblem(dim, ndim, scalarHasDim = true) {
-  if (ndim === 0 && !scalarHasDim)
-    return problem(
-      "dim-range",
-      `dim ${dim} does not exist: the input is 0-d (one value) and has no dims`,
-      "pass dim=None to work on the flattened input, or reshape it to 1-D",
-    );
+  if (ndim === 0 && !scalarHasDim) return problem("dim-range", "no-dims", "no-dims", { dim });
   const rank = Math.max(ndim, 1);
   if (-rank <= dim && dim < rank) return null;
-  return problem(
-    "dim-range",
-    `dim ${dim} does not exist on a ${ndim}-D input: valid dims are ` +
-      `${-rank}..${rank - 1}`,
-    "negative dims count from the end: -1 is the last axis",
-  );
+  return problem("dim-range", "out-of-range", "out-of-range", {
+    dim,
+    ndim,
+    low: -rank,
+    high: rank - 1,
+  });
 }
 
 function dtypeProblem(op, index, allowed = INDEX_DTYPES[op]) {
   if (allowed.includes(index.dtype)) return null;
-  return problem(
-    "index-dtype",
-    `index has dtype ${index.dtype}, but torch.${op} takes positions as ` +
-      allowed.join(" or "),
-    "convert with index.long(); positions are whole numbers, never floats or bools",
-  );
+  return problem("index-dtype", "index-dtype", "index-dtype", {
+    dtype: index.dtype,
+    op,
+    allowed: allowed.join(phrase("or")),
+  });
 }
 
 function valueProblems(index, size, axisText, wrapNegative = false) {
@@ -252,28 +268,16 @@ function valueProblems(index, size, axisText, wrapNegative = false) {
 }
 
 function positionProblem(kind, at, value, size, axisText, low) {
-  const valid = size ? `${low}..${size - 1}` : "none (it is empty)";
-  if (kind === "negative-index")
-    return problem(
-      kind,
-      `${entry("index", at)} = ${value} is negative, but ${axisText} does not ` +
-        `wrap negative positions: valid positions are ${valid}`,
-      -size <= value
-        ? `write ${size + value} for what ${value} means in Python`
-        : "positions count from 0",
-      at,
-    );
-  const hint =
-    low < 0
-      ? `negative positions count from the end, down to ${low} for the first`
-      : "positions count from 0, so the last one is size - 1";
-  return problem(
-    kind,
-    `${entry("index", at)} = ${value}, but ${axisText} has size ${size}: valid ` +
-      `positions are ${valid}`,
-    hint,
-    at,
-  );
+  const valid = size
+    ? phrase("valid-range", { low, high: size - 1 })
+    : phrase("no-valid-position");
+  const fields = { entry: entry("index", at), value, axis: axisText, valid };
+  if (kind === "negative-index") {
+    const hint = -size <= value ? "in-python" : "from-zero";
+    return problem(kind, kind, hint, { ...fields, fixed: size + value }, at);
+  }
+  const hint = low < 0 ? "from-end" : "from-zero";
+  return problem(kind, kind, hint, { ...fields, size, low }, at);
 }
 
 const shape1 = (tensor) => (tensor.shape.length ? tensor.shape : [1]);
@@ -291,13 +295,9 @@ function diagnoseGather(input, dim, index) {
     return [
       problem(
         "rank-mismatch",
-        `index has ${index.shape.length} dims but input has ${input.shape.length}: ` +
-          "gather needs the same number of dims and never adds or broadcasts axes",
-        rankFix(
-          index.shape.length,
-          input.shape.length,
-          "then expand it if every row needs it",
-        ),
+        "gather",
+        rankFix(index.shape.length, input.shape.length, "add-then-expand"),
+        { index_rank: index.shape.length, input_rank: input.shape.length },
       ),
     ];
   const wrapped = wrap(dim, source.length);
@@ -306,26 +306,23 @@ function diagnoseGather(input, dim, index) {
     const i = positions[d];
     if (d !== wrapped && i > s)
       tooLarge.push(
-        problem(
-          "index-too-large",
-          `dim ${d} of index has size ${i} but dim ${d} of input has size ${s}: apart ` +
-            `from dim ${wrapped}, index may not be larger than input`,
-          `use at most ${s} entries along dim ${d}`,
-        ),
+        problem("index-too-large", "index-too-large", "index-too-large", {
+          axis: d,
+          index_size: i,
+          input_size: s,
+          dim: wrapped,
+        }),
       );
   });
   if (tooLarge.length) return tooLarge;
-  const axisText = input.shape.length ? `dim ${wrapped} of input` : "the 0-d input";
-  return valueProblems(index, source[wrapped], axisText);
+  return valueProblems(index, source[wrapped], axisText(input.shape.length, wrapped));
 }
 
-// Add the missing axis, or remove the extra one: never advise the wrong way
-// (gatherlab.diagnose._rank_fix).
-function rankFix(indexRank, inputRank, then = "") {
-  if (indexRank > inputRank)
-    return "remove the extra axis (squeeze it, or build the index without it)";
-  return "add the missing axis with unsqueeze" + (then ? `, ${then}` : "");
-}
+const axisText = (ndim, dim) => (ndim ? phrase("dim-of-input", { dim }) : phrase("scalar-input"));
+
+// The hint that adds the missing axis, or removes the extra one: never the wrong way
+// round (gatherlab.diagnose._rank_fix; `add` names the adding hint).
+const rankFix = (indexRank, inputRank, add = "add") => (indexRank > inputRank ? "remove" : add);
 
 function broadcastForTakeAlongDim(sourceShape, indexShape, dim) {
   const others = sourceShape.map((s, d) => {
@@ -342,17 +339,15 @@ function diagnoseTakeAlongDim(input, index, dim) {
     if (index.data.length === 0) return [];
     const dtype = dtypeProblem("take_along_dim", index, INDEX_DTYPES.gather);
     if (dtype) return [dtype];
-    return valueProblems(index, input.data.length, "the flattened input");
+    return valueProblems(index, input.data.length, phrase("flattened-input"));
   }
   const ndim = input.shape.length;
   if (ndim !== index.shape.length)
     return [
-      problem(
-        "rank-mismatch",
-        `indices has ${index.shape.length} dims but input has ${ndim}: ` +
-          "take_along_dim broadcasts sizes, never the number of dims",
-        rankFix(index.shape.length, ndim),
-      ),
+      problem("rank-mismatch", "take_along_dim", rankFix(index.shape.length, ndim), {
+        index_rank: index.shape.length,
+        input_rank: ndim,
+      }),
     ];
   const bad = dtypeProblem("take_along_dim", index) || dimProblem(dim, ndim, false);
   if (bad) return [bad];
@@ -362,25 +357,17 @@ function diagnoseTakeAlongDim(input, index, dim) {
     const i = index.shape[d];
     if (d !== wrapped && s !== i && s !== 1 && i !== 1)
       return [
-        problem(
-          "broadcast-mismatch",
-          `dim ${d} has size ${s} in input and ${i} in indices: ` +
-            `take_along_dim broadcasts every dim except dim ${wrapped}, and ` +
-            "these sizes do not broadcast",
-          "make one of them 1, or make them equal",
-        ),
+        problem("broadcast-mismatch", "broadcast-mismatch", "broadcast-mismatch", {
+          axis: d,
+          input_size: s,
+          index_size: i,
+          dim: wrapped,
+        }),
       ];
   }
   const [, indexTo] = broadcastForTakeAlongDim(input.shape, index.shape, wrapped);
   if (input.shape[wrapped] === 0 && prod(indexTo))
-    return [
-      problem(
-        "empty-input",
-        `dim ${wrapped} of input has size 0, so there is no position to take ` +
-          "(PyTorch wraps positions modulo that size and fails dividing by 0)",
-        "check the input's shape before taking from it",
-      ),
-    ];
+    return [problem("empty-input", "take_along_dim", "take", { dim: wrapped })];
   return [];
 }
 
@@ -389,14 +376,8 @@ function diagnoseTake(input, index) {
   if (dtype) return [dtype];
   if (index.data.length === 0) return [];
   if (input.data.length === 0)
-    return [
-      problem(
-        "empty-input",
-        "input has no elements, so take has nothing to return",
-        "check the input's shape before taking from it",
-      ),
-    ];
-  return valueProblems(index, input.data.length, "the flattened input", true);
+    return [problem("empty-input", "take", "take")];
+  return valueProblems(index, input.data.length, phrase("flattened-input"), true);
 }
 
 function diagnoseIndexSelect(input, dim, index) {
@@ -405,41 +386,28 @@ function diagnoseIndexSelect(input, dim, index) {
   if (bad) return [bad];
   if (index.shape.length > 1)
     return [
-      problem(
-        "index-not-vector",
-        `index has ${index.shape.length} dims, but index_select takes one shared ` +
-          "list of positions (a 1-D index) for every row",
-        "for per-row positions use gather or take_along_dim",
-      ),
+      problem("index-not-vector", "index-not-vector", "index-not-vector", {
+        rank: index.shape.length,
+      }),
     ];
   if (ndim === 0 && index.data.length !== 1)
     return [
-      problem(
-        "scalar-index-count",
-        "input is 0-d (one value), so index must hold exactly one position, " +
-          `but it holds ${index.data.length}`,
-        "use index torch.tensor([0]) on a 0-d input",
-      ),
+      problem("scalar-index-count", "scalar-index-count", "scalar-index-count", {
+        count: index.data.length,
+      }),
     ];
   const dtype = dtypeProblem("index_select", index);
   if (dtype) return [dtype];
   const wrapped = wrap(dim, Math.max(ndim, 1));
   const size = ndim ? input.shape[wrapped] : 1;
   if (size === 0 && index.data.length && ndim > 1)
-    return [
-      problem(
-        "empty-input",
-        `dim ${wrapped} of input has size 0, so there is no position to select`,
-        "check the input's shape before selecting from it",
-      ),
-    ];
-  const axisText = ndim ? `dim ${wrapped} of input` : "the 0-d input";
-  return valueProblems(index, size, axisText);
+    return [problem("empty-input", "index_select", "select", { dim: wrapped })];
+  return valueProblems(index, size, axisText(ndim, wrapped));
 }
 
 export function diagnose(input, dim, index, op = "gather") {
   if (!OPS.includes(op))
-    return [problem("unknown-op", `op must be one of ${OPS.join(", ")}; got '${op}'`)];
+    return [problem("unknown-op", "unknown-op", "", { ops: OPS.join(", "), op: `'${op}'` })];
   if (op === "gather") return diagnoseGather(input, dim, index);
   if (op === "take_along_dim") return diagnoseTakeAlongDim(input, index, dim);
   if (op === "take") return diagnoseTake(input, index);
@@ -594,13 +562,6 @@ export const listText = pyList;
 // `raises`: the library refuses the call (its own message needs a running notebook).
 // Another index dtype is `refused`: the libraries check those themselves.
 
-const FORM_INDEXING =
-  "this form builds one coordinate tensor per axis of x from index's shape, " +
-  "so index needs x's number of dims, whole numbers, and at least one entry";
-const FORM_GATHER_ND =
-  "the coordinates are built from index's shape (index on dim, arange on " +
-  "every other axis), so index needs x's number of dims and whole numbers";
-
 function selected(x, shape, readAt) {
   const reads = [];
   for (const out of coords(shape)) {
@@ -621,17 +582,13 @@ export function libraryOps(x, index, dim) {
   const rank = x.shape.length;
   const size = x.shape[dim];
   const integer = /^u?int/.test(index.dtype);
-  const form = (name, code, message) => ({
-    name,
-    code,
-    problems: [{ rule: "form", message, hint: "", where: null }],
-  });
+  const form = (name, code, message) => ({ name, code, problems: [problem("form", message)] });
   const torchRaises = "PyTorch raises IndexError here";
   const tfRaises = "TensorFlow raises InvalidArgumentError here on a CPU";
   const ops = [];
   // x[index, torch.arange(...)[None, :], ...]: negative positions wrap, as in Python
   if (index.shape.length !== rank || !integer || index.data.length === 0)
-    ops.push(form("advanced indexing", "x[coordinates]", FORM_INDEXING));
+    ops.push(form("advanced indexing", "x[coordinates]", "indexing"));
   else if (index.dtype !== "int64")
     ops.push({ name: "advanced indexing", code: "x[coordinates]", refused: true });
   else {
@@ -680,7 +637,7 @@ export function libraryOps(x, index, dim) {
   }
   // tf.gather_nd(x, coordinates): index on dim, arange on every other axis
   const ndCode = "tf.gather_nd(x, coordinates)";
-  if (index.shape.length !== rank || !integer) ops.push(form("tf.gather_nd", ndCode, FORM_GATHER_ND));
+  if (index.shape.length !== rank || !integer) ops.push(form("tf.gather_nd", ndCode, "gather-nd"));
   else if (index.dtype !== "int64") ops.push({ name: "tf.gather_nd", code: ndCode, refused: true });
   else {
     const found = selected(x, index.shape, (out) => {
