@@ -4,10 +4,11 @@
 the first problem returned names the error the library raises. It never raises itself,
 except with ``GATHERLAB_DEBUG=1``, where a bug of its own is re-raised.
 
-The words are data: ``widgets/js/rules.json`` holds every rule's id, messages and hints
-as ``{field}`` templates, and :func:`rule_problem` fills one in. The browser's copy of
-these checks (``widgets/js/core.mjs``) imports the same file, so the two cannot word a
-rule differently.
+The words are data: ``widgets/js/rules.mjs`` holds every rule's id, messages and hints
+as ``{field}`` templates (a JSON object, exported as an ES module's default), and
+:func:`rule_problem` fills one in. The browser's copy of these checks
+(``widgets/js/core.mjs``) imports the same file, so the two cannot word a rule
+differently.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ ARGUMENTS = {
     "take": ("input", "index"),
 }
 FOREIGN_NAMES = {"numpy": "a NumPy array", "tensorflow": "a TensorFlow tensor"}
-RULES_PATH = Path(__file__).parent / "widgets" / "js" / "rules.json"
+RULES_PATH = Path(__file__).parent / "widgets" / "js" / "rules.mjs"
+RULES_MODULE = re.compile(r"^export default (\{.*\});\s*\Z", re.M | re.S)
 PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -62,8 +64,11 @@ class Problem:
 
 @cache
 def rules() -> dict[str, Any]:
-    """``rules.json``: ``phrases`` and, by rule id, its ``messages`` and ``hints``."""
-    table: dict[str, Any] = json.loads(RULES_PATH.read_text(encoding="utf-8"))
+    """rules.mjs's object: ``phrases`` and, by rule id, ``messages`` and ``hints``."""
+    found = RULES_MODULE.search(RULES_PATH.read_text(encoding="utf-8"))
+    if found is None:
+        raise ValueError(f"{RULES_PATH} must end with `export default {{...}};`")
+    table: dict[str, Any] = json.loads(found[1])
     return table
 
 
@@ -73,7 +78,7 @@ def _fill(template: str, fields: Mapping[str, Any]) -> str:
 
 
 def phrase(name: str, **fields: Any) -> str:
-    """A part of a message shared by several rules (``rules.json``'s ``phrases``)."""
+    """A part of a message shared by several rules (``rules.mjs``'s ``phrases``)."""
     return _fill(rules()["phrases"][name], fields)
 
 

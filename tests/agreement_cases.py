@@ -4,9 +4,10 @@
 of gather, take_along_dim, index_select and take (ranks 0-4, size-0 and size-1 axes,
 negative dims, valid and broken in one drawn way) with ``gl.diagnose``'s problems or
 ``gl.trace``'s steps and trace lines, each valid call's output checked against torch and
-each invalid one checked to raise in torch; and texts for the tensor parser with
-``parse_tensor``'s result or message. ``tests/js/agreement.test.mjs`` (``node --test``,
-in ``make test``) runs them against ``gatherlab/widgets/js/core.mjs``;
+each invalid one checked to raise in torch; texts for the tensor parser with
+``parse_tensor``'s result or message; and floats with their ``repr`` and ``.4g``
+forms. ``tests/js/agreement.test.mjs`` (``node --test``, in ``make test``) runs them
+against ``gatherlab/widgets/js/core.mjs`` (and python.mjs's ``floatRepr``);
 ``tests/test_widgets.py`` regenerates a sample so the stored file cannot go stale:
 :func:`covering_sample` picks the first stored case of every rule, every message shape
 (a message with its numbers left out), every op's valid call at every rank and every
@@ -32,6 +33,7 @@ import numpy as np
 import torch
 
 import gatherlab as gl
+from gatherlab.trace import format_value
 from gatherlab.widgets import _op_comparison as op_comparison
 from gatherlab.widgets._parse import ParseError, parse_tensor
 from tests.gather_cases import BAD_DTYPES, OPS, _valid_range, break_index
@@ -163,6 +165,18 @@ PARSE_TEXTS = (
     "[" + ", ".join(["1"] * 37) + "]", "  [ 1 ,2 ]  ", "[1, 'a']", "[-0, +4]",
     "[[0, 1], [2, 3]],", "[1,]", "['x']", "[[1, 2], [3, 4]] x", "",
     "[[1, True], [3]]", "None", "[1, \"b\"]", "[[1, 2], [3, 'c']]", "1, 2", "[1], [2],",
+    # what literal_eval reads beyond plain lists (the parser is the evaluator's grammar)
+    "1_000", "[0x10, 0o7, 0b1]", "[1, 2]  # two", "...", "[\"it's\"]", "[--1]",
+    "[-(2), +(3.5)]", "'a' 'b'", "[1e3, 1E-2]", "[[1, 2],\n [3, 4]]", "[1]\n[2]", "()",
+    "(7)", "[1, None]", "[-True]", "[1_0.5]", "[1.]", "[x]", "[1 +]",
+)  # fmt: skip
+# Floats for Python's repr and gatherlab.trace.format_value (.4g): ties, both notations'
+# edges, the smallest and largest doubles.
+REPR_FLOATS = (
+    0.1, -0.0, 0.0, 1.0, 1e16, 1e15, 9999999999999998.0, 1.5e-05, 1e-04, 0.00012,
+    123.456, 1e22, -2.5, 5e-324, 1.7976931348623157e308, 100.0, 1000.0, 1234.0,
+    1234.5, 12345.0, 99999.0, 0.00012345, 2.5e-3, 1e21, 12345678901234567.0,
+    0.30000000000000004, -1e-07, 1 / 3, -9999.5, 0.5, 2.0**60,
 )  # fmt: skip
 
 
@@ -172,6 +186,11 @@ def parse_case(text: str) -> dict:
     except ParseError as error:
         return {"text": text, "error": str(error)}
     return {"text": text, "tensor": _tensor(array)}
+
+
+def repr_case(value: float) -> dict:
+    """A float with Python's repr of it and gatherlab's .4g form."""
+    return {"value": value, "repr": repr(value), "format": format_value(value)}
 
 
 def draw_library_call(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int]:
@@ -202,7 +221,8 @@ def cases(count: int = CALLS, seed: int = SEED) -> dict[str, list]:
     calls = [call_case(*draw_call(rng)) for _ in range(count)]
     library = [library_case(*draw_library_call(library_rng)) for _ in range(count // 6)]
     parse = [parse_case(t) for t in PARSE_TEXTS]
-    return {"calls": calls, "library": library, "parse": parse}
+    reprs = [repr_case(v) for v in REPR_FLOATS]
+    return {"calls": calls, "library": library, "parse": parse, "reprs": reprs}
 
 
 def _shape_of(text: str) -> str:

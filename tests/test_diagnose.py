@@ -4,6 +4,7 @@ first problem names the error the library raises."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gatherlab as gl
+from gatherlab.diagnose import PLACEHOLDER, rule_problem, rules
 from gatherlab.tf import tensorflow
 from tests.gather_cases import OPS, Call, calls, library_error, named_value
 
@@ -297,3 +299,46 @@ def test_any_mix_of_arguments_is_judged_as_torch_judges_it(op, input, dim, index
     if error is not None:
         types, pattern = library_error(op, problems[0].rule)
         assert isinstance(error, types) and re.search(pattern, str(error)), error
+
+
+# Where the rules are checked: none of them may spell a rule's words itself.
+RULE_CODE = (
+    "diagnose.py",
+    "guard.py",
+    "widgets/_op_comparison.py",
+    "widgets/js/core.mjs",
+)
+
+
+def test_the_rules_words_live_only_in_rules_mjs():
+    """Python and the browser word a rule from one file: every template's fixed text
+    (between its fields) is in rules.mjs and in none of the files that check rules."""
+    package = Path(gl.__file__).parent
+    code = {name: (package / name).read_text(encoding="utf-8") for name in RULE_CODE}
+    table = rules()
+    templates = [table["phrases"][name] for name in table["phrases"]] + [
+        text
+        for rule in table["rules"].values()
+        for part in ("messages", "hints")
+        for text in rule[part].values()
+    ]
+    pieces = {p.strip(" :,()") for t in templates for p in PLACEHOLDER.split(t)[::2]}
+    pieces = {p for p in pieces if len(p) > 12}
+    assert len(pieces) > 40
+    spelled = sorted(
+        (piece, n) for piece in pieces for n, t in code.items() if piece in t
+    )
+    assert spelled == []
+
+
+def test_a_rule_is_worded_from_its_templates():
+    problem = rule_problem(
+        "scalar-index-count", "scalar-index-count", "scalar-index-count", count=3
+    )
+    assert problem.message == (
+        "input is 0-d (one value), so index must hold exactly one position, "
+        "but it holds 3"
+    )
+    assert problem.hint == "use index torch.tensor([0]) on a 0-d input"
+    with pytest.raises(KeyError, match="count"):
+        rule_problem("scalar-index-count", "scalar-index-count")

@@ -190,6 +190,7 @@ def test_the_stored_agreement_cases_are_what_the_generator_makes_now():
         assert stored["library"][k] == json.loads(json.dumps(fresh["library"][k])), k
     parse = [cases.parse_case(text) for text in cases.PARSE_TEXTS]
     assert stored["parse"] == json.loads(json.dumps(parse))
+    assert stored["reprs"] == [cases.repr_case(v) for v in cases.REPR_FLOATS]
 
 
 def test_the_regenerated_sample_holds_every_rule_and_message_shape():

@@ -9,8 +9,7 @@ fetch from disk (``<script type="module" src>``, ``import "./core.mjs"``,
 images load as usual. This tool leaves the site as built except for that: each page
 of the zip starts with an import map that gives every module under ``_static/`` (its
 relative imports rewritten to the bare names ``site/_static/NAME.mjs``) as a
-``data:`` URL, under its bare name and under its path from that page (every JSON file
-there too, as ``application/json``: core.mjs imports rules.json), so that
+``data:`` URL, under its bare name and under its path from that page, so that
 
 - a module script ``<script type="module" src=".../_static/x.mjs">`` becomes the
   inline ``<script type="module">import "site/_static/x.mjs";</script>``;
@@ -56,7 +55,6 @@ HEAD = re.compile(r"<head[^>]*>", re.I)
 def bare_sources(static: Path) -> dict[str, str]:
     """Every module under ``static`` by path, its relative imports made bare."""
     names = {p.relative_to(static).as_posix() for p in static.rglob("*.mjs")}
-    names |= {p.relative_to(static).as_posix() for p in static.rglob("*.json")}
     modules = {}
     for name in sorted(names):
 
@@ -80,10 +78,9 @@ def import_map(modules: dict[str, str], to_static: str) -> str:
         # import.meta.url of a data: URL has no folder: give each module its own.
         here = f"new URL({json.dumps(to_static + name)}, document.baseURI).href"
         text = IMPORT_META_URL.sub(here, text)
-        kind = "application/json" if name.endswith(".json") else "text/javascript"
-        url = f"data:{kind};base64," + base64.b64encode(text.encode("utf-8")).decode(
-            "ascii"
-        )
+        url = "data:text/javascript;base64," + base64.b64encode(
+            text.encode("utf-8")
+        ).decode("ascii")
         imports[BARE + name] = url
         imports[f"{to_static}{name}"] = url
     body = json.dumps({"imports": imports}).replace("</", "<\\/")

@@ -34,12 +34,11 @@ MODULES_REQUEST = "gatherlab-modules"  # lab.mjs's REQUEST
 
 
 def modules() -> dict[str, str]:
-    """What lab.mjs loads, by file name: every ES module, JSON module (rules.json)
-    and stylesheet in js/."""
+    """What lab.mjs loads, by file name: every ES module and stylesheet in js/."""
     return {
         path.name: path.read_text(encoding="utf-8")
         for path in sorted(JS.iterdir())
-        if path.suffix in (".mjs", ".json", ".css")
+        if path.suffix in (".mjs", ".css")
     }
 
 

@@ -1,6 +1,6 @@
 // The explorers' browser code against cases generated from gatherlab and torch
-// (tests/agreement_cases.py): every diagnosis, trace step, trace line and parse result
-// must be the same. Run with `node --test tests/js/` (part of `make test`).
+// (tests/agreement_cases.py): every diagnosis, trace step, trace line, parse result and
+// printed float must be the same. Run with `node --test tests/js/` (part of `make test`).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -8,6 +8,7 @@ import { gunzipSync } from "node:zlib";
 
 import {
   diagnose,
+  formatValue,
   libraryOps,
   ParseError,
   parseTensor,
@@ -15,9 +16,10 @@ import {
   trace,
   traceLine,
 } from "../../gatherlab/widgets/js/core.mjs";
+import { floatRepr } from "../../gatherlab/widgets/js/python.mjs";
 
 const file = new URL("./agreement_cases.json.gz", import.meta.url);
-const { calls, library, parse } = JSON.parse(gunzipSync(readFileSync(file)).toString("utf8"));
+const { calls, library, parse, reprs } = JSON.parse(gunzipSync(readFileSync(file)).toString("utf8"));
 
 const describe = (c) =>
   `${c.op}(input ${JSON.stringify(c.input.shape)}, dim ${c.dim}, index ` +
@@ -75,6 +77,14 @@ test("the parser reads and refuses what parse_tensor does", () => {
     } else {
       assert.deepEqual(parseTensor(c.text), c.tensor, c.text);
     }
+  }
+});
+
+test("floats print as Python's repr and gatherlab's .4g print them", () => {
+  assert.ok(reprs.length > 20);
+  for (const c of reprs) {
+    assert.equal(floatRepr(c.value), c.repr, String(c.value));
+    assert.equal(formatValue(c.value, "float64"), c.format, String(c.value));
   }
 });
 

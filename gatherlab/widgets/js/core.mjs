@@ -2,9 +2,10 @@
 // gather-family call as gl.diagnose does, and trace it as gl.trace does. Pure functions
 // (no DOM); tests/js/agreement.test.mjs checks them against cases generated from Python.
 // A tensor is {shape: [..], data: [..] (row-major), dtype: "int64" | "float64" | ...}.
-// The rules' words are rules.json's, the file gatherlab/diagnose.py renders from.
+// The rules' words are rules.mjs's, the file gatherlab/diagnose.py renders from.
 
-import RULES from "./rules.json" with { type: "json" };
+import { floatRepr, parse, PyError, strRepr, UnsupportedError } from "./python.mjs";
+import RULES from "./rules.mjs";
 
 export const OPS = ["gather", "take_along_dim", "take", "index_select"];
 export const MAX_ENTRIES = 36;
@@ -21,7 +22,7 @@ export class ParseError extends Error {}
 const prod = (shape) => shape.reduce((a, b) => a * b, 1);
 const coord = (at) => at.join(", ");
 export const entry = (name, at) => (at.length ? `${name}[${coord(at)}]` : name);
-const isFloat = (dtype) => dtype.startsWith("float");
+const isFloat = (dtype) => /^(b?float|half|double)/.test(dtype);
 
 // Python's repr of a small list: [1, 2] and ints; used in messages (shape lists).
 const pyList = (values) => `[${values.join(", ")}]`;
@@ -29,16 +30,18 @@ const pyTuple = (values) =>
   values.length === 1 ? `(${values[0]},)` : `(${values.join(", ")})`;
 export { pyTuple };
 
-// Python's f"{value:.4g}" for a float (rounding the exact binary value half to even,
-// as Python does: 12345.0 gives 1.234e+04); integers as they are.
+// gatherlab.trace.format_value: Python's f"{value:.4g}" for a float (rounding the
+// exact binary value half to even, as Python does: 12345.0 gives 1.234e+04), bools as
+// True and False, integers as they are.
 export function formatValue(value, dtype = "int64") {
+  if (dtype === "bool") return value ? "True" : "False";
   if (!isFloat(dtype)) return String(value);
   if (Number.isNaN(value)) return "nan";
   if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
   if (value === 0) return Object.is(value, -0) ? "-0" : "0";
   let [digits, exponent] = significant(Math.abs(value), 4);
   const sign = value < 0 ? "-" : "";
-  const strip = (text) => (text.includes(".") ? text.replace(/\.?0+$/, "") : text);
+  const strip = (text) => (text.includes(".") ? text.replace(/\.?0*$/, "") : text);
   if (exponent < -4 || exponent >= 4) {
     const mantissa = strip(`${digits[0]}.${digits.slice(1)}`);
     const e = `${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
@@ -52,17 +55,10 @@ export function formatValue(value, dtype = "int64") {
 // The first `count` significant digits of a positive double and its decimal exponent,
 // from its exact decimal expansion, rounded half to even.
 function significant(value, count) {
-  if (value >= 1e21) {
-    const [m, e] = value.toExponential(count - 1).split("e");
-    return [m.replace(".", ""), Number(e)];
-  }
-  const exact = value.toFixed(100).replace(/0+$/, "");
-  const [whole, fraction = ""] = exact.split(".");
-  const all = (whole === "0" ? "" : whole) + fraction;
-  const first = all.search(/[1-9]/);
-  let exponent = whole === "0" ? -first - 1 : whole.length - 1;
-  const rest = all.slice(first + count);
-  let kept = BigInt(all.slice(first, first + count).padEnd(count, "0"));
+  const [all, power] = exactDecimal(value);
+  let exponent = power;
+  const rest = all.slice(count);
+  let kept = BigInt(all.slice(0, count).padEnd(count, "0"));
   const half = rest[0] === "5" && /^5?0*$/.test(rest);
   if (rest[0] > "5" || (rest[0] === "5" && (!half || kept % 2n === 1n))) kept += 1n;
   let text = kept.toString();
@@ -73,53 +69,45 @@ function significant(value, count) {
   return [text, exponent];
 }
 
-// ---- parsing: the same language as gatherlab.widgets._parse (nested lists of numbers)
+// A positive finite double exactly, as its decimal digits and the exponent of the
+// first: mantissa * 2**e is mantissa * 5**-e / 10**-e for a negative e.
+function exactDecimal(value) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value);
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  const mantissa = biased ? fraction | (1n << 52n) : fraction;
+  const e = (biased || 1) - 1075;
+  if (e >= 0) {
+    const digits = (mantissa << BigInt(e)).toString();
+    return [digits, digits.length - 1];
+  }
+  const digits = (mantissa * 5n ** BigInt(-e)).toString();
+  return [digits, digits.length - 1 + e];
+}
+
+// ---- parsing: the same language as gatherlab.widgets._parse (nested lists of numbers,
+// read as ast.literal_eval reads them, with python.mjs's grammar, the evaluator's)
 
 export function parseTensor(text, name = "the tensor") {
   const source = text.trim();
-  const tokens = source.match(/\s*('[^']*'|"[^"]*"|[[\]()]|,|[^\s[\](),]+)/g);
   const unreadable = () =>
     new ParseError(
-      `could not read ${pyRepr(source)} as a list of numbers; ` +
+      `could not read ${strRepr(source)} as a list of numbers; ` +
         "write it like [[2, 0], [1, 1]]",
     );
-  if (!tokens) throw unreadable();
-  let k = 0;
-  const peek = () => (tokens[k] ?? "").trim();
-  const next = () => (tokens[k++] ?? "").trim();
-  const value = () => {
-    const token = next();
-    if (token === "[" || token === "(") {
-      const close = token === "[" ? "]" : ")";
-      const items = [];
-      while (peek() !== close) {
-        if (k >= tokens.length) throw unreadable();
-        items.push(value());
-        if (peek() === ",") next();
-        else if (peek() !== close) throw unreadable();
-      }
-      next();
-      return token === "(" && items.length === 1 && tokens[k - 2].trim() !== ","
-        ? items[0]
-        : items;
-    }
-    if (/^(True|False|None|'[^']*'|"[^"]*")$/.test(token))
-      return { other: token.replace(/^"([^'"]*)"$/, "'$1'") };  // Python's repr
-    if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(token)) throw unreadable();
-    return { number: Number(token), float: /[.eE]/.test(token) };
-  };
-  let parsed;
+  let program;
   try {
-    parsed = value();
-    if (peek() === ",") {  // a top-level comma makes a tuple, as in Python
-      parsed = [parsed];
-      while (peek() === "," && next() && k < tokens.length) parsed.push(value());
-    }
+    program = parse(source);
   } catch (error) {
-    if (error instanceof ParseError) throw error;
-    throw unreadable();
+    // literal_eval's errors, and RecursionError: a list nested too deep to parse
+    if ([PyError, UnsupportedError, RangeError].some((kind) => error instanceof kind))
+      throw unreadable();
+    throw error;
   }
-  if (k !== tokens.length) throw unreadable();
+  if (program.length !== 1 || program[0].s !== "expr") throw unreadable();
+  const parsed = literalValue(program[0].value, unreadable);
   const shape = shapeOf(parsed, "the list");
   const flat = [];
   const walk = (item) => (Array.isArray(item) ? item.forEach(walk) : flat.push(item));
@@ -129,6 +117,23 @@ export function parseTensor(text, name = "the tensor") {
     throw unreadable();
   const data = flat.map((item) => (item.float ? item.number : item.number + 0));
   return checkedTensor({ shape, data, dtype }, name);
+}
+
+// What ast.literal_eval accepts, from the parsed tree: constants, lists and tuples of
+// them, and a sign on a number; a number as {number, float}, another constant as
+// {other: its repr}. Anything else is `unreadable()`.
+function literalValue(node, unreadable) {
+  const number = (v, sign = 1) => ({ number: sign * v.v, float: v.t === "float" });
+  if (node.e === "list" || node.e === "tuple")
+    return node.items.map((item) => literalValue(item, unreadable));
+  if (node.e === "unary" && ["-", "+"].includes(node.op) && node.value.e === "const")
+    if (["int", "float"].includes(node.value.v.t))
+      return number(node.value.v, node.op === "-" ? -1 : 1);
+  if (node.e !== "const") throw unreadable();
+  const { v } = node;
+  if (v.t === "int" || v.t === "float") return number(v);
+  const other = { bool: v.v ? "True" : "False", none: "None", ellipsis: "Ellipsis" }[v.t];
+  return { other: other ?? strRepr(v.v) };
 }
 
 function shapeOf(value, where) {
@@ -157,15 +162,9 @@ export function checkedTensor(tensor, name = "the tensor") {
   return tensor;
 }
 
-function pyRepr(text) {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  const body = text.replace(/\\/g, "\\\\");
-  return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
-}
-
 export function formatTensor(tensor) {
   const { shape, data, dtype } = tensor;
-  const show = (v) => (isFloat(dtype) ? pyFloat(v) : String(v));
+  const show = (v) => (isFloat(dtype) ? floatRepr(v) : String(v));
   const build = (axis, offset) => {
     if (axis === shape.length) return show(data[offset]);
     const stride = prod(shape.slice(axis + 1));
@@ -175,8 +174,6 @@ export function formatTensor(tensor) {
   };
   return build(0, 0);
 }
-
-const pyFloat = (v) => (Number.isInteger(v) ? `${v}.0` : String(v));
 
 // ---- coordinates
 
@@ -206,7 +203,7 @@ export const valueAt = (tensor, at) => tensor.data[ravel(at, tensor.shape)];
 
 // ---- diagnose: gatherlab.diagnose for torch tensors on one device
 
-// rules.json's {field} templates, filled as gatherlab.diagnose._fill fills them.
+// rules.mjs's {field} templates, filled as gatherlab.diagnose._fill fills them.
 function fill(template, fields) {
   return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
     if (!(name in fields)) throw new Error(`no field ${name} for ${template}`);

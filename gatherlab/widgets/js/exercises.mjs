@@ -11,7 +11,8 @@
 // Answers and verdicts stay in this browser (localStorage); nothing is sent anywhere.
 // tests/js/page_exercises.test.mjs checks judge() and readTyped().
 
-import { entry, shapeText, trace, unravel } from "./core.mjs";
+import { entry, formatValue, shapeText, trace, unravel } from "./core.mjs";
+import { strRepr } from "./python.mjs";
 import {
   ForbiddenError,
   PyError,
@@ -208,7 +209,7 @@ function fixedCall(payload, inputs, value) {
     // what each output entry read, as the notebook's trace says it
     const name = payload.args[0];
     const steps = trace(input, dim, index, op).steps;
-    out.read = (flat) => `${entry(name, steps[flat].source)} = ${shown(steps[flat].value, input.dtype)}`;
+    out.read = (flat) => `${entry(name, steps[flat].source)} = ${formatValue(steps[flat].value, input.dtype)}`;
     return out;
   } catch (error) {
     return errorOf(error);
@@ -235,22 +236,6 @@ function labelsIn(text, known) {
 // ------------------------------------------------------------------ verdicts
 
 const text = (words, passed = false) => ({ passed, template: "text", fields: { text: words }, misconception: null });
-// Python's repr of a str: quotes, and escapes for what is not printable.
-function pyStr(word) {
-  const quote = word.includes("'") && !word.includes('"') ? '"' : "'";
-  const escaped = [...word].map((c) => {
-    const code = c.codePointAt(0);
-    if (c === "\\" || c === quote) return `\\${c}`;
-    if (c === "\n") return "\\n";
-    if (c === "\r") return "\\r";
-    if (c === "\t") return "\\t";
-    if (c === " " || !/[\p{C}\p{Z}]/u.test(c)) return c;
-    const hex = code.toString(16);
-    if (code < 0x100) return `\\x${hex.padStart(2, "0")}`;
-    return code < 0x10000 ? `\\u${hex.padStart(4, "0")}` : `\\U${hex.padStart(8, "0")}`;
-  });
-  return quote + escaped.join("") + quote;
-}
 const unanswered = (answer) => !answer.trim() || /^\s*([A-Za-z_]\w*\s*=\s*)?\.\.\.\s*$/.test(answer);
 
 // What takes a result off the autograd graph (implement.py's detached check).
@@ -264,9 +249,9 @@ export function judge(payload, answer) {
     return payload.verdicts.unanswered;  // the stub's `prediction = ...` (typed.py)
   if (payload.kind === "choose") {
     const named = readTyped(answer).value ? [] : labelsIn(answer, labels);
-    if (named.length !== 1) return v("choose.pick_one", { example: pyStr(labels[0]) });
+    if (named.length !== 1) return v("choose.pick_one", { example: strRepr(labels[0]) });
     const choice = payload.choices.find((c) => c.label === named[0]);
-    return choice ? choice.verdict : v("choose.unknown", { label: pyStr(named[0]), labels: labels.join(", ") });
+    return choice ? choice.verdict : v("choose.unknown", { label: strRepr(named[0]), labels: labels.join(", ") });
   }
   if (payload.kind === "raises") {
     const read = readTyped(answer);  // text that reads as numbers names no labels
@@ -339,14 +324,14 @@ function ragged(value, path = []) {
 // compare.py's kind_of, for the values a typed answer reads as.
 const KINDS = { int: "an int", float: "a float", bool: "a bool", list: "a list", tuple: "a tuple" };
 const kindOf = (value) => (value.t === "tensor" ? "a NumPy array" : KINDS[value.t]);
-const pyList = (words) => `[${words.map(pyStr).join(", ")}]`;
+const pyList = (words) => `[${words.map(strRepr).join(", ")}]`;
 
 // The first label wrongly judged: the omitted raising ones first, then the others.
 function raisesVerdict(payload, labels) {
   const known = payload.choices.map((c) => c.label);
   const unknown = labels.filter((l) => !known.includes(l)).sort();
   if (unknown.length)
-    return { passed: false, template: "raises.unknown", fields: { label: pyStr(unknown[0]), labels: known.join(", ") }, misconception: null };
+    return { passed: false, template: "raises.unknown", fields: { label: strRepr(unknown[0]), labels: known.join(", ") }, misconception: null };
   const missed = payload.choices.filter((c) => c.raises && !labels.includes(c.label));
   const extra = payload.choices.filter((c) => !c.raises && labels.includes(c.label));
   const first = [...missed, ...extra][0];
@@ -383,8 +368,8 @@ function fallback(payload, mine) {
   // a gradient's coordinate is on the input's .grad (fallback.where names it)
   const fields = {
     where: entry(payload.fallback.where ?? "out", unravel(flat, w.shape)),
-    got: shown(got.tensor.data[flat], got.tensor.dtype),
-    expected: shown(w.data[flat], w.dtype),
+    got: formatValue(got.tensor.data[flat], got.tensor.dtype),
+    expected: formatValue(w.data[flat], w.dtype),
   };
   if (testCase.reads && got.read)  // a fix: the entry the learner's index read
     return v("fix.wrong_value_yours_read", { where: fields.where, reads: testCase.reads[flat], your_read: got.read(flat) });
@@ -392,24 +377,6 @@ function fallback(payload, mine) {
   return v(template, fields);
 }
 
-// gatherlab.trace.format_value: ints as ints, bools as True/False, floats as Python's
-// f"{value:.4g}".
-function shown(value, dtype) {
-  if (dtype === "bool") return value ? "True" : "False";
-  return /^(float|bfloat|half|double)/.test(dtype) ? g4(Number(value)) : String(value);
-}
-
-function g4(x) {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
-  const [mantissa, power] = x.toExponential(3).split("e");
-  const exponent = Number(power);
-  const trim = (digits) => (digits.includes(".") ? digits.replace(/0+$/, "").replace(/\.$/, "") : digits);
-  if (exponent < -4 || exponent >= 4)
-    return `${trim(mantissa)}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
-  return trim(x.toFixed(3 - exponent));
-}
 
 // A verdict in words: its template (from the payload's `templates`, page.py's subset
 // of messages.json) with every {field} substituted, as verdict.render does.

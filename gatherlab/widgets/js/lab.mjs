@@ -2,11 +2,11 @@
 // the only JavaScript a notebook stores. It asks the kernel for the installed
 // package's modules (gatherlab/widgets/js, sent as a custom message, never saved), then
 // imports explorer.mjs, whose imports of its neighbours ("./core.mjs") resolve to
-// the neighbours' own module URLs (rules.json, imported `with { type: "json" }`, as a
-// JSON blob), and puts explorer.css in the page. The book served over http never runs
-// this: book/static/explorers.js imports the same files from _static by path.
+// the neighbours' own module URLs, and puts explorer.css in the page. The book served
+// over http never runs this: book/static/explorers.js imports the same files from
+// _static by path.
 const REQUEST = "gatherlab-modules";
-const RELATIVE = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])\.\/([\w.-]+\.(?:mjs|json))\2/g;
+const RELATIVE = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])\.\/([\w.-]+\.mjs)\2/g;
 
 // Each file once, as a blob URL whose "./name.mjs" imports point at those files' URLs.
 function moduleUrl(files, name, urls = {}) {
@@ -17,8 +17,7 @@ function moduleUrl(files, name, urls = {}) {
       RELATIVE,
       (_, keyword, quote, dependency) => `${keyword}${quote}${moduleUrl(files, dependency, urls)}${quote}`,
     );
-    const type = name.endsWith(".json") ? "application/json" : "text/javascript";
-    urls[name] = URL.createObjectURL(new Blob([text], { type }));
+    urls[name] = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
   }
   return urls[name];
 }

@@ -1,5 +1,12 @@
-{
- "about": "Every rule gatherlab.diagnose (and gl.guard, the op comparison) can name: its id, its messages and its hints, as templates whose {field}s the caller fills with strings. gatherlab/diagnose.py and gatherlab/widgets/js/core.mjs both render from this file; nothing else holds the words.",
+// Every rule gatherlab.diagnose (with gl.guard and the op comparison) can name: its id,
+// its messages and its hints, as templates whose {field}s the caller fills with strings,
+// and the phrases several rules share. gatherlab/diagnose.py reads this file (the object
+// after `export default` is JSON, and must stay JSON) and core.mjs imports it, so Python
+// and the browser word every rule from here; no other file spells a rule's words
+// (tests/test_diagnose.py checks). A module, not a .json file: every loader of the
+// explorers' modules (the book's _static, lab.mjs's blob URLs, the zip's import maps,
+// Node) imports .mjs files as they are, and no browser needs import attributes.
+export default {
  "phrases": {
   "valid-range": "{low}..{high}",
   "no-valid-position": "none (it is empty)",
@@ -178,4 +185,4 @@
    "hints": {}
   }
  }
-}
+};
