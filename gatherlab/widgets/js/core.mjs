@@ -123,15 +123,15 @@ export function parseTensor(text, name = "the tensor") {
 // them, and a sign on a number; a number as {number, float}, another constant as
 // {other: its repr}. Anything else is `unreadable()`.
 function literalValue(node, unreadable) {
+  const isNumber = (item) => item.e === "const" && ["int", "float"].includes(item.v.t);
   const number = (v, sign = 1) => ({ number: sign * v.v, float: v.t === "float" });
   if (node.e === "list" || node.e === "tuple")
     return node.items.map((item) => literalValue(item, unreadable));
-  if (node.e === "unary" && ["-", "+"].includes(node.op) && node.value.e === "const")
-    if (["int", "float"].includes(node.value.v.t))
-      return number(node.value.v, node.op === "-" ? -1 : 1);
+  if (node.e === "unary" && ["-", "+"].includes(node.op) && isNumber(node.value))
+    return number(node.value.v, node.op === "-" ? -1 : 1);
   if (node.e !== "const") throw unreadable();
   const { v } = node;
-  if (v.t === "int" || v.t === "float") return number(v);
+  if (isNumber(node)) return number(v);
   const other = { bool: v.v ? "True" : "False", none: "None", ellipsis: "Ellipsis" }[v.t];
   return { other: other ?? strRepr(v.v) };
 }
