@@ -4,26 +4,20 @@
 the first problem returned names the error the library raises. It never raises itself,
 except with ``GATHERLAB_DEBUG=1``, where a bug of its own is re-raised.
 
-The words are data: ``widgets/js/rules.mjs`` holds every rule's id, messages and hints
-as ``{field}`` templates (a JSON object, exported as an ES module's default), and
-:func:`rule_problem` fills one in. The browser's copy of these checks
-(``widgets/js/core.mjs``) imports the same file, so the two cannot word a rule
-differently.
+The words are data (``gatherlab.rules``: ``widgets/js/rules.mjs``, which the browser's
+copy of these checks, ``widgets/js/core.mjs``, imports too); :func:`rule_problem` words
+a problem from its templates.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from gatherlab import rules
 from gatherlab._arrays import dtype_name, entry, framework_of, to_numpy
 from gatherlab.errors import package_bug
 from gatherlab.reference import broadcast_for_take_along_dim
@@ -44,9 +38,6 @@ ARGUMENTS = {
     "take": ("input", "index"),
 }
 FOREIGN_NAMES = {"numpy": "a NumPy array", "tensorflow": "a TensorFlow tensor"}
-RULES_PATH = Path(__file__).parent / "widgets" / "js" / "rules.mjs"
-RULES_MODULE = re.compile(r"^export default (\{.*\});\s*\Z", re.M | re.S)
-PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
 @dataclass(frozen=True)
@@ -62,39 +53,19 @@ class Problem:
         return f"{self.rule}: {self.message}" + (f" ({self.hint})" if self.hint else "")
 
 
-@cache
-def rules() -> dict[str, Any]:
-    """rules.mjs's object: ``phrases`` and, by rule id, ``messages`` and ``hints``."""
-    found = RULES_MODULE.search(RULES_PATH.read_text(encoding="utf-8"))
-    if found is None:
-        raise ValueError(f"{RULES_PATH} must end with `export default {{...}};`")
-    table: dict[str, Any] = json.loads(found[1])
-    return table
-
-
-def _fill(template: str, fields: Mapping[str, Any]) -> str:
-    """``template`` with each ``{field}`` replaced by ``str`` of its value."""
-    return PLACEHOLDER.sub(lambda match: str(fields[match[1]]), template)
-
-
-def phrase(name: str, **fields: Any) -> str:
-    """A part of a message shared by several rules (``rules.mjs``'s ``phrases``)."""
-    return _fill(rules()["phrases"][name], fields)
-
-
 def rule_problem(
     rule: str,
     message: str,
     hint: str = "",
     where: tuple[int, ...] | None = None,
+    /,
     **fields: Any,
 ) -> Problem:
     """The ``Problem`` for ``rule`` worded by its ``message`` and ``hint`` templates."""
-    texts = rules()["rules"][rule]
     return Problem(
         rule,
-        _fill(texts["messages"][message], fields),
-        _fill(texts["hints"][hint], fields) if hint else "",
+        rules.message(rule, message, **fields),
+        rules.hint(rule, hint, **fields) if hint else "",
         where,
     )
 
@@ -191,7 +162,7 @@ def _dtype_problem(
         "index-dtype",
         dtype=name,
         op=op,
-        allowed=phrase("or").join(allowed),
+        allowed=rules.phrase("or").join(allowed),
     )
 
 
@@ -226,9 +197,9 @@ def _position_problem(
     kind: str, at: tuple[int, ...], value: int, size: int, axis_text: str, low: int
 ) -> Problem:
     valid = (
-        phrase("valid-range", low=low, high=size - 1)
+        rules.phrase("valid-range", low=low, high=size - 1)
         if size
-        else phrase("no-valid-position")
+        else rules.phrase("no-valid-position")
     )
     fields = {"entry": entry("index", at), "value": value, "axis": axis_text}
     if kind == "negative-index":
@@ -287,7 +258,9 @@ def _gather(input: Any, dim: Any, index: Any) -> list[Problem]:
 
 
 def _axis_text(ndim: int, dim: int) -> str:
-    return phrase("dim-of-input", dim=dim) if ndim else phrase("scalar-input")
+    return (
+        rules.phrase("dim-of-input", dim=dim) if ndim else rules.phrase("scalar-input")
+    )
 
 
 def _rank_fix(index_rank: int, input_rank: int, add: str = "add") -> str:
@@ -317,7 +290,7 @@ def _take_along_dim(input: Any, index: Any, dim: Any) -> list[Problem]:
         if problem:
             return [problem]
         return _value_problems(
-            to_numpy(index), input.numel(), phrase("flattened-input")
+            to_numpy(index), input.numel(), rules.phrase("flattened-input")
         )
     if input.dim() != index.dim():
         return [
@@ -374,7 +347,10 @@ def _take(input: Any, index: Any) -> list[Problem]:
     if input.numel() == 0:
         return [rule_problem("empty-input", "take", "take")]
     return _value_problems(
-        to_numpy(index), input.numel(), phrase("flattened-input"), wrap_negative=True
+        to_numpy(index),
+        input.numel(),
+        rules.phrase("flattened-input"),
+        wrap_negative=True,
     )
 
 

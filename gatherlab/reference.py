@@ -14,13 +14,22 @@ from typing import Any
 
 import numpy as np
 
+from gatherlab import rules
 from gatherlab._arrays import like, to_numpy, wrap_dim
 
 
 def _checked(position: int, size: int, where: str) -> int:
     """Positions never wrap here: gather and index_select refuse -1."""
     if not 0 <= position < size:
-        raise IndexError(f"{where} = {position} is outside 0..{size - 1}")
+        raise IndexError(
+            rules.message(
+                "index-out-of-range",
+                "outside",
+                entry=where,
+                value=position,
+                high=size - 1,
+            )
+        )
     return position
 
 
@@ -207,36 +216,40 @@ def scatter_writes(input: Any, dim: int, index: Any, src: Any) -> list[Write]:
     scalar = isinstance(src, (int, float))  # a Python number goes everywhere
     values = to_numpy(src)
     if positions.dtype.kind not in "iu":
-        message = (
-            f"index has dtype {positions.dtype}, but scatter takes positions as"
-            " int64 or int32"
-        )
-        raise TypeError(message)
+        raise TypeError(rules.message("index-dtype", "scatter", dtype=positions.dtype))
     if not scalar and values.dtype != target.dtype:
-        message = (
-            f"src has dtype {values.dtype} but input has {target.dtype}: scatter"
-            " needs src of input's dtype (a Python number is converted)"
+        message = rules.message(
+            "src-dtype", "scatter", src_dtype=values.dtype, input_dtype=target.dtype
         )
         raise TypeError(message)
     if positions.ndim != target.ndim or (not scalar and values.ndim != target.ndim):
-        message = (
-            f"index has {positions.ndim} dims, input {target.ndim}"
-            f" and src {values.ndim}: scatter needs the same number of dims"
+        message = rules.message(
+            "rank-mismatch",
+            "scatter",
+            index_rank=positions.ndim,
+            input_rank=target.ndim,
+            src_rank=values.ndim,
         )
         raise ValueError(message)
     dim = wrap_dim(int(dim), target.ndim)
     for d, size in enumerate(positions.shape):
         if not scalar and size > values.shape[d]:
-            message = (
-                f"dim {d} of index has size {size} but dim {d} of src has size"
-                f" {values.shape[d]}: index may not be larger than src in any dim"
+            message = rules.message(
+                "index-larger-than-src",
+                "scatter",
+                axis=d,
+                index_size=size,
+                src_size=values.shape[d],
             )
             raise ValueError(message)
         if d != dim and size > target.shape[d]:
-            message = (
-                f"dim {d} of index has size {size} but dim {d} of input has size"
-                f" {target.shape[d]}: apart from dim {dim}, index may not be larger"
-                " than input"
+            message = rules.message(
+                "index-larger-than-input",
+                "scatter",
+                axis=d,
+                index_size=size,
+                input_size=target.shape[d],
+                dim=dim,
             )
             raise ValueError(message)
     writes = []

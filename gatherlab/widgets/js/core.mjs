@@ -214,7 +214,7 @@ function fill(template, fields) {
 const phrase = (name, fields = {}) => fill(RULES.phrases[name], fields);
 
 // gatherlab.diagnose.rule_problem: the rule worded by its message and hint templates.
-function problem(rule, message, hint = "", fields = {}, where = null) {
+export function problem(rule, message, hint = "", fields = {}, where = null) {
   const texts = RULES.rules[rule];
   return {
     rule,

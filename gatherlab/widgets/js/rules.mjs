@@ -1,5 +1,5 @@
-// Every rule gatherlab.diagnose (with gl.guard and the op comparison) can name: its id,
-// its messages and its hints, as templates whose {field}s the caller fills with strings,
+// Every rule gatherlab.diagnose (with gl.guard, the op comparison and gl.reference's
+// scatter) can name: its id, its messages and its hints, as templates whose {field}s the caller fills with strings,
 // and the phrases several rules share. gatherlab/diagnose.py reads this file (the object
 // after `export default` is JSON, and must stay JSON) and core.mjs imports it, so Python
 // and the browser word every rule from here; no other file spells a rule's words
@@ -62,7 +62,8 @@ export default {
   },
   "index-dtype": {
    "messages": {
-    "index-dtype": "index has dtype {dtype}, but torch.{op} takes positions as {allowed}"
+    "index-dtype": "index has dtype {dtype}, but torch.{op} takes positions as {allowed}",
+    "scatter": "index has dtype {dtype}, but scatter takes positions as int64 or int32"
    },
    "hints": {
     "index-dtype": "convert with index.long(); positions are whole numbers, never floats or bools"
@@ -79,7 +80,8 @@ export default {
   },
   "index-out-of-range": {
    "messages": {
-    "index-out-of-range": "{entry} = {value}, but {axis} has size {size}: valid positions are {valid}"
+    "index-out-of-range": "{entry} = {value}, but {axis} has size {size}: valid positions are {valid}",
+    "outside": "{entry} = {value} is outside 0..{high}"
    },
    "hints": {
     "from-zero": "positions count from 0, so the last one is size - 1",
@@ -89,7 +91,9 @@ export default {
   "rank-mismatch": {
    "messages": {
     "gather": "index has {index_rank} dims but input has {input_rank}: gather needs the same number of dims and never adds or broadcasts axes",
-    "take_along_dim": "indices has {index_rank} dims but input has {input_rank}: take_along_dim broadcasts sizes, never the number of dims"
+    "take_along_dim": "indices has {index_rank} dims but input has {input_rank}: take_along_dim broadcasts sizes, never the number of dims",
+    "scatter": "index has {index_rank} dims, input {input_rank} and src {src_rank}: scatter needs the same number of dims",
+    "scalar-explorer": "{name} is 0-d: this explorer writes into tensors of 1 dim or more"
    },
    "hints": {
     "remove": "remove the extra axis (squeeze it, or build the index without it)",
@@ -181,6 +185,24 @@ export default {
   "no-tensorflow": {
    "messages": {
     "no-tensorflow": "TensorFlow is not installed here"
+   },
+   "hints": {}
+  },
+  "src-dtype": {
+   "messages": {
+    "scatter": "src has dtype {src_dtype} but input has {input_dtype}: scatter needs src of input's dtype (a Python number is converted)"
+   },
+   "hints": {}
+  },
+  "index-larger-than-src": {
+   "messages": {
+    "scatter": "dim {axis} of index has size {index_size} but dim {axis} of src has size {src_size}: index may not be larger than src in any dim"
+   },
+   "hints": {}
+  },
+  "index-larger-than-input": {
+   "messages": {
+    "scatter": "dim {axis} of index has size {index_size} but dim {axis} of input has size {input_size}: apart from dim {dim}, index may not be larger than input"
    },
    "hints": {}
   }

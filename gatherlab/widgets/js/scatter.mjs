@@ -4,7 +4,17 @@
 // scatter.test.mjs checks them against cases generated from Python and torch
 // (tests/scatter_agreement.py). The view marks, for every src entry, the output entry it
 // writes, and the output entries written more than once.
-import { coords, entry, formatTensor, formatValue, ParseError, parseTensor, ravel, valueAt } from "./core.mjs";
+import {
+  coords,
+  entry,
+  formatTensor,
+  formatValue,
+  ParseError,
+  parseTensor,
+  problem,
+  ravel,
+  valueAt,
+} from "./core.mjs";
 import { buttons, esc, keepFocus, make, select, textBox } from "./dom.mjs";
 
 export const REDUCTIONS = ["sum", "prod", "mean", "amax", "amin"];
@@ -13,29 +23,29 @@ const key = (at) => at.join(",");
 
 // ---- the rules and the writes: gatherlab.reference.scatter_writes
 
-const rule = (name, message, where = null) => ({ rule: name, message, where });
+// gatherlab.reference's scatter refusals, worded from rules.mjs (no hints).
+const rule = (name, shape, fields, where = null) => {
+  const { message } = problem(name, shape, "", fields);
+  return { rule: name, message, where };
+};
 
 // Every rule the call breaks, in the order gl.reference checks them (the first is the
 // message the spec raises); [] for a call that runs.
 export function scatterProblems(x, dim, index, src) {
   if (!index.dtype.startsWith("int"))
-    return [rule("index-dtype", `index has dtype ${index.dtype}, but scatter takes positions as int64 or int32`)];
+    return [rule("index-dtype", "scatter", { dtype: index.dtype })];
   if (src.dtype !== x.dtype)
     return [
-      rule(
-        "src-dtype",
-        `src has dtype ${src.dtype} but input has ${x.dtype}: scatter needs src of ` +
-          "input's dtype (a Python number is converted)",
-      ),
+      rule("src-dtype", "scatter", { src_dtype: src.dtype, input_dtype: x.dtype }),
     ];
   const rank = Math.max(x.shape.length, 1);
   if (index.shape.length !== rank || src.shape.length !== rank)
     return [
-      rule(
-        "rank-mismatch",
-        `index has ${index.shape.length} dims, input ${rank} and src ${src.shape.length}: ` +
-          "scatter needs the same number of dims",
-      ),
+      rule("rank-mismatch", "scatter", {
+        index_rank: index.shape.length,
+        input_rank: rank,
+        src_rank: src.shape.length,
+      }),
     ];
   const along = ((dim % rank) + rank) % rank;
   const target = x.shape.length ? x.shape : [1];
@@ -43,26 +53,34 @@ export function scatterProblems(x, dim, index, src) {
     const size = index.shape[d];
     if (size > src.shape[d])
       return [
-        rule(
-          "index-larger-than-src",
-          `dim ${d} of index has size ${size} but dim ${d} of src has size ${src.shape[d]}: ` +
-            "index may not be larger than src in any dim",
-        ),
+        rule("index-larger-than-src", "scatter", {
+          axis: d,
+          index_size: size,
+          src_size: src.shape[d],
+        }),
       ];
     if (d !== along && size > target[d])
       return [
-        rule(
-          "index-larger-than-input",
-          `dim ${d} of index has size ${size} but dim ${d} of input has size ${target[d]}: ` +
-            `apart from dim ${along}, index may not be larger than input`,
-        ),
+        rule("index-larger-than-input", "scatter", {
+          axis: d,
+          index_size: size,
+          input_size: target[d],
+          dim: along,
+        }),
       ];
   }
   const limit = target[along];
   for (const at of coords(index.shape)) {
     const position = valueAt(index, at);
     if (position < 0 || position >= limit)
-      return [rule("index-out-of-range", `${entry("index", at)} = ${position} is outside 0..${limit - 1}`, at)];
+      return [
+        rule(
+          "index-out-of-range",
+          "outside",
+          { entry: entry("index", at), value: position, high: limit - 1 },
+          at,
+        ),
+      ];
   }
   return [];
 }
@@ -201,7 +219,7 @@ function view(s, chosen, lastGood) {
   const shown = s.x.shape.length ? s.x : { ...s.x, shape: [1] };
   const early = ["x", "index", "src"].find((name) => s[name].shape.length === 0);
   const problems = early
-    ? [rule("rank-mismatch", `${early} is 0-d: this explorer writes into tensors of 1 dim or more`)]
+    ? [rule("rank-mismatch", "scalar-explorer", { name: early })]
     : scatterProblems(shown, s.dim, s.index, s.src);
   const includeSelf = Boolean(s.include_self);
   let html = `<div class="gl-code">${esc(callText(s.dim, s.reduce, includeSelf))}</div>`;
