@@ -71,6 +71,15 @@ def _index_shape(rng, op: str, shape: tuple, dim: int | None) -> tuple[int, ...]
     return tuple(sizes)
 
 
+# Calls for the message shapes the seeded draw never makes (tests/test_widgets.py checks
+# that every shape core.mjs can word has a case): take_along_dim with a dim on a 0-d
+# input, with a 0-d index (the draw gives a 0-d input a 1-D index: rank-mismatch).
+FIXED_CALLS = (
+    ("take_along_dim", np.array(5), 0, torch.tensor(0)),
+    ("take_along_dim", np.array(2.5), -1, torch.tensor(3)),
+)
+
+
 def draw_call(rng: np.random.Generator) -> tuple[str, np.ndarray, int | None, Any]:
     """One call: op, input, dim and a torch index, valid or broken in one way."""
     op = str(rng.choice(OPS))
@@ -219,6 +228,7 @@ def cases(count: int = CALLS, seed: int = SEED) -> dict[str, list]:
     the libraries run, and the parser cases."""
     rng, library_rng = np.random.default_rng(seed), np.random.default_rng(seed + 1)
     calls = [call_case(*draw_call(rng)) for _ in range(count)]
+    calls += [call_case(*call) for call in FIXED_CALLS]
     library = [library_case(*draw_library_call(library_rng)) for _ in range(count // 6)]
     parse = [parse_case(t) for t in PARSE_TEXTS]
     reprs = [repr_case(v) for v in REPR_FLOATS]
@@ -272,10 +282,12 @@ def regenerate(
     wanted_calls, wanted_library = set(calls), set(library)
     rng, library_rng = np.random.default_rng(seed), np.random.default_rng(seed + 1)
     fresh_calls = {}
-    for k in range(max(wanted_calls, default=-1) + 1):
+    for k in range(min(max(wanted_calls, default=-1) + 1, CALLS)):
         drawn = draw_call(rng)
         if k in wanted_calls:
             fresh_calls[k] = call_case(*drawn)
+    for k in wanted_calls - set(range(CALLS)):
+        fresh_calls[k] = call_case(*FIXED_CALLS[k - CALLS])
     fresh_library = {}
     for k in range(max(wanted_library, default=-1) + 1):
         drawn = draw_library_call(library_rng)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import pytest
 import torch
 
 import gatherlab as gl
+from gatherlab.rules import PLACEHOLDER, rules
 from gatherlab.widgets import EXPLORERS, Explorer
 from gatherlab.widgets import _error_lab as lab
 from gatherlab.widgets._base import JS, MODULES_REQUEST, as_json, from_json, modules
@@ -211,6 +213,51 @@ def test_the_regenerated_sample_holds_every_rule_and_message_shape():
     assert {
         kind for k in library for kind in cases.library_kinds(stored["library"][k])
     } == (outcomes)
+
+
+# Templates of rules.mjs the browser never words against a stored case: the rules only
+# Python can break (the browser holds contiguous torch tensors on one device, and runs
+# no guard), the op comparison's own dim check (Python's), an op name the explorers
+# never pass, and the scatter explorer's refusal of a 0-d tensor (the browser's alone).
+NOT_IN_THE_BROWSER = {
+    "not-a-tensor", "dim-type", "device-mismatch", "not-flattenable", "unexpected",
+    "index-smaller", "wrapped-index", "no-tensorflow", "unknown-op",
+    ("form", "dim"), ("rank-mismatch", "scalar-explorer"),
+}  # fmt: skip
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """A template as a regex: its fixed text, any text for each field."""
+    parts = PLACEHOLDER.split(template)
+    return re.compile(
+        "".join(re.escape(p) if k % 2 == 0 else ".+?" for k, p in enumerate(parts))
+        + "$"
+    )
+
+
+def test_every_template_the_browser_words_has_a_stored_case():
+    """The drift suites reach every message and hint shape core.mjs and scatter.mjs
+    can word (rules.mjs), so a change in which shape a call gets, or in its fields,
+    fails them, not only a changed word."""
+    stored = json.loads(gzip.decompress(agreement_cases.CASES_FILE.read_bytes()))
+    scatter = json.loads(gzip.decompress(scatter_agreement.CASES_FILE.read_bytes()))
+    problems = [p for c in stored["calls"] for p in c.get("problems", [])] + [
+        p for c in stored["library"] for op in c["ops"] for p in op.get("problems", [])
+    ]
+    worded = {(p["rule"], "messages", p["message"]) for p in problems}
+    worded |= {(p["rule"], "hints", p["hint"]) for p in problems}
+    scatter_messages = [c["message"] for c in scatter if "message" in c]
+    missing = []
+    for rule, texts in rules()["rules"].items():
+        for part in ("messages", "hints"):
+            for shape, template in texts[part].items():
+                if {rule, (rule, shape)} & NOT_IN_THE_BROWSER:
+                    continue
+                found = _pattern(template).match
+                if not any(r == rule and p == part and found(t) for r, p, t in worded):
+                    if not (part == "messages" and any(map(found, scatter_messages))):
+                        missing.append((rule, part, shape))
+    assert missing == []
 
 
 def test_the_stored_scatter_cases_are_what_the_generator_makes_now():
