@@ -377,7 +377,6 @@ function fallback(payload, mine) {
   return v(template, fields);
 }
 
-
 // A verdict in words: its template (from the payload's `templates`, page.py's subset
 // of messages.json) with every {field} substituted, as verdict.render does.
 export function render(verdict, templates) {
