@@ -464,7 +464,7 @@ def _empty_nan(case: Case, base: Any) -> Mapping[Any, Outcome]:
     write = _means(case)
     if write is None or not isinstance(case.expected, np.ndarray):
         return {}
-    out = case.expected.astype(np.float64)
+    out = case.expected.astype(np.result_type(case.expected.dtype, np.float16))
     written = {to for to, _ in write.writes()}
     for at in np.ndindex(out.shape):
         if at not in written:
