@@ -167,8 +167,6 @@ implement(
         "labels",
         "losses",
         text="index_add_",
-        index_name="labels",
-        src_name="losses",
     ),
 )
 
@@ -242,8 +240,6 @@ implement(
         reduce="mean",
         include_self=False,
         text='scatter_reduce(..., "mean", include_self=False)',
-        index_name="segments",
-        src_name="values",
     ),
 )
 

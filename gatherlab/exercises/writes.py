@@ -28,7 +28,13 @@ import numpy as np
 
 from gatherlab._arrays import entry, to_numpy
 from gatherlab.exercises.call import TORCH_ERRORS, Part, _resolve
-from gatherlab.exercises.misconceptions import Case, Outcome, Raised, misconception
+from gatherlab.exercises.misconceptions import (
+    Case,
+    Outcome,
+    Raised,
+    _first_difference,
+    misconception,
+)
 from gatherlab.trace import format_value
 
 WriteOp = Literal[
@@ -44,7 +50,7 @@ class Write:
 
     ``text`` is the op as the learner's code or the chapter names it (``index_add_``,
     ``tf.scatter_nd``); ``index_name`` and ``src_name`` are the learner's names for
-    the positions and the values written.
+    the positions and the values written (by default the arguments the parts name).
     """
 
     op: WriteOp
@@ -56,8 +62,19 @@ class Write:
     include_self: bool = True
     accumulate: bool = False
     text: str = ""
-    index_name: str = "index"
-    src_name: str = "src"
+    index_name: str = ""
+    src_name: str = ""
+
+    def __post_init__(self) -> None:
+        for part, name, default in (
+            ("index", "index_name", "index"),
+            ("src", "src_name", "src"),
+        ):
+            if not getattr(self, name):
+                value = getattr(self, part)
+                object.__setattr__(
+                    self, name, value if isinstance(value, str) else default
+                )
 
     def bind(self, args: Mapping[str, Any]) -> Write:
         """The same write with every part taken from ``args`` (an exercise case)."""
@@ -146,17 +163,6 @@ def _writes_of(case: Case) -> Write | None:
     return write if isinstance(write, Write) else None
 
 
-def _first_difference(got: Outcome, expected: Outcome) -> tuple[int, ...]:
-    """The first coordinate where two values of one shape differ (else the origin)."""
-    if isinstance(got, np.ndarray) and isinstance(expected, np.ndarray):
-        if got.shape == expected.shape:
-            wrong = ~np.isclose(got, expected, rtol=1e-5, atol=1e-6, equal_nan=True)
-            hits = np.argwhere(wrong)
-            if len(hits):
-                return tuple(int(c) for c in hits[0])
-    return (0,) * np.ndim(expected)
-
-
 def _at(values: Outcome, where: tuple[int, ...]) -> str:
     try:
         return format_value(np.asarray(values)[where])
@@ -179,7 +185,8 @@ def _op(write: Write) -> str:
 def _base_words(case: Case, outcome: Outcome) -> tuple[Write, tuple[int, ...]]:
     write = _writes_of(case)
     assert write is not None
-    return write, _first_difference(outcome, case.expected)
+    where = _first_difference(outcome, case.expected)
+    return write, where or (0,) * np.ndim(case.expected)
 
 
 # ---------------------------------------------------------------- dims and positions
