@@ -425,6 +425,8 @@ class Generator:
             "(x // 2) * 2 + x % 2",
             "x.sum()",
             f"x.sum({self.int(-1, max(rank - 1, 0))})",
+            "x.max()",
+            "x.min()",
             "(x > 0).any()",
             "(x > 0).all()",
         ]

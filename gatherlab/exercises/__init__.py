@@ -61,6 +61,7 @@ def implement(
     convert: Callable[[Any], Any] | None = None,
     finish: Callable[[Any], Any] | None = None,
     gradient: str = "",
+    write: Any = None,
 ) -> Exercise:
     """Register a write-a-function exercise, checked on ``example`` and hidden cases.
 
@@ -75,6 +76,8 @@ def implement(
     tensors (the cases stay torch tensors, so ``call`` can explain them).
     ``finish`` turns ``call``'s output into the expected value (e.g. a squeeze);
     ``gradient="log_probs"`` fails answers through which no gradient reaches it.
+    ``write`` (``writes.Write``) is the write behind the output, for the writing-op
+    misconceptions.
     """
     exercise = Implement(
         id,
@@ -92,6 +95,7 @@ def implement(
         convert=convert,
         finish=finish,
         gradient=gradient,
+        write=write,
     )
     return _register(exercise)
 
@@ -106,11 +110,13 @@ def predict(
     grad_output: Any = None,
     runs_because: str = "",
     mistakes: Mapping[str, Any] | None = None,
+    write: Any = None,
 ) -> Exercise:
     """Register a predict-the-value exercise: the answer is what ``code()`` returns.
 
     ``runs_because`` answers a learner who predicts an error: why the code runs.
-    ``mistakes`` maps a reason to the wrong prediction it explains.
+    ``mistakes`` maps a reason to the wrong prediction it explains; ``write``
+    (``writes.Write``) is the write behind the value, for the writing-op family.
     """
     exercise = Predict(
         id,
@@ -121,6 +127,7 @@ def predict(
         grad_output=grad_output,
         runs_because=runs_because,
         mistakes=dict(mistakes or {}),
+        write=write,
     )
     return _register(exercise)
 
@@ -152,13 +159,15 @@ def fix(
     answer_name: str = "",
     hint: FixHint | None = None,
     positions: str = "",
+    write: Any = None,
 ) -> Exercise:
     """Register a fix-the-call exercise: the answer is the corrected index (or dim).
 
     The solution shows ``solution``'s body, ending ``fixed_index = ...``
     (``answer_name``), so write it with the names the notebook defines.
     ``hint(answer, got, expected, where)`` names an exercise's own cause of a wrong
-    value; ``positions`` is the notebook's name for the positions the index holds.
+    value; ``positions`` is the notebook's name for the positions the index holds;
+    ``write`` (``writes.Write``) is the write the fixed read mirrors.
     """
     exercise = Fix(
         id,
@@ -169,6 +178,7 @@ def fix(
         answer_name=answer_name,
         hint=hint,
         positions=positions,
+        write=write,
     )
     return _register(exercise)
 

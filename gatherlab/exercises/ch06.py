@@ -1,7 +1,9 @@
 """Chapter 6 exercises: writing by index, in the order the chapter places them.
 
 Declarative on purpose: each exercise is a solution, a case generator and named wrong
-answers (``mistakes``, ``hint``), so it ports to another exercise model as data.
+answers (``mistakes``, ``hint``), so it ports to another exercise model as data. Each
+names its ``Write`` (the write behind its value), so the writing-op misconceptions
+(``writes.py``) explain its wrong answers; ``mistakes`` lists only what they do not.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import torch
 
 from gatherlab._arrays import to_numpy
 from gatherlab.exercises import Call, cases, fix, implement, predict
+from gatherlab.exercises.writes import Write
 
 # --- the mirror rule ----------------------------------------------------------------
 
@@ -27,10 +30,15 @@ predict(
     "06.predict_scatter_rows",
     "Predict a scatter_ along dim 0",
     code=scatter_along_dim_0,
+    write=Write(
+        "scatter",
+        torch.zeros(2, 3, dtype=torch.int64),
+        0,
+        torch.tensor([[1, 0, 1]]),
+        torch.tensor([[7, 8, 9]]),
+        text="scatter_",
+    ),
     mistakes={
-        "that is scatter_ along dim 1, where the index names columns: with dim=0 "
-        "index[0][j] names the row that src[0][j] goes to, and the column stays "
-        "j, so 7 lands in row 1, column 0": [[8, 9, 0], [0, 0, 0]],
         "the index moves every entry: index[0] = [1, 0, 1] sends 7 and 9 to row 1 "
         "and only 8 stays in row 0": [[7, 8, 9], [0, 0, 0]],
     },
@@ -59,6 +67,16 @@ implement(
     generate=_one_hot_case,
     call=None,
     forbid=("torch.nn.functional.one_hot",),
+    write=Write(
+        "scatter",
+        lambda labels, classes: torch.zeros(len(labels), classes, dtype=torch.int64),
+        1,
+        lambda labels, classes: labels.unsqueeze(1),
+        1,
+        text="scatter_",
+        index_name="labels",
+        src_name="1",
+    ),
 )
 
 
@@ -81,12 +99,16 @@ predict(
         "repeated positions are allowed in an index assignment: each write simply "
         "replaces the one before"
     ),
-    mistakes={
-        "that counts every repeat, as index_put_(..., accumulate=True) or "
-        "torch.bincount would: counts[labels] += 1 reads counts[labels] (0, 0, 0, 0), "
-        "adds 1 and writes the ones back, so label 0, written three times, still "
-        "holds 1": [3, 0, 1],
-    },
+    write=Write(
+        "plus_equals",
+        torch.zeros(3, dtype=torch.int64),
+        0,
+        torch.tensor([0, 2, 0, 0]),
+        1,
+        text="`counts[labels] += 1`, which reads counts[labels] once,",
+        index_name="labels",
+        src_name="1",
+    ),
 )
 
 
@@ -138,6 +160,14 @@ implement(
     generate=_class_loss_case,
     call=None,
     hint=_one_write_hint,
+    write=Write(
+        "index_add",
+        lambda losses, labels, classes: torch.zeros(classes, dtype=losses.dtype),
+        0,
+        "labels",
+        "losses",
+        text="index_add_",
+    ),
 )
 
 
@@ -153,13 +183,16 @@ predict(
     "06.predict_include_self",
     "Predict scatter_reduce with amax and the default include_self",
     code=max_with_include_self,
+    write=Write(
+        "scatter_reduce",
+        torch.full((3,), 5.0),
+        0,
+        torch.tensor([0, 0, 2]),
+        torch.tensor([1.0, 3.0, 7.0]),
+        reduce="amax",
+        text="scatter_reduce",
+    ),
     mistakes={
-        "that leaves the old values out, as include_self=False would: by default "
-        "the old 5.0 at position 0 takes part in the max, and max(5, 1, 3) = 5": [
-            3.0,
-            5.0,
-            7.0,
-        ],
         "scatter_reduce returns the whole tensor, positions nobody writes "
         "included: position 1 keeps its 5.0": [5.0, 7.0],
     },
@@ -198,6 +231,16 @@ implement(
     },
     generate=_segment_case,
     call=None,
+    write=Write(
+        "scatter_reduce",
+        lambda values, segments, count: torch.zeros(count, dtype=values.dtype),
+        0,
+        "segments",
+        "values",
+        reduce="mean",
+        include_self=False,
+        text='scatter_reduce(..., "mean", include_self=False)',
+    ),
 )
 
 
@@ -220,6 +263,16 @@ fix(
         "gather", tokens, 0, destination, input_name="tokens", index_name="destination"
     ),  # fmt: skip
     solution=read_where_it_went,
+    write=Write(
+        "scatter",
+        torch.zeros_like(tokens),
+        0,
+        destination,
+        tokens,
+        text="scatter_",
+        index_name="destination",
+        src_name="tokens",
+    ),
 )
 
 
@@ -237,11 +290,18 @@ predict(
     "06.predict_scatter_nd",
     "Predict tf.scatter_nd with a repeated index",
     code=scatter_nd_with_a_repeat,
+    write=Write(
+        "index_put",
+        torch.zeros(4, dtype=torch.int32),
+        0,
+        torch.tensor([1, 1, 3]),
+        torch.tensor([5, 6, 7], dtype=torch.int32),
+        accumulate=True,
+        text="tf.scatter_nd (unlike tf.tensor_scatter_nd_update)",
+        index_name="indices",
+        src_name="updates",
+    ),
     mistakes={
-        "that keeps the last update, as tf.tensor_scatter_nd_update does: "
-        "tf.scatter_nd adds the updates of a repeated index, 5 + 6 = 11": [0, 6, 0, 7],
-        "that keeps the first update: tf.scatter_nd adds the updates of a repeated "
-        "index, 5 + 6 = 11": [0, 5, 0, 7],
         "the output has the shape you pass, [4], with 0 where nothing is written": [
             11,
             7,

@@ -51,6 +51,7 @@ class Fix(Exercise):
     answer_name: str = ""
     hint: FixHint | None = None
     positions: str = ""  # the notebook's name for the positions (the index's name)
+    write: Any = None  # the write the fixed read mirrors (``writes.Write``), if any
     kind: ClassVar[str] = "fix"
 
     def __post_init__(self) -> None:
@@ -91,6 +92,7 @@ class Fix(Exercise):
             to_numpy(self.expected),
             self.intended,
             positions=self.positions,
+            write=self.write,
         )
         return Search([case])
 

@@ -81,6 +81,8 @@ class Implement(Exercise):
     ``tf.constant``): cases stay torch tensors, so ``call`` explains them.
     ``finish`` turns ``call``'s output into the expected value (``squeeze(1)``);
     ``gradient`` names the input whose gradient must flow through the result.
+    ``write`` (a ``writes.Write``) is the write behind the expected output, for the
+    writing-op misconceptions, as ``call`` is the read behind it.
 
     A failing answer is run on every case; the misconception model
     (``misconceptions.py``) names the mistake that reproduces all its outcomes, or
@@ -101,6 +103,7 @@ class Implement(Exercise):
     convert: Callable[[Any], Any] | None = None
     finish: Callable[[Any], Any] | None = None
     gradient: str = ""
+    write: Any = None  # the intended write (``writes.Write``), read by its family
     kind: ClassVar[str] = "implement"
 
     def __post_init__(self) -> None:
@@ -189,6 +192,7 @@ class Implement(Exercise):
                     self.positions_name,
                     visible_expected=expected_at_0,
                     visible_shapes=shapes,
+                    write=self.write.bind(args) if self.write is not None else None,
                 )
             )
         return found

@@ -127,6 +127,7 @@ class Case:
     writes_code: bool = True  # False for a prediction: no advice in code terms
     visible_expected: Any = None  # the visible example's expected value
     visible_shapes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    write: Any = None  # the intended write (``writes.Write``), for writing exercises
 
 
 @dataclass(frozen=True)

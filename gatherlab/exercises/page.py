@@ -46,8 +46,9 @@ it renders a verdict ``V`` by plain substitution: every ``{name}`` in
      "templates": {id: text}}
 
 where ``T = {"dtype": "int64" | "float32" | "bool" | ..., "shape": [..], "data": [flat
-row-major numbers]}`` (bools as 0/1), ``ERROR = {"error": {"rule": diagnose's rule id or
-null, "type": "IndexError" | ... | "Error" (any error)}}``, ``OUT`` is ``T``, ``ERROR``,
+row-major numbers]}`` (bools as 0/1; ``"nan"``, ``"inf"``, ``"-inf"`` where JSON has
+no number), ``ERROR = {"error": {"rule": diagnose's rule id or null, "type":
+"IndexError" | ... | "Error" (any error)}}``, ``OUT`` is ``T``, ``ERROR``,
 ``{"not_expected": true}`` (any value but the expected one) or ``{"any_of_shape":
 [..]}`` (any value of that shape), and ``V = {"passed": bool, "template": id, "fields":
 {name: str}, "misconception": id | null}``.
@@ -117,19 +118,22 @@ from gatherlab.exercises.verdict import Verdict, messages, render
 
 PAGE_HIDDEN = 5
 PAGE_INVALID = 3
+# JSON has no inf or nan: the payload writes them as Python prints them (the page's
+# ``fromPayload`` reads them back).
+NON_FINITE = {"nan": "nan", "inf": "inf", "-inf": "-inf"}
 
 
 def tensor(value: Any) -> dict[str, Any]:
-    """``T``: a value's dtype, shape and flat row-major numbers (bools as 0/1)."""
+    """``T``: a value's dtype, shape and flat row-major numbers (bools as 0/1, and
+    ``"nan"``, ``"inf"``, ``"-inf"`` for the numbers JSON lacks)."""
     values = to_numpy(value)
     flat = values.reshape(-1)
     if values.dtype.kind == "b":
         flat = flat.astype(np.int64)
-    return {
-        "dtype": values.dtype.name,
-        "shape": list(values.shape),
-        "data": flat.tolist(),
-    }
+    data = flat.tolist()
+    if values.dtype.kind in "fc" and not np.isfinite(flat).all():
+        data = [NON_FINITE.get(repr(v), v) for v in data]
+    return {"dtype": values.dtype.name, "shape": list(values.shape), "data": data}
 
 
 def outcome(value: Outcome) -> dict[str, Any]:

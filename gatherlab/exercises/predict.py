@@ -51,8 +51,10 @@ def prediction_case(
     *,
     gradient: bool = False,
     grad_output: Any = None,
+    write: Any = None,
 ) -> Case:
-    """A prediction's one case, as the misconceptions read it."""
+    """A prediction's one case, as the misconceptions read it (``write``: the write
+    behind the value, a ``writes.Write``)."""
     positions = explain.index_name if explain is not None else "the positions"
     return Case(
         "",
@@ -64,6 +66,7 @@ def prediction_case(
         gradient=gradient,
         grad_output=grad_output,
         writes_code=False,
+        write=write,
     )
 
 
@@ -172,7 +175,8 @@ class Predict(Exercise):
     ``explain`` is the gather-family call behind the value; with ``gradient=True`` the
     value is the gradient of that call's input, for the upstream ``grad_output``.
     ``runs_because`` says why the code does not raise, for a learner who predicts an
-    error; ``mistakes`` maps a reason to the wrong prediction it explains.
+    error; ``mistakes`` maps a reason to the wrong prediction it explains; ``write``
+    (a ``writes.Write``) is the write behind the value, for the writing-op family.
     """
 
     code: Callable[[], Any]
@@ -181,6 +185,7 @@ class Predict(Exercise):
     grad_output: Any = None
     runs_because: str = ""
     mistakes: Mapping[str, Any] = field(default_factory=dict)
+    write: Any = None  # the write behind the value (``writes.Write``)
     kind: ClassVar[str] = "predict"
 
     @cached_property
@@ -196,6 +201,7 @@ class Predict(Exercise):
             self.explain,
             gradient=self.gradient,
             grad_output=self.grad_output,
+            write=self.write,
         )
         return Search([case])
 

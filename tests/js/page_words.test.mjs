@@ -34,6 +34,9 @@ const PYTHON_ONLY = [
   ["05.label_scores", "log_probs.gather(1, labels)\n", "torch's own error text (the page names the rule only)"],
   ["05.label_scores", "log_probs.data.gather", "Tensor.data: the page cannot run this (it says so)"],
   ["05.label_scores", "torch.from_numpy", "torch.from_numpy: the page cannot run this (it says so)"],
+  ["05.label_scores", ".log_softmax(dim=1)", "Tensor.log_softmax: the page cannot run this (it says so)"],
+  ["06.one_hot", "rows.scatter_(1, labels, 1)", "torch's own error text (the page names the rule only)"],
+  ["06.segment_means", ".scatter_reduce(", "Tensor.scatter_reduce: the page cannot run this (it says so)"],
 ];
 const pythonOnly = (testCase) =>
   PYTHON_ONLY.find(([id, part]) => id === testCase.id && (testCase.text ?? testCase.code).includes(part));

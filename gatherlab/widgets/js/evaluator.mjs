@@ -739,7 +739,8 @@ function reduce(t, dim, keepdim, kind) {
   if (dim === null) {
     if ((kind === "max" || kind === "min") && t.data.length === 0)
       throw new PyError("RuntimeError", `${kind}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.`);
-    return tensor(keepdim ? t.shape.map(() => 1) : [], [cast(t.data.reduce(f, start), dtype)], dtype, t.lib);
+    // f takes two values: Array.reduce would hand Math.max its index and array too
+    return tensor(keepdim ? t.shape.map(() => 1) : [], [cast(t.data.reduce((a, b) => f(a, b), start), dtype)], dtype, t.lib);
   }
   const d = normDim(dim, t.shape.length);
   if (!t.shape.length) return reduce(t, null, false, kind);

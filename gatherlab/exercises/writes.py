@@ -1,0 +1,519 @@
+"""The writing-op family of the misconception model (chapter 6: writing by index).
+
+``Write`` describes the intended write the way ``Call`` describes a read:
+``base.<op>(dim, index, src)`` with ``op`` one of ``scatter``, ``scatter_add``,
+``scatter_reduce`` (``reduce``, ``include_self``), ``index_add``, ``index_put``
+(``accumulate``; ``base[index] = src``) or ``plus_equals`` (``base[index] += src``).
+An exercise hands its ``Write`` to its cases (``Case.write``); the misconceptions
+registered here read it, so every writing exercise gets them and none lists its own:
+written along the other dim, read where it should write (a gather by the write's
+positions), one write kept where repeats add up (an assignment, ``+=``, ``scatter_``,
+``index_put_`` without ``accumulate``) and the reverse, the old values left out of a
+``scatter_reduce`` or mixed in (``include_self``), a mean without its count, with 0 / 0
+for an empty segment or over the wrong count, positions off by one, a transposed
+index, every row written at every position (``out[:, labels] = 1``), and a count cut
+at the largest position (``torch.bincount`` without ``minlength``).
+
+Importing this module registers the family in ``misconceptions.LIBRARY``, after the
+reading family (a case with a ``Write`` exists only once it is imported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from gatherlab._arrays import entry, to_numpy
+from gatherlab.exercises.call import TORCH_ERRORS, Part, _resolve
+from gatherlab.exercises.misconceptions import (
+    Case,
+    Outcome,
+    Raised,
+    _first_difference,
+    misconception,
+)
+from gatherlab.trace import format_value
+
+WriteOp = Literal[
+    "scatter", "scatter_add", "scatter_reduce", "index_add", "index_put", "plus_equals"
+]
+REDUCE_WORDS = {"sum": "sum", "prod": "product", "mean": "mean", "amax": "max"}
+REDUCE_WORDS["amin"] = "min"
+
+
+@dataclass(frozen=True)
+class Write:
+    """``base.<op>(dim, index, src)``; parts may name arguments or compute from them.
+
+    ``text`` is the op as the learner's code or the chapter names it (``index_add_``,
+    ``tf.scatter_nd``); ``index_name`` and ``src_name`` are the learner's names for
+    the positions and the values written (by default the arguments the parts name).
+    """
+
+    op: WriteOp
+    base: Part
+    dim: int
+    index: Part
+    src: Part
+    reduce: str = "sum"
+    include_self: bool = True
+    accumulate: bool = False
+    text: str = ""
+    index_name: str = ""
+    src_name: str = ""
+
+    def __post_init__(self) -> None:
+        for part, name, default in (
+            ("index", "index_name", "index"),
+            ("src", "src_name", "src"),
+        ):
+            if not getattr(self, name):
+                value = getattr(self, part)
+                object.__setattr__(
+                    self, name, value if isinstance(value, str) else default
+                )
+
+    def bind(self, args: Mapping[str, Any]) -> Write:
+        """The same write with every part taken from ``args`` (an exercise case)."""
+        return replace(
+            self,
+            base=_resolve(self.base, args),
+            index=_resolve(self.index, args),
+            src=_resolve(self.src, args),
+        )
+
+    @property
+    def adds(self) -> bool:
+        """Whether repeated positions add up (else each write replaces the last)."""
+        if self.op == "scatter_reduce":
+            return self.reduce == "sum"
+        if self.op == "index_put":
+            return self.accumulate
+        return self.op in ("scatter_add", "index_add")
+
+    def run(self) -> Any:
+        """The write with PyTorch, on a copy of ``base`` (raising where torch does)."""
+        import torch
+
+        out = self.base.clone()
+        if self.op == "scatter":
+            return out.scatter_(self.dim, self.index, self.src)
+        if self.op == "scatter_add":
+            return out.scatter_add_(self.dim, self.index, self.src)
+        if self.op == "scatter_reduce":
+            return out.scatter_reduce_(
+                self.dim,
+                self.index,
+                self.src,
+                self.reduce,
+                include_self=self.include_self,
+            )
+        if self.op == "index_add":
+            return out.index_add_(self.dim, self.index, self.src)
+        values = torch.as_tensor(self.src, dtype=out.dtype)
+        if self.op == "index_put":
+            return out.index_put_((self.index,), values, accumulate=self.accumulate)
+        out[self.index] += values
+        return out
+
+    def writes(self) -> list[tuple[tuple[int, ...], Any]]:
+        """Every (output coordinate, value written there), in the source's order."""
+        base = to_numpy(self.base)
+        index = to_numpy(self.index)
+        src = self.src
+        found = []
+        if self.op.startswith("scatter"):
+            values = np.broadcast_to(to_numpy(src), index.shape)
+            for at in np.ndindex(index.shape):
+                to = list(at)
+                to[self.dim] = int(index[at]) % max(base.shape[self.dim], 1)
+                found.append((tuple(to), values[at]))
+            return found
+        along = np.moveaxis(base, self.dim, 0)
+        values = np.broadcast_to(to_numpy(src), (len(index), *along.shape[1:]))
+        for i, position in enumerate(index.reshape(-1)):
+            for rest in np.ndindex(along.shape[1:]):
+                to = [int(position) % max(base.shape[self.dim], 1), *rest]
+                to.insert(self.dim, to.pop(0))
+                found.append((tuple(to), values[(i, *rest)]))
+        return found
+
+
+# The writing ops' errors carry no rule (diagnose covers reads), and one RuntimeError
+# is no evidence of another: an index of the wrong rank raises like one off the end.
+# So a variant's error on the visible example is matched by no learner's error (a
+# misconception must explain the example with a value); on a hidden case it is
+# matched by an error of its type, where the variant's values explain the rest.
+UNMATCHED_ERROR = Raised("WriteError")
+
+
+def run_write(write: Write, case: Case) -> Outcome:
+    """The write's outcome on ``case``: its value, or its error (see above)."""
+    try:
+        return to_numpy(write.run())
+    except TORCH_ERRORS as error:
+        return UNMATCHED_ERROR if case.visible else Raised(type(error).__name__)
+
+
+def _writes_of(case: Case) -> Write | None:
+    write = case.write
+    return write if isinstance(write, Write) else None
+
+
+def _at(values: Outcome, where: tuple[int, ...]) -> str:
+    try:
+        return format_value(np.asarray(values)[where])
+    except (IndexError, ValueError):
+        return "?"
+
+
+def _parts(write: Write, where: tuple[int, ...]) -> list[Any]:
+    return [value for to, value in write.writes() if to == where]
+
+
+def _joined(values: list[Any], between: str = " + ") -> str:
+    return between.join(format_value(v) for v in values) or "nothing"
+
+
+def _op(write: Write) -> str:
+    return write.text or f"{write.op}_"
+
+
+def _base_words(case: Case, outcome: Outcome) -> tuple[Write, tuple[int, ...]]:
+    write = _writes_of(case)
+    assert write is not None
+    where = _first_difference(outcome, case.expected)
+    return write, where or (0,) * np.ndim(case.expected)
+
+
+# ---------------------------------------------------------------- dims and positions
+
+
+def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write = _writes_of(case)
+    assert write is not None
+    rank = to_numpy(write.base).ndim
+    along = ""
+    if rank == 2:
+        along = (
+            " (the column each entry goes to, within its row)"
+            if write.dim == 1
+            else " (the row each entry goes to, within its column)"
+        )
+    return {
+        "other": str((write.dim + key) % rank),
+        "dim": str(write.dim),
+        "index": write.index_name,
+        "along": along,
+    }
+
+
+@misconception("write-other-dim", "call", _other_dim_words)
+def _other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    write = _writes_of(case)
+    if write is None or write.op in ("index_put", "plus_equals"):
+        return {}
+    rank = to_numpy(write.base).ndim
+    return {
+        shift: run_write(replace(write, dim=(write.dim + shift) % rank), case)
+        for shift in range(1, rank)
+    }
+
+
+def _read_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write = _writes_of(case)
+    assert write is not None
+    index, src = write.index_name, write.src_name
+    if case.call is not None:  # the exercise reads: it needs the inverse positions
+        fix = (
+            " Reading it needs the inverse positions, the entry that lands at each "
+            f"place (`{index}.argsort()` for a permutation)."
+        )
+    elif case.writes_code:
+        fix = f" Write with {_op(write)}, which puts each entry where {index} says."
+    else:
+        fix = ""
+    return {"index": index, "src": src, "fix": fix}
+
+
+@misconception("read-instead-of-write", "call", _read_words)
+def _read_instead(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    import torch
+
+    write = _writes_of(case)
+    if write is None or not isinstance(write.src, torch.Tensor):
+        return {}
+    try:
+        if write.op.startswith("scatter"):
+            read = torch.gather(write.src, write.dim, write.index)
+        else:
+            read = write.src.index_select(write.dim, write.index.reshape(-1))
+    except TORCH_ERRORS as error:
+        return {
+            "gather": UNMATCHED_ERROR if case.visible else Raised(type(error).__name__)
+        }
+    return {"gather": to_numpy(read)}
+
+
+def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write = _writes_of(case)
+    assert write is not None
+    return {"direction": "past" if key > 0 else "before", "index": write.index_name}
+
+
+@misconception("write-off-by-one", "call", _off_by_one_words)
+def _off_by_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    write = _writes_of(case)
+    if write is None:
+        return {}
+    return {
+        shift: run_write(replace(write, index=write.index + shift), case)
+        for shift in (1, -1)
+    }
+
+
+def _transposed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write = _writes_of(case)
+    assert write is not None
+    shape = tuple(write.index.shape)
+    hint = ""
+    if shape[-1] == 1 and len(shape) == 2:
+        hint = f" (one position per row: `{write.index_name}.unsqueeze(1)`, not "
+        hint += "`.unsqueeze(0)`)"
+    return {"shape": str(shape), "hint": hint}
+
+
+@misconception("write-index-transposed", "call", _transposed_words)
+def _transposed(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    write = _writes_of(case)
+    if write is None or not write.op.startswith("scatter") or write.index.dim() != 2:
+        return {}
+    return {"T": run_write(replace(write, index=write.index.T), case)}
+
+
+def _every_row_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write = _writes_of(case)
+    assert write is not None
+    return {
+        "index": write.index_name,
+        "value": format_value(write.src),
+        "dim": str(write.dim),
+    }
+
+
+@misconception("write-every-row", "call", _every_row_words)
+def _every_row(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """``out[:, labels] = 1``: every row written at every position, not its own."""
+    write = _writes_of(case)
+    if write is None or write.op != "scatter" or not isinstance(write.src, int):
+        return {}
+    out = to_numpy(write.base).copy()
+    positions = to_numpy(write.index).reshape(-1)
+    size = out.shape[write.dim] if out.ndim else 0
+    if out.ndim != 2 or ((positions < -size) | (positions >= size)).any():
+        return {"all": UNMATCHED_ERROR}
+    if write.dim == 1:
+        out[:, positions] = write.src
+    else:
+        out[positions, :] = write.src
+    return {"all": out}
+
+
+# ---------------------------------------------------------------- repeated positions
+
+
+def _one_write(write: Write, first: bool, onto_old: bool) -> np.ndarray:
+    """Each position keeps one write: the last (or first), onto the old value or not."""
+    old = to_numpy(write.base)
+    out = old.copy()
+    done: set[tuple[int, ...]] = set()
+    for to, value in write.writes():
+        if first and to in done:
+            continue
+        done.add(to)
+        out[to] = old[to] + value if onto_old else value
+    return out
+
+
+def _kept_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write, where = _base_words(case, outcome)
+    parts = _parts(write, where)
+    old = to_numpy(write.base)[where]
+    if old != 0:
+        parts = [old, *parts]
+    fix = ""
+    if case.writes_code:
+        fix = (
+            " Assignments (`out[i] = v`, `out[i] += v`), scatter_ and index_put_ "
+            "keep one write; add with index_add_, scatter_add_ or "
+            "index_put_(..., accumulate=True)."
+        )
+    return {
+        "where": entry("out", where),
+        "got": _at(outcome, where),
+        "op": _op(write),
+        "parts": _joined(parts),
+        "expected": _at(case.expected, where),
+        "fix": fix,
+    }
+
+
+@misconception("kept-one-write", "call", _kept_words)
+def _kept_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Repeats kept as one write where they add up."""
+    write = _writes_of(case)
+    if write is None or not write.adds:
+        return {}
+    return {
+        "last": _one_write(write, first=False, onto_old=False),
+        "first": _one_write(write, first=True, onto_old=False),
+        "plus-equals": _one_write(write, first=False, onto_old=True),
+    }
+
+
+def _accumulated_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write, where = _base_words(case, outcome)
+    fix = ""
+    if case.writes_code:
+        fix = (
+            " To add or count repeats, use index_put_(..., accumulate=True), "
+            "index_add_ or torch.bincount."
+        )
+    return {
+        "count": str(len(_parts(write, where))),
+        "where": entry("out", where),
+        "op": _op(write),
+        "expected": _at(case.expected, where),
+        "got": _at(outcome, where),
+        "fix": fix,
+    }
+
+
+@misconception("accumulated-repeats", "call", _accumulated_words)
+def _accumulated(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Repeats added up where each write replaces the one before."""
+    write = _writes_of(case)
+    if write is None or write.adds or write.op == "scatter_reduce":
+        return {}
+    out = to_numpy(write.base).copy()
+    for to, value in write.writes():  # for +=, each value is an increment
+        out[to] = out[to] + value
+    return {"add": out}
+
+
+# ---------------------------------------------------------------- scatter_reduce
+
+
+def _reduce_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write, where = _base_words(case, outcome)
+    return {
+        "reduce": REDUCE_WORDS.get(write.reduce, write.reduce),
+        "op": _op(write),
+        "where": entry("out", where),
+        "old": _at(to_numpy(write.base), where),
+        "parts": _joined(_parts(write, where), ", "),
+        "expected": _at(case.expected, where),
+        "got": _at(outcome, where),
+    }
+
+
+@misconception("include-self-dropped", "call", _reduce_words)
+def _self_dropped(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    write = _writes_of(case)
+    if write is None or write.op != "scatter_reduce" or not write.include_self:
+        return {}
+    return {"False": run_write(replace(write, include_self=False), case)}
+
+
+@misconception("include-self-mixed", "call", _reduce_words)
+def _self_mixed(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    write = _writes_of(case)
+    if write is None or write.op != "scatter_reduce" or write.include_self:
+        return {}
+    return {"True": run_write(replace(write, include_self=True), case)}
+
+
+def _mean_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write, where = _base_words(case, outcome)
+    parts = _parts(write, where)
+    return {
+        "where": entry("out", where),
+        "got": _at(outcome, where),
+        "parts": _joined(parts, ", "),
+        "count": str(len(parts)),
+        "total": str(int(np.size(to_numpy(write.index)))),
+        "expected": _at(case.expected, where),
+    }
+
+
+def _means(case: Case) -> Write | None:
+    write = _writes_of(case)
+    if write is None or write.op != "scatter_reduce" or write.reduce != "mean":
+        return None
+    return write
+
+
+@misconception("mean-without-count", "call", _mean_words)
+def _without_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Each segment's sum, never divided (or divided by counts that kept one write)."""
+    write = _means(case)
+    if write is None:
+        return {}
+    return {"sum": run_write(replace(write, reduce="sum"), case)}
+
+
+@misconception("mean-empty-nan", "call", _mean_words)
+def _empty_nan(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The sums divided by counts that are 0 for an empty segment: 0 / 0 is nan."""
+    write = _means(case)
+    if write is None or not isinstance(case.expected, np.ndarray):
+        return {}
+    out = case.expected.astype(np.result_type(case.expected.dtype, np.float16))
+    written = {to for to, _ in write.writes()}
+    for at in np.ndindex(out.shape):
+        if at not in written:
+            out[at] = np.nan
+    return {"nan": out}
+
+
+@misconception("mean-total-count", "call", _mean_words)
+def _total_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Every segment's sum divided by the number of all values."""
+    write = _means(case)
+    if write is None:
+        return {}
+    sums = run_write(replace(write, reduce="sum"), case)
+    total = int(np.size(to_numpy(write.index)))
+    if isinstance(sums, Raised) or total == 0:
+        return {}
+    return {"all": sums / total}
+
+
+# ---------------------------------------------------------------- counts
+
+
+def _short_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write = _writes_of(case)
+    assert write is not None
+    return {
+        "got": str(int(np.size(outcome))),
+        "top": str(int(to_numpy(write.index).max(initial=-1))),
+        "full": str(int(np.size(case.expected))),
+    }
+
+
+@misconception("short-count", "call", _short_words)
+def _short_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A 1-d count or sum that stops at the largest position (bincount's length)."""
+    write = _writes_of(case)
+    expected = case.expected
+    if write is None or not isinstance(expected, np.ndarray) or expected.ndim != 1:
+        return {}
+    index = to_numpy(write.index)
+    if not write.adds and write.op != "scatter_reduce":
+        return {}
+    top = int(index.max()) if index.size else -1
+    return {"bincount": expected[: top + 1]}

@@ -1,0 +1,163 @@
+"""The writing-op family of the misconception model (``gatherlab/exercises/writes.py``).
+
+Each chapter-6 exercise names the ``Write`` behind its value; the family's mistakes are
+defined on that write, once, and must name what a learner's wrong write did.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from gatherlab._arrays import to_numpy
+from gatherlab.exercises import EXERCISES, Fix, Implement, Predict, check
+from gatherlab.exercises.misconceptions import LIBRARY, Search, equal
+from gatherlab.exercises.writes import Write
+
+WRITING = [i for i, e in EXERCISES.items() if getattr(e, "write", None) is not None]
+FAMILY = {
+    "write-other-dim",
+    "read-instead-of-write",
+    "write-off-by-one",
+    "write-index-transposed",
+    "write-every-row",
+    "kept-one-write",
+    "accumulated-repeats",
+    "include-self-dropped",
+    "include-self-mixed",
+    "mean-without-count",
+    "mean-empty-nan",
+    "mean-total-count",
+    "short-count",
+}
+
+
+def test_every_chapter_6_exercise_names_its_write_and_the_family_is_registered():
+    assert WRITING == [i for i in EXERCISES if i.startswith("06.")]
+    assert len(WRITING) == 8
+    assert FAMILY <= {m.id for m in LIBRARY}
+
+
+@pytest.mark.parametrize("exercise_id", WRITING)
+def test_the_write_computes_the_exercises_value_on_every_case(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    for case in exercise.search.cases:
+        if not isinstance(case.expected, np.ndarray):
+            continue  # an invalid case: its expected outcome is an error
+        assert isinstance(case.write, Write)
+        assert equal(to_numpy(case.write.run()), case.expected), case.name
+
+
+@pytest.mark.parametrize("exercise_id", WRITING)
+def test_no_exercise_lists_a_mistake_the_family_names(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    if not isinstance(exercise, Predict):
+        return
+    search = Search(exercise.search.cases)
+    for wrong in exercise.mistakes.values():
+        found = search.matching([np.asarray(wrong)])
+        assert found is None or not set(found.id.split("+")) & FAMILY, found.id
+
+
+def _one_hot(index_of, dim=1):
+    def answer(labels, classes):
+        rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+        return rows.scatter_(dim, index_of(labels), 1)
+
+    return answer
+
+
+def _every_row(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    rows[:, labels] = 1
+    return rows
+
+
+def _assigned(losses, labels, classes):
+    sums = torch.zeros(classes, dtype=losses.dtype)
+    sums[labels] = losses
+    return sums
+
+
+def _bincount(losses, labels, classes):
+    return torch.bincount(labels, weights=losses)
+
+
+def _mean(divide):
+    def answer(values, segments, count):
+        sums = torch.zeros(count, dtype=values.dtype).index_add_(0, segments, values)
+        ones = torch.ones_like(values)
+        sizes = torch.zeros(count, dtype=values.dtype).index_add_(0, segments, ones)
+        return divide(sums, sizes, values)
+
+    return answer
+
+
+def _default_mean(values, segments, count):
+    zeros = torch.zeros(count, dtype=values.dtype)
+    return zeros.scatter_reduce(0, segments, values, "mean")
+
+
+NAMED = [
+    ("06.one_hot", _one_hot(lambda labels: labels.unsqueeze(1), 0), "write-other-dim"),
+    (
+        "06.one_hot",
+        _one_hot(lambda labels: labels.unsqueeze(0)),
+        "write-index-transposed",
+    ),
+    (
+        "06.one_hot",
+        _one_hot(lambda labels: (labels + 1).unsqueeze(1)),
+        "write-off-by-one",
+    ),
+    ("06.one_hot", _every_row, "write-every-row"),
+    ("06.class_loss_sums", _assigned, "kept-one-write"),
+    ("06.class_loss_sums", _bincount, "short-count"),
+    ("06.segment_means", _default_mean, "include-self-mixed"),
+    ("06.segment_means", _mean(lambda s, n, v: s), "mean-without-count"),
+    ("06.segment_means", _mean(lambda s, n, v: s / n), "mean-empty-nan"),
+    ("06.segment_means", _mean(lambda s, n, v: s / len(v)), "mean-total-count"),
+    ("06.predict_scatter_rows", [[8, 9, 0], [0, 0, 0]], "write-other-dim"),
+    ("06.predict_repeated_plus_equals", [3, 0, 1], "accumulated-repeats"),
+    ("06.predict_include_self", [3.0, 5.0, 7.0], "include-self-dropped"),
+    ("06.predict_scatter_nd", [0, 6, 0, 7], "kept-one-write"),
+    ("06.predict_scatter_nd", [0, 5, 0, 7], "kept-one-write"),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "answer", "named"), NAMED)
+def test_a_wrong_write_gets_its_misconception_named(exercise_id, answer, named):
+    result = check(exercise_id, answer)
+    assert not result.passed
+    assert result.verdict is not None and result.verdict.misconception == named
+    assert len(result.message) < 400, result.message
+
+
+def test_a_read_by_the_write_positions_is_named_in_the_fix():
+    exercise = EXERCISES["06.fix_write_as_read"]
+    assert isinstance(exercise, Fix)
+    result = check(exercise.id, exercise.broken.index)  # the destinations, unchanged
+    assert result.verdict is not None
+    assert result.verdict.misconception == "read-instead-of-write"
+    assert "argsort" in result.message
+
+
+def test_the_message_quotes_the_learners_own_values():
+    message = check("06.class_loss_sums", _assigned).message
+    # visible example: losses [0.5, 1.25, 2.0, 0.25] of classes [1, 0, 1, 1]
+    assert "out[1] is 0.25" in message and "0.5 + 2 + 0.25 = 2.75" in message
+
+
+def test_an_error_on_the_visible_example_is_not_taken_for_a_wrong_write():
+    # an index of the wrong rank raises on every case, as labels - 1 does wherever a
+    # label is 0: only the error's own words are shown, no misconception is guessed
+    exercise = EXERCISES["06.one_hot"]
+    assert isinstance(exercise, Implement)
+    for answer in (
+        _one_hot(lambda labels: labels),
+        _one_hot(lambda labels: labels.unsqueeze(1) - 1),
+    ):
+        result = check(exercise.id, answer)
+        assert result.verdict is not None and result.verdict.misconception is None
+        assert "raised RuntimeError" in result.message
