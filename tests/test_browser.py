@@ -486,8 +486,6 @@ def test_every_static_file_is_loaded_by_the_book() -> None:
     # scripts/fontawesome.js replaces the theme's file of that name (which every page
     # loads) with the icons the theme uses (tools/fontawesome_subset.py).
     loaded.add("scripts/fontawesome.js")
-    # explorers.js loads explorer_modules.js when the book is opened from disk.
-    loaded.add("explorer_modules.js")
     static = ROOT / "book" / "static"
     present = {
         path.relative_to(static).as_posix()
@@ -1019,33 +1017,4 @@ def test_jupyterlab_runs_the_explorer_from_the_installed_modules(
         model["_esm"] == (ROOT / "gatherlab" / "widgets" / "js" / "lab.mjs").read_text()
     )
     assert "parseTensor" not in text and "gl-x" not in text
-    page.close()
-
-
-def test_explorer_modules_script_is_what_the_tool_writes_from_js() -> None:
-    """book/static/explorer_modules.js holds the modules of gatherlab/widgets/js as
-    they are now (run tools/explorer_modules.py after changing them)."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import explorer_modules
-
-    assert explorer_modules.TARGET.read_text() == explorer_modules.script()
-
-
-@needs_chromium
-def test_the_book_opened_from_disk_runs_its_explorers(
-    browser: Browser, built_book: Path
-) -> None:
-    """From file:// the browser imports no module by path; explorers.js then takes the
-    modules from explorer_modules.js and the explorer draws and answers a click."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(error.message))
-    page.goto((built_book / "notebooks" / "01_gather_2d.html").as_uri())
-    explorer = page.locator(EXPLORER).first
-    expect(explorer).to_contain_text("out[0, 0] ← index[0, 0] = 2 → x[0, 2] = 12")
-    explorer.locator('td[data-out="1,0"]').click()
-    expect(explorer).to_contain_text("out[1, 0] ← index[1, 0] = 1 → x[1, 1] = 21")
-    size = explorer.evaluate("(root) => getComputedStyle(root).fontSize")
-    assert size == "16px"  # explorer.css applies
-    assert errors == []
     page.close()
