@@ -44,6 +44,7 @@ CHAPTERS = (
     "notebooks/03_choosing_an_op",
     "notebooks/04_error_cases",
     "notebooks/05_autograd",
+    "notebooks/06_writing_by_index",
 )
 VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
 # The first explorer is interactive once a control of it is in the page: the new

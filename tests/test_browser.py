@@ -486,8 +486,6 @@ def test_every_static_file_is_loaded_by_the_book() -> None:
     # scripts/fontawesome.js replaces the theme's file of that name (which every page
     # loads) with the icons the theme uses (tools/fontawesome_subset.py).
     loaded.add("scripts/fontawesome.js")
-    # explorers.js loads explorer_modules.js when the book is opened from disk.
-    loaded.add("explorer_modules.js")
     static = ROOT / "book" / "static"
     present = {
         path.relative_to(static).as_posix()
@@ -662,17 +660,21 @@ def test_odd_input_never_raises_a_script_error(
     assert opened.problems() == {key: [] for key in opened.problems()}
 
 
-def axe_violations(page: Page) -> list[str]:
-    """axe-core's WCAG 2.1 A and AA violations on the page, one line each."""
+AXE_RUN = """([root, tags]) => axe.run(root, {runOnly: {type: 'tag', values: tags},
+    resultTypes: ['violations']})
+    .then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(
+        n => n.target.join(' ') + ' (' + n.failureSummary + ')'
+    ).join('; ')))"""
+
+
+def axe_violations(page: Page, scope: Locator | None = None) -> list[str]:
+    """axe-core's WCAG 2.1 A and AA violations on the page, or only within ``scope``
+    (its colours still judged against the page behind it), one line each."""
     if not page.evaluate("() => Boolean(window.axe)"):
         page.add_script_tag(path=str(AXE))
-    return page.evaluate(
-        """(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}})
-            .then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(
-                n => n.target.join(' ') + ' (' + n.failureSummary + ')'
-            ).join('; ')))""",
-        AXE_TAGS,
-    )
+    if scope is None:
+        return page.evaluate(f"(tags) => ({AXE_RUN})([document, tags])", AXE_TAGS)
+    return scope.evaluate(f"(root, tags) => ({AXE_RUN})([root, tags])", AXE_TAGS)
 
 
 def controls_of(explorer: Locator) -> list[tuple[str, str]]:
@@ -691,9 +693,10 @@ def controls_of(explorer: Locator) -> list[tuple[str, str]]:
 
 
 def violations_on_load_and_after_every_control(page: Page) -> dict[str, list[str]]:
-    """axe's violations on load, then in each explorer after each of its controls is
-    used (each button pressed, each list set to its last choice, each box given a bad
-    value, which shows a message); {} when there is none."""
+    """axe's violations on the whole page on load, then in each explorer after each of
+    its controls is used (each button pressed, each list set to its last choice, each
+    box given a bad value, which shows a message): only the explorer changes, so axe
+    looks only there; {} when there is none."""
     found = {"on load": axe_violations(page)}
     for k in range(page.locator(EXPLORER).count()):
         explorer = page.locator(EXPLORER).nth(k)
@@ -707,8 +710,28 @@ def violations_on_load_and_after_every_control(page: Page) -> dict[str, list[str
                 select.select_option(label=last)
             else:
                 type_into(explorer, name, "[[0, 1], [1")
-            found[f"{kind} {name}"] = axe_violations(page)
+            found[f"{kind} {name}"] = axe_violations(page, explorer)
     return {step: lines for step, lines in found.items() if lines}
+
+
+@needs_chromium
+def test_axe_in_an_explorer_sees_its_contrast_and_nothing_outside(
+    visit: Callable[[str], Visit],
+) -> None:
+    """The sweep's scoped run is no blind spot: grey on grey inside the explorer is a
+    contrast violation there, and the same outside it is not in the explorer's run."""
+    page = visit("notebooks/01_gather_2d.html").page
+    explorer = page.locator(EXPLORER).first
+    assert axe_violations(page, explorer) == []
+    grey = '<p style="color:#777;background:#888">faint</p>'
+    page.evaluate(
+        f"() => document.querySelector('main')"
+        f".insertAdjacentHTML('afterbegin', '{grey}')"
+    )
+    assert axe_violations(page, explorer) == []
+    explorer.evaluate(f"(root) => root.insertAdjacentHTML('beforeend', '{grey}')")
+    (found,) = axe_violations(page, explorer)
+    assert found.startswith("color-contrast: ")
 
 
 @needs_chromium
@@ -1019,33 +1042,4 @@ def test_jupyterlab_runs_the_explorer_from_the_installed_modules(
         model["_esm"] == (ROOT / "gatherlab" / "widgets" / "js" / "lab.mjs").read_text()
     )
     assert "parseTensor" not in text and "gl-x" not in text
-    page.close()
-
-
-def test_explorer_modules_script_is_what_the_tool_writes_from_js() -> None:
-    """book/static/explorer_modules.js holds the modules of gatherlab/widgets/js as
-    they are now (run tools/explorer_modules.py after changing them)."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import explorer_modules
-
-    assert explorer_modules.TARGET.read_text() == explorer_modules.script()
-
-
-@needs_chromium
-def test_the_book_opened_from_disk_runs_its_explorers(
-    browser: Browser, built_book: Path
-) -> None:
-    """From file:// the browser imports no module by path; explorers.js then takes the
-    modules from explorer_modules.js and the explorer draws and answers a click."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(error.message))
-    page.goto((built_book / "notebooks" / "01_gather_2d.html").as_uri())
-    explorer = page.locator(EXPLORER).first
-    expect(explorer).to_contain_text("out[0, 0] ← index[0, 0] = 2 → x[0, 2] = 12")
-    explorer.locator('td[data-out="1,0"]').click()
-    expect(explorer).to_contain_text("out[1, 0] ← index[1, 0] = 1 → x[1, 1] = 21")
-    size = explorer.evaluate("(root) => getComputedStyle(root).fontSize")
-    assert size == "16px"  # explorer.css applies
-    assert errors == []
     page.close()

@@ -12,17 +12,17 @@ blocked) every exercise of every chapter takes an answer: a wrong one gets a ver
 the solution passes, and answers and verdicts stay across a reload until reset.
 
 The payloads are ``gatherlab/exercises/page.py``'s (each carries the templates it
-uses, so the page fetches nothing); ``tools/page_cases.py`` stores them with answers
-and Python's words in ``tests/js/page_exercise_cases.json.gz``. The browser tests need
-a book built from notebooks executed with today's page.py (the stubs' outputs hold the
-payloads). Screenshots land in ``$BROWSER_TEST_OUTPUT`` (default
-``_build/screenshots``).
+uses); ``tools/page_cases.py`` stores them with answers and Python's words in
+``tests/js/page_exercise_cases.json.gz``. The browser tests need a book built from
+notebooks executed with today's page.py (the stubs' outputs hold the payloads, which
+the build moves into ``_static/exercises/ID.json``, fetched on a box's first use:
+tests/test_site.py checks the move). Screenshots land in ``$BROWSER_TEST_OUTPUT``
+(default ``_build/screenshots``).
 """
 
 from __future__ import annotations
 
 import gzip
-import html
 import json
 import re
 import subprocess
@@ -109,7 +109,8 @@ def node_judges(
     Node)."""
     script = """
         import { readFileSync } from "node:fs";
-        import { judge, render } from "./gatherlab/widgets/js/exercises.mjs";
+        import { judge, ready, render } from "./gatherlab/widgets/js/exercises.mjs";
+        await ready();
         const { answers, payloads } = JSON.parse(readFileSync(0, "utf-8"));
         const out = {};
         for (const [id, pair] of Object.entries(answers)) {
@@ -216,8 +217,10 @@ def test_the_page_reads_typed_answers_as_python_does() -> None:
     the same shape and values, or both decline to read it."""
     script = """
         import { readFileSync } from "node:fs";
-        import { normalized, readTyped } from "./gatherlab/widgets/js/exercises.mjs";
+        import { normalized, readTyped, ready }
+            from "./gatherlab/widgets/js/exercises.mjs";
         import { toPayload } from "./gatherlab/widgets/js/evaluator.mjs";
+        await ready();
         const out = JSON.parse(readFileSync(0, "utf-8")).map((text) => {
           const { value } = readTyped(text);
           const read = value ? toPayload(value) : null;
@@ -266,14 +269,23 @@ def test_each_stub_shows_one_block_or_one_note(exercise_id: str) -> None:
 # ---------------------------------------------------------------- in the browser
 
 
+def page_payloads(built: Path) -> dict[str, Any]:
+    """The payloads the built book's exercises fetch: tools/lean_pages.py moved each
+    out of its page into ``_static/exercises/ID.json``."""
+    folder = built / "_static" / "exercises"
+    return {
+        exercise_id: json.loads((folder / f"{exercise_id}.json").read_text())
+        for exercise_id in EXERCISES
+    }
+
+
 @pytest.fixture(scope="module")
 def page_book(built_book: Path) -> Path:
     """The built book; its stubs must carry today's payloads (re-executed notebooks)."""
-    for chapter in CHAPTERS:
-        text = (built_book / f"{chapter}.html").read_text(encoding="utf-8")
-        if '"templates"' not in html.unescape(text):
+    for exercise_id, payload in page_payloads(built_book).items():
+        if "templates" not in payload:
             pytest.skip(
-                f"{chapter}: built from notebooks executed before page.py's "
+                f"{exercise_id}: built from notebooks executed before page.py's "
                 "templates (re-execute the notebooks)"
             )
     return built_book
@@ -286,14 +298,8 @@ def page_site(page_book: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def page_data(page_book: Path) -> dict[str, Any]:
-    """The payloads the chapter pages carry."""
-    payloads = {}
-    for chapter in CHAPTERS:
-        text = (page_book / f"{chapter}.html").read_text(encoding="utf-8")
-        for found in re.findall(r"data-payload='([^']*)'", text):
-            data = json.loads(html.unescape(found))
-            payloads[data["id"]] = data
-    return {"payloads": payloads}
+    """The payloads the chapter pages fetch."""
+    return {"payloads": page_payloads(page_book)}
 
 
 @pytest.fixture(scope="module")
@@ -320,11 +326,12 @@ def answer(block: Locator, kind: str, text: str) -> None:
 PAGE_IDS = list(EXERCISES)
 
 
-def check_exercise(page: Page, exercise_id: str, output_dir: Path) -> None:
+def check_exercise(
+    page: Page, exercise_id: str, payload: dict[str, Any], output_dir: Path
+) -> None:
     """On an open chapter: a wrong answer gets "not yet", the solution the payload's
     pass in its words (tests/test_site.py does this from the unzipped site)."""
     block = page.locator(f'[data-exercise="{exercise_id}"]')
-    payload = json.loads(block.get_attribute("data-payload") or "{}")
     feedback = block.get_by_role("status")
     answer(block, payload["kind"], ANSWERS[exercise_id]["wrong"])
     expect(feedback).to_contain_text(f"{exercise_id}: not yet.")
@@ -475,42 +482,19 @@ def test_code_boxes_read_well_in_both_schemes_and_on_phones(
     page_data: dict[str, Any],
 ) -> None:
     """Two implement and two fix exercises, wrong then right: 16px text, 44px controls,
-    readable buttons, nothing wider than the screen; screenshots of each."""
-    for exercise_id in SHOT_EXERCISES:
-        page, _, _ = open_chapter(
-            browser, page_site, chapter_of(exercise_id), color_scheme=scheme
-        )
+    readable buttons, nothing wider than the screen; screenshots of each. Each chapter
+    is opened once for its exercises (they do not touch each other's boxes)."""
+    chapters = {chapter_of(exercise_id) for exercise_id in SHOT_EXERCISES}
+    for chapter in sorted(chapters):
+        page, _, _ = open_chapter(browser, page_site, chapter, color_scheme=scheme)
         try:
             page.set_viewport_size({"width": width, "height": 900})
-            block = page.locator(f'[data-exercise="{exercise_id}"]')
-            box = block.get_by_role("textbox")
-            assert box.evaluate("e => getComputedStyle(e).fontSize") == "16px"
-            check = block.get_by_role("button", name=f"Check {exercise_id}")
-            assert check.bounding_box()["height"] >= 44
-            assert contrast(check) >= 4.5
-            assert contrast(box) >= 4.5
-            helps = block.locator(".gl-ex-help")  # how to answer, what Python checks
-            assert helps.count() == 2
-            for k in range(helps.count()):
-                assert contrast(helps.nth(k)) >= 4.5
-            task = block.locator("xpath=ancestor::div[contains(@class, 'exercise')][1]")
-            payload = page_data["payloads"][exercise_id]
-            for which in ("wrong", "right"):
-                answer(block, payload["kind"], ANSWERS[exercise_id][which])
-                feedback = block.get_by_role("status")
-                expect(feedback).to_contain_text(
-                    on_page(said[exercise_id][which]["words"])
-                )
-                assert contrast(feedback) >= 4.5
-                task.scroll_into_view_if_needed()
-                task.screenshot(
-                    path=output_dir
-                    / f"exercise-{exercise_id}-{which}-{scheme}-{width}.png"
-                )
-            # the answer box and its feedback fit their column (chapter 2's explorer
-            # widens that page at 390 px: the explorers' issue)
-            ui = block.locator(".gl-ex")
-            assert ui.evaluate("e => e.scrollWidth <= e.clientWidth")
+            for exercise_id in SHOT_EXERCISES:
+                if chapter_of(exercise_id) == chapter:
+                    payload = page_data["payloads"][exercise_id]
+                    check_code_box(
+                        page, exercise_id, scheme, width, output_dir, said, payload
+                    )
         finally:
             page.context.close()
     page, _, _ = open_chapter(
@@ -527,3 +511,40 @@ def test_code_boxes_read_well_in_both_schemes_and_on_phones(
         )
     finally:
         page.context.close()
+
+
+def check_code_box(
+    page: Page,
+    exercise_id: str,
+    scheme: str,
+    width: int,
+    output_dir: Path,
+    said: dict[str, dict[str, Any]],
+    payload: dict[str, Any],
+) -> None:
+    """One code box on an open chapter, wrong then right (the test above)."""
+    block = page.locator(f'[data-exercise="{exercise_id}"]')
+    box = block.get_by_role("textbox")
+    assert box.evaluate("e => getComputedStyle(e).fontSize") == "16px"
+    check = block.get_by_role("button", name=f"Check {exercise_id}")
+    assert check.bounding_box()["height"] >= 44
+    assert contrast(check) >= 4.5
+    assert contrast(box) >= 4.5
+    helps = block.locator(".gl-ex-help")  # how to answer, what Python checks
+    assert helps.count() == 2
+    for k in range(helps.count()):
+        assert contrast(helps.nth(k)) >= 4.5
+    task = block.locator("xpath=ancestor::div[contains(@class, 'exercise')][1]")
+    for which in ("wrong", "right"):
+        answer(block, payload["kind"], ANSWERS[exercise_id][which])
+        feedback = block.get_by_role("status")
+        expect(feedback).to_contain_text(on_page(said[exercise_id][which]["words"]))
+        assert contrast(feedback) >= 4.5
+        task.scroll_into_view_if_needed()
+        task.screenshot(
+            path=output_dir / f"exercise-{exercise_id}-{which}-{scheme}-{width}.png"
+        )
+    # the answer box and its feedback fit their column (chapter 2's explorer
+    # widens that page at 390 px: the explorers' issue)
+    ui = block.locator(".gl-ex")
+    assert ui.evaluate("e => e.scrollWidth <= e.clientWidth")

@@ -11,16 +11,22 @@ Uses the book built once for the browser tests (tests/conftest.py). Checked here
   console error, and the search page finds a word;
 - .github/workflows/pages.yml is the standard GitHub Pages workflow over ``make book``;
 - the repository link, the Colab launch and the notebook download are on every chapter;
-- the zip of tools/site_zip.py works opened from disk: an explorer answers a control
-  and a typed index, an exercise checks an answer, and ES modules (a toy site) run
-  there, which they do not in the site as built.
+- each exercise's payload leaves its page for ``_static/exercises/ID.json`` (the
+  notebook's own payload, unchanged), which the page fetches, with the evaluator, only
+  when that exercise's box is first used, and says so when the fetch fails;
+- the zip of tools/site_zip.py works opened from disk: an explorer answers a click, a
+  control and a typed index, exercises check answers (their payloads inlined as
+  ``data:`` URLs), and ES modules (a toy site) run there, which they do not in the
+  site as built.
 
 Weights and load times are measured by benchmarks/bench_pages.py, never asserted here.
 """
 
 from __future__ import annotations
 
+import html
 import html.parser
+import json
 import re
 import sys
 import zipfile
@@ -41,6 +47,7 @@ from tests.test_browser import (
     choose,
     type_into,
 )
+from tests.test_page_exercises import ANSWERS, answer, check_exercise, page_payloads
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -183,6 +190,89 @@ def test_search_and_index_pages_run_without_errors(browser: Browser, site: str) 
     page.close()
 
 
+STORED_PAYLOAD = re.compile(r"data-payload='([^']*)'")
+BLOCK = re.compile(
+    'data-exercise="([^"]+)" data-head=\'([^\']*)\' data-payload-src="([^"]+)"'
+)
+
+
+def stored_payloads(chapter: str) -> dict[str, dict]:
+    """The payloads the chapter's notebook stores in its stubs' HTML outputs."""
+    notebook = json.loads((ROOT / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    found = {}
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            text = "".join(output.get("data", {}).get("text/html", ""))
+            for match in STORED_PAYLOAD.findall(text):
+                data = json.loads(html.unescape(match))
+                found[data["id"]] = data
+    return found
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_exercise_payloads_leave_the_page_for_their_files(
+    built_book: Path, chapter: str
+) -> None:
+    """No payload is left in the page: each block keeps the head its box is drawn
+    from and names its file, which holds the payload the notebook stores."""
+    text = (built_book / f"{chapter}.html").read_text(encoding="utf-8")
+    assert "data-payload=" not in text
+    stored = stored_payloads(chapter)
+    blocks = BLOCK.findall(text)
+    assert sorted(b[0] for b in blocks) == sorted(stored)
+    for exercise_id, head, src in blocks:
+        assert src == f"../_static/exercises/{exercise_id}.json"
+        payload = json.loads((built_book / "notebooks" / src).read_text())
+        assert payload == stored[exercise_id]
+        drawn = json.loads(html.unescape(head))
+        assert drawn["id"] == exercise_id and drawn["kind"] == payload["kind"]
+        assert set(drawn) <= {*lean_pages.HEAD, "choices"}
+        for choice in drawn.get("choices", []):  # the verdicts stay in the file
+            assert set(choice) <= set(lean_pages.CHOICE_HEAD)
+
+
+# The payload files and the evaluator a page has asked for, by file name.
+FETCHED = """() => performance.getEntriesByType('resource').map(e => e.name)
+    .filter(n => n.includes('/exercises/') || n.endsWith('/evaluator.mjs'))
+    .map(n => n.split('/').pop()).sort()"""
+
+
+@needs_chromium
+def test_payloads_and_the_evaluator_load_on_first_use(
+    browser: Browser, site: str
+) -> None:
+    """A chapter loads no payload and no evaluator; focusing one box fetches that
+    exercise's payload and the evaluator, and nothing more; its check then answers.
+    A payload that cannot be fetched is said, not a silent box."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = errors_of(page)
+    page.route("**/04.predict_wrap.json", lambda route: route.abort())
+    page.goto(f"{site}notebooks/04_error_cases.html", wait_until="load")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate(FETCHED) == []
+    block = page.locator('[data-exercise="04.gather_python_style"]')
+    block.get_by_role("textbox").focus()
+    page.wait_for_function(f"() => ({FETCHED})().length >= 2")
+    loaded = ["04.gather_python_style.json", "evaluator.mjs"]
+    assert page.evaluate(FETCHED) == loaded
+    answer(block, "implement", ANSWERS["04.gather_python_style"]["wrong"])
+    expect(block.get_by_role("status")).to_contain_text("not yet.")
+    answer(block, "implement", ANSWERS["04.gather_python_style"]["right"])
+    expect(block.get_by_role("status")).to_contain_text("passed.")
+    assert page.evaluate(FETCHED) == loaded  # each loaded once, nothing else
+    assert errors == []
+    broken = page.locator('[data-exercise="04.predict_wrap"]')
+    answer(broken, "predict", ANSWERS["04.predict_wrap"]["right"])
+    expect(broken.get_by_role("status")).to_contain_text(
+        "The checks of 04.predict_wrap could not be loaded"
+    )
+    expect(broken.get_by_role("status")).to_contain_text("Reload the page")
+    # the browser logs the refused request; the page throws nothing
+    assert set(errors) == {"Failed to load resource: net::ERR_FAILED"}
+    context.close()
+
+
 # --------------------------------------------------------------------- publish
 
 
@@ -283,13 +373,32 @@ def test_zip_runs_es_modules_from_disk(browser: Browser, tmp_path: Path) -> None
 
 
 @needs_chromium
-def test_zipped_book_works_from_disk(
-    browser: Browser, built_book: Path, tmp_path: Path
+def test_the_unzipped_build_from_disk_says_how_to_open_it(
+    browser: Browser, built_book: Path
 ) -> None:
-    """Chapter 1 opened from the unzipped site: its explorer answers a control and a
-    typed index, and an exercise checks a wrong and a right answer."""
+    """The build folder opened from disk imports no module (Chromium refuses them on
+    file://): the explorer says so and points to the zip, never a blank box."""
+    page = browser.new_page()
+    page.goto((built_book / "notebooks" / "01_gather_2d.html").as_uri())
+    expect(page.locator(".gl-explorer [role=alert]").first).to_contain_text(
+        "unzip the site of make site-zip"
+    )
+    page.close()
+
+
+@needs_chromium
+def test_zipped_book_works_from_disk(
+    browser: Browser, built_book: Path, tmp_path: Path, output_dir: Path
+) -> None:
+    """Chapter 1 opened from the unzipped site: its explorer draws, styled, and answers
+    a click on an output cell, a control and a typed index; a predict and an implement
+    exercise check a wrong and a right answer (payloads from data: URLs, the evaluator
+    through the import map)."""
     site = unzipped(built_book, tmp_path)
     chapter = "notebooks/01_gather_2d"
+    zipped = (site / f"{chapter}.html").read_text(encoding="utf-8")
+    assert "_static/exercises/" not in zipped
+    assert 'data-payload-src="data:application/json;base64,' in zipped
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors = errors_of(page)
@@ -297,6 +406,7 @@ def test_zipped_book_works_from_disk(
     page.wait_for_function(ALL_VIEWS_RENDERED, timeout=10_000)
     check = EXPLORERS[chapter][0]
     explorer = page.locator(EXPLORER).nth(check.position)
+    assert explorer.evaluate("(root) => getComputedStyle(root).fontSize") == "16px"
     click = check.clicks[0]
     choose(explorer, click.control, click.option)
     for text in click.shows:
@@ -304,6 +414,8 @@ def test_zipped_book_works_from_disk(
     type_into(explorer, check.typed.box, check.typed.valid)
     for text in check.typed.shows:
         expect(explorer).to_contain_text(text)
+    explorer.locator('td[data-out="1,0"]').click()  # index: [[1, 2], [0, 2]]
+    expect(explorer).to_contain_text("out[1, 0] ← index[1, 0] = 0 → x[1, 0] = 20")
     block = page.locator('[data-exercise="01.predict_columns"]')
     box = block.get_by_role("textbox")
     feedback = block.locator(".gl-ex-feedback")
@@ -313,5 +425,7 @@ def test_zipped_book_works_from_disk(
     box.fill(str(EXERCISES["01.predict_columns"].solution.tolist()))
     box.press("Enter")
     expect(feedback).to_have_class(re.compile("gl-ex-passed"))
+    payload = page_payloads(built_book)["01.pick_columns"]
+    check_exercise(page, "01.pick_columns", payload, output_dir)
     assert errors == []
     context.close()

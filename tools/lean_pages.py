@@ -23,7 +23,15 @@ few inline scripts twice. This extension, with book/_templates/layout.html:
   (the same files in the same order: six requests fewer, each a round trip on a slow
   link);
 - moves the saved widgets' state after the text, loads figures lazily, and fetches
-  deferred scripts and modules after the text (with layout.html).
+  deferred scripts and modules after the text (with layout.html);
+- moves each exercise's checks out of the page: the notebook's stored output holds
+  ``<div data-exercise="ID" data-payload='JSON'>`` (gatherlab/exercises/page.py: its
+  cases, misconceptions and words, up to 70 KB an exercise), which becomes
+  ``data-head='JSON'`` (what the answer box needs to be drawn: ``HEAD``) and
+  ``data-payload-src`` naming ``_static/exercises/ID.json`` (the whole payload), which
+  gatherlab/widgets/js/exercises.mjs fetches on the box's first use. The notebooks
+  keep their payloads; tools/site_zip.py puts each file back in its page as a
+  ``data:`` URL, since a page opened from disk may fetch no file.
 
 The search index is loaded by the search page only (layout.html): the search box on
 every page submits to it.
@@ -31,6 +39,8 @@ every page submits to it.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -79,6 +89,13 @@ RELATIVE_URL = re.compile(r"url\(\s*(['\"]?)(?!data:|[a-z]+://|/|#)([^'\")]+)\1\
 PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 IMAGE = re.compile(r"<img (?![^>]*\bloading=)")
 THEBE_CONFIG = re.compile(r'\s*<script type="text/x-thebe-config">.*?</script>', re.S)
+# page.py's block: the attribute is single-quoted, its JSON escaped with &, <, > and '.
+PAYLOAD = re.compile(r"""data-exercise="([\w.-]+)" data-payload='([^']*)'""")
+PAYLOADS = "exercises"  # under _static: one JSON file per exercise
+# What exercises.mjs draws an answer box from, before the payload is fetched; of a
+# choice, its label and text (the verdicts stay in the file).
+HEAD = ("id", "kind", "args", "call", "notebook_checks")
+CHOICE_HEAD = ("label", "text")
 # Per page: an extension's files, dropped when the page has none of its elements.
 OPTIONAL = {
     "togglebutton": re.compile(r'class="[^"]*\b(toggle|dropdown)\b'),
@@ -142,8 +159,40 @@ def prune(
     body = THEBE_CONFIG.sub("", body)
     # Figures load as the reader nears them, not with the first screen's text.
     body = IMAGE.sub(r'<img loading="lazy" ', body)
+    body = payloads_out(body, Path(app.outdir) / "_static", context["pathto"])
     context["body"] = body + state
     context["lean_css"] = f"_static/{LEAN_CSS}"
+
+
+def _attribute(data: Any) -> str:
+    """``data`` as JSON for a single-quoted attribute (as page.py writes it)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return html.escape(text, quote=False).replace("'", "&#x27;")
+
+
+def payloads_out(body: str, static: Path, pathto: Any) -> str:
+    """``body`` with each exercise's payload written to ``static/exercises/ID.json``
+    and replaced by its head and the file's URL from the page (``pathto``)."""
+
+    def move(match: re.Match[str]) -> str:
+        exercise_id = match.group(1)
+        data = json.loads(html.unescape(match.group(2)))
+        name = f"{PAYLOADS}/{exercise_id}.json"
+        (static / PAYLOADS).mkdir(parents=True, exist_ok=True)
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        (static / name).write_text(text, encoding="utf-8")
+        head = {key: data[key] for key in HEAD if key in data}
+        if "choices" in data:
+            head["choices"] = [
+                {k: c[k] for k in CHOICE_HEAD if k in c} for c in data["choices"]
+            ]
+        src = html.escape(pathto(f"_static/{name}", 1))
+        return (
+            f"data-exercise=\"{exercise_id}\" data-head='{_attribute(head)}' "
+            f'data-payload-src="{src}"'
+        )
+
+    return PAYLOAD.sub(move, body)
 
 
 def bundled(scripts: list[Any]) -> list[Any]:

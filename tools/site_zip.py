@@ -18,9 +18,11 @@ relative imports rewritten to the bare names ``site/_static/NAME.mjs``) as a
 - a module's ``import.meta.url`` still names its own path (the page's
   ``_static/NAME.mjs``), so URLs it builds from it point into ``_static/``.
 
-What the zip cannot give a page on disk is ``fetch()``: Chromium refuses every
-``file://`` request of it, so data a page needs is best shipped as a module
-(``export default {...}``) or in the page.
+What the zip cannot give a page on disk is ``fetch()`` of a file: Chromium refuses
+every ``file://`` request of it. So each exercise's payload, which the site serves as
+``_static/exercises/ID.json`` for exercises.mjs to fetch on first use
+(tools/lean_pages.py), goes back into its page as a ``data:`` URL in
+``data-payload-src``: fetching a ``data:`` URL needs no file.
 
 Chromium loads modules from ``data:`` URLs and inline module scripts on ``file://``
 pages; nothing is fetched from disk as a module. Each page carries its own copy of
@@ -36,6 +38,7 @@ import posixpath
 import re
 import sys
 import zipfile
+from html import unescape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,6 +52,7 @@ MODULE_SCRIPT = re.compile(
     r"""\s*</script>"""
 )
 IMPORT_META_URL = re.compile(r"\bimport\.meta\.url\b")
+PAYLOAD_SRC = re.compile(r'\bdata-payload-src="([^"]+)"')
 HEAD = re.compile(r"<head[^>]*>", re.I)
 
 
@@ -106,6 +110,17 @@ def for_disk(page: str, depth: int, modules: dict[str, str]) -> str:
     return page[:cut] + import_map(modules, to_static) + page[cut:]
 
 
+def with_payloads(page: str, folder: Path) -> str:
+    """``page`` (in ``folder``) with each exercise payload it names as a data: URL."""
+
+    def inline(match: re.Match[str]) -> str:
+        data = (folder / unescape(match.group(1))).read_bytes()
+        url = "data:application/json;base64," + base64.b64encode(data).decode("ascii")
+        return f'data-payload-src="{url}"'
+
+    return PAYLOAD_SRC.sub(inline, page)
+
+
 def write_zip(html: Path, out: Path) -> int:
     """Write the site at ``html`` as ``out``; return the number of pages."""
     modules = bare_sources(html / "_static")
@@ -117,7 +132,7 @@ def write_zip(html: Path, out: Path) -> int:
             if not path.is_file() or name.endswith(".map"):
                 continue
             if path.suffix == ".html":
-                text = path.read_text(encoding="utf-8")
+                text = with_payloads(path.read_text(encoding="utf-8"), path.parent)
                 archive.writestr(name, for_disk(text, name.count("/"), modules))
                 pages += 1
             else:

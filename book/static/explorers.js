@@ -6,39 +6,14 @@
 // into _static beside this file: this imports it from there by path and calls its
 // render() with a small model over the saved state. The saved state holds no code
 // (its _esm is the JupyterLab loader, js/lab.mjs). Opened from disk (file://), the
-// browser imports no module by path: then explorer_modules.js (the same files as text,
-// tools/explorer_modules.py) is loaded and lab.mjs's loadExplorer imports them.
+// browser imports no module by path: the zip of tools/site_zip.py (`make site-zip`)
+// gives each page an import map that this import finds them in.
 // Listed in _config.yml (nb_ipywidgets_js).
 (function () {
   "use strict";
   var HERE = document.currentScript.src;
   var MODULE = new URL("explorer.mjs", HERE).href;
   var STYLESHEET = new URL("explorer.css", HERE).href;
-  var FROM_DISK = new URL("explorer_modules.js", HERE).href;
-
-  function blob(text) {
-    return URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
-  }
-
-  // explorer.mjs from explorer_modules.js, for a page the browser will not let import
-  // modules by path (file://).
-  function fromText() {
-    return new Promise(function (resolve, reject) {
-      var script = document.createElement("script");
-      script.src = FROM_DISK;
-      script.onload = function () {
-        resolve(globalThis.gatherlabModules);
-      };
-      script.onerror = function () {
-        reject(new Error("explorer_modules.js did not load"));
-      };
-      document.head.append(script);
-    }).then(function (files) {
-      return import(blob(files["lab.mjs"])).then(function (lab) {
-        return lab.loadExplorer(files);
-      });
-    });
-  }
   var VIEW = "application/vnd.jupyter.widget-view+json";
   var STATE = "application/vnd.jupyter.widget-state+json";
 
@@ -88,7 +63,7 @@
         link.rel = "stylesheet";
         link.href = STYLESHEET;
         document.head.append(link);
-        view = import(MODULE).catch(fromText);
+        view = import(MODULE);
       }
       var state = found.state;
       var el = document.createElement("div");
@@ -99,7 +74,15 @@
           (module.default || module).render({ model: model(state), el: el });
         })
         .catch(function (error) {
-          message(el, "This explorer could not start here: " + error.message);
+          message(
+            el,
+            "This explorer could not start here: " +
+              error.message +
+              (location.protocol === "file:"
+                ? " (a page opened from disk imports no module: unzip the site of " +
+                  "make site-zip and open that, or serve this folder over http)"
+                : ""),
+          );
         });
     });
   }

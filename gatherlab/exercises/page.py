@@ -7,10 +7,11 @@ exercise, one hidden block::
 
 The payload carries the templates it can use (``templates``: the subset of
 ``gatherlab/exercises/messages.json``, the one table, that its verdicts, fallback and
-the page's own messages name), so the page fetches nothing and works from ``file://``;
-it renders a verdict ``V`` by plain substitution: every ``{name}`` in
-``templates[V.template]`` becomes ``V.fields[name]``, nothing else (``render`` in
-``verdict.py`` does the same in Python). The payload JSON is::
+the page's own messages name). The book's build moves the payload into a file that the
+page fetches on first use (tools/lean_pages.py; the zip of tools/site_zip.py puts it
+back as a ``data:`` URL); the page renders a verdict ``V`` by plain substitution:
+every ``{name}`` in ``templates[V.template]`` becomes ``V.fields[name]``, nothing else
+(``render`` in ``verdict.py`` does the same in Python). The payload JSON is::
 
     {"id": "01.pick_columns",
      "kind": "implement" | "fix" | "predict" | "raises" | "choose",

@@ -9,7 +9,9 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { gunzipSync } from "node:zlib";
 
-import { body, judge, readTyped, render } from "../../gatherlab/widgets/js/exercises.mjs";
+import { body, judge, readTyped, ready, render } from "../../gatherlab/widgets/js/exercises.mjs";
+
+await ready();  // the evaluator, which the page imports on first use
 
 const { payloads, cases } = JSON.parse(
   gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString("utf-8"),

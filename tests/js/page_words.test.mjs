@@ -11,7 +11,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { gunzipSync } from "node:zlib";
 
-import { judge, render } from "../../gatherlab/widgets/js/exercises.mjs";
+import { judge, ready, render } from "../../gatherlab/widgets/js/exercises.mjs";
+
+await ready();  // the evaluator, which the page imports on first use
 
 const { payloads, cases } = JSON.parse(
   gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString("utf-8"),

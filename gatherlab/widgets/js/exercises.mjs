@@ -1,29 +1,30 @@
 // Exercises answered in the book's page, with no kernel. Each exercise's stub output
-// holds <div data-exercise="ID" data-payload='JSON'> (written when the book is built,
+// holds <div data-exercise="ID" data-payload='JSON'> (written when the notebook runs,
 // from gatherlab.exercises): its cases with their inputs and expected outputs, the
-// misconceptions' outputs with their verdicts, and the verdict for a pass. The page
-// reads the answer, computes its outputs (implement and fix: the safe evaluator runs
-// the learner's lines on every case), and shows the verdict of the first thing that
-// matches: the expected outputs, a misconception, or else what is known (the first
-// wrong coordinate). Verdicts become words through the payload's "templates" (the
-// subset of gatherlab/exercises/messages.json it uses, put there by page.py, so no
-// file is fetched and file:// pages work), by plain {field} substitution as in Python.
-// Answers and verdicts stay in this browser (localStorage); nothing is sent anywhere.
-// tests/js/page_exercises.test.mjs checks judge() and readTyped().
+// misconceptions' outputs with their verdicts, and the verdict for a pass. The book's
+// build moves that payload into _static/exercises/ID.json (tools/lean_pages.py), and
+// leaves data-head='JSON' (what the answer box is drawn from) and data-payload-src;
+// the payload is fetched, and the evaluator imported, when the box is first used
+// (focus or a check), so a page loads neither until then. The page reads the answer,
+// computes its outputs (implement and fix: the safe evaluator runs the learner's lines
+// on every case), and shows the verdict of the first thing that matches: the expected
+// outputs, a misconception, or else what is known (the first wrong coordinate).
+// Verdicts become words through the payload's "templates" (the subset of
+// gatherlab/exercises/messages.json it uses, put there by page.py), by plain {field}
+// substitution as in Python. Answers and verdicts stay in this browser (localStorage);
+// nothing is sent anywhere. tests/js/page_exercises.test.mjs checks judge() and
+// readTyped() (after ready()).
 
 import { entry, formatValue, shapeText, trace, unravel } from "./core.mjs";
 import { strRepr } from "./python.mjs";
-import {
-  ForbiddenError,
-  PyError,
-  UnsupportedError,
-  family,
-  fromPayload,
-  literalScope,
-  parse,
-  repr,
-  run,
-} from "./evaluator.mjs";
+
+// The evaluator (about 100 KB), imported by ready(): judge() and readTyped() need it.
+let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
+
+export async function ready() {
+  ({ ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run } =
+    await import("./evaluator.mjs"));
+}
 
 // ------------------------------------------------------------------ typed answers
 
@@ -444,12 +445,30 @@ function prompt(payload) {
   return "Pick the true statement.";
 }
 
-const isPagePayload = (payload) =>
-  Boolean(ASK[payload.kind]) && payload.passed !== undefined && (Array.isArray(payload.cases) || Array.isArray(payload.choices));
+// What the box is drawn from (lean_pages.py's data-head): a known kind and an id.
+const isPageHead = (head) => Boolean(ASK[head.kind]) && typeof head.id === "string";
+
+// The exercise's whole payload and the evaluator, fetched once, on first use (a failed
+// fetch is tried again on the next use).
+function checksOf(block) {
+  let loading = null;
+  return () => {
+    loading ??= Promise.all([
+      fetch(new URL(block.dataset.payloadSrc, document.baseURI)).then((response) => {
+        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
+        return response.json();
+      }),
+      ready(),
+    ]).then(([payload]) => payload);
+    loading.catch(() => { loading = null; });
+    return loading;
+  };
+}
 
 function mount(block, state) {
-  const payload = JSON.parse(block.dataset.payload);
-  if (!isPagePayload(payload)) return null;  // another schema: left as it is
+  const payload = JSON.parse(block.dataset.head);
+  if (!isPageHead(payload)) return null;  // another schema: left as it is
+  const checks = checksOf(block);
   const id = payload.id;
   const output = block.closest(".output") ?? block.parentElement;
   // the stored "not attempted yet … run the cell again" of the notebook gives way to
@@ -491,20 +510,28 @@ function mount(block, state) {
   // what only the notebook checks (page.py's notebook_checks), so a pass here is read
   // as what it is
   if (payload.notebook_checks) ui.append(element("p", { class: "gl-ex-help gl-ex-notebook", text: payload.notebook_checks }));
-  const show = (verdict) => {
+  const show = (verdict, templates) => {
     feedback.className = `gl-ex-feedback ${verdict.passed ? "gl-ex-passed" : "gl-ex-failed"}`;
     feedback.replaceChildren(
       element("strong", { text: `${verdict.passed ? "✔" : "✘"} ${id}: ${verdict.passed ? "passed" : "not yet"}.` }),
       " ",
-      ...withCode(render(verdict, payload.templates)),
+      ...withCode(render(verdict, templates)),
     );
+  };
+  const unloaded = (error) => {
+    feedback.className = "gl-ex-feedback gl-ex-failed";
+    feedback.textContent = `The checks of ${id} could not be loaded (${error.message}), so this answer was not checked. Reload the page to try again, or check it in the chapter's notebook.`;
   };
   const check = () => {
     const answer = read();
-    const verdict = judge(payload, answer);
-    show(verdict);
-    state.record(id, answer, verdict);
+    checks().then((full) => {
+      const verdict = judge(full, answer);
+      show(verdict, full.templates);
+      state.record(id, answer, verdict);
+    }, unloaded);
   };
+  // the first focus on the box starts the fetch, so the check finds it loaded
+  ui.addEventListener("focusin", () => checks().catch(() => {}), { once: true });
   button.addEventListener("click", check);
   if (input.tagName === "TEXTAREA")
     input.addEventListener("keydown", (event) => {
@@ -520,7 +547,7 @@ function mount(block, state) {
       const radio = input.querySelector(`input[value="${CSS.escape(saved.answer)}"]`);
       if (radio) radio.checked = true;
     } else input.value = saved.answer;
-    show(saved.verdict);
+    checks().then((full) => show(saved.verdict, full.templates), unloaded);  // used before
   }
   block.replaceChildren(ui);
   block.hidden = false;
@@ -550,11 +577,11 @@ function progressBar(doc, total) {
   return { reset, update };
 }
 
-// The page's exercise blocks (payloads of another schema are left alone).
+// The page's exercise blocks (heads of another schema are left alone).
 export function exerciseBlocks(doc) {
-  return [...doc.querySelectorAll("[data-exercise][data-payload]")].filter((block) => {
+  return [...doc.querySelectorAll("[data-exercise][data-head][data-payload-src]")].filter((block) => {
     try {
-      return isPagePayload(JSON.parse(block.dataset.payload));
+      return isPageHead(JSON.parse(block.dataset.head));
     } catch {
       return false;
     }

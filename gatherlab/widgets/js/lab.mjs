@@ -24,8 +24,7 @@ function moduleUrl(files, name, urls = {}) {
 
 // explorer.mjs imported from these files (name -> text); one module per set of files
 // on the page (explorers share it: their controls' ids count on), whichever widget's
-// copy of this loader asked first. The book opened from disk (file://, where the browser
-// imports no _static module) uses it too: book/static/explorers.js.
+// copy of this loader asked first.
 export function loadExplorer(files) {
   const loaded = (globalThis.gatherlabExplorers ??= new Map());
   const key = JSON.stringify(files);
