@@ -279,8 +279,8 @@ OPS_BY_NAME = {op.name: op for op in OPS}
 # NumPy's) run on cases of their own: a bad position is the only position written, so
 # the changed entry shows where it went. Every op writes into x = X in place where it
 # can (the outcome's memory reads "view"), values ``100, 101, ...``, one per position.
-# Columns that were measured before these ops existed lack them; the installed
-# releases' columns have them.
+# Every stored column has them; a column measured before an op was added would lack
+# it, and ``changes`` and ``by_release`` then leave that column out for the op.
 
 WRITE_FAMILIES = ("per_row", "shared", "flat", "coords", "mask")
 DUPLICATE = "duplicates"

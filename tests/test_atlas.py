@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -73,19 +75,25 @@ def test_columns_are_keyed_by_release_without_build_tag():
 
 
 def test_every_column_has_provenance_and_every_outcome():
-    assert len([key for key in STORED["columns"] if key.startswith("torch ")]) >= 3
+    # every release the atlas covers, 2.7.1 to 2.15.0, with the reading and the
+    # writing ops (each on its own cases)
+    assert len([key for key in STORED["columns"] if key.startswith("torch ")]) >= 8
     for key, stored in STORED["columns"].items():
         library = key.split()[0]
         record = stored["provenance"]
         assert atlas.column_key(library, record["version"]) == key
         for field in ("python", "numpy", "date", "machine", "other_device"):
             assert record[field], (key, field)
-        for op in atlas.OPS:
+        for op in (*atlas.OPS, *atlas.WRITE_OPS):
             if op.library != library:
                 continue
+            assert op.name in stored["outcomes"], (key, op.name)
+            assert tuple(stored["outcomes"][op.name]) == op.modes, (key, op.name)
+            op_cases, compiled = atlas._cases_of(op)
             for mode in op.modes:
                 cases = stored["outcomes"][op.name][mode]
-                wanted = atlas.CASE_NAMES if mode == "eager" else atlas.COMPILE_CASES
+                names = tuple(case.name for case in op_cases)
+                wanted = names if mode == "eager" else compiled
                 assert tuple(cases) == wanted, (key, op.name, mode)
 
 
@@ -205,30 +213,6 @@ SCATTER = "x.scatter_(1, index, src)"
 INDEX_PUT = "x.index_put_((rows, cols), values)"
 
 
-def test_installed_columns_have_every_writing_op_and_older_ones_none():
-    for key, stored in STORED["columns"].items():
-        library = key.split()[0]
-        writing = [op for op in atlas.WRITE_OPS if op.library == library]
-        present = [op.name in stored["outcomes"] for op in writing]
-        assert all(present) or not any(present), key  # all of the family, or none
-        if not any(present):
-            continue
-        for op in writing:
-            for mode in op.modes:
-                cases = stored["outcomes"][op.name][mode]
-                wanted = (
-                    atlas.WRITE_CASE_NAMES
-                    if mode == "eager"
-                    else atlas.WRITE_COMPILE_CASES
-                )
-                assert tuple(cases) == wanted, (key, op.name, mode)
-    for library in atlas.LIBRARIES:  # the installed releases measured them
-        outcomes = atlas.column(library, atlas=STORED)["outcomes"]
-        assert all(
-            op.name in outcomes for op in atlas.WRITE_OPS if op.library == library
-        )
-
-
 @pytest.mark.compile
 def test_stored_compiled_writes_match_torch_compile():
     measured = atlas.measure(
@@ -278,7 +262,9 @@ def test_write_tables_say_where_each_write_went():
 def test_changes_and_by_release_skip_columns_that_lack_an_op():
     partial = copy.deepcopy(STORED)
     columns = partial["columns"]
-    moved = columns["torch 2.13.0"]["outcomes"].pop(SCATTER)
+    moved = columns["torch 2.13.0"]["outcomes"][SCATTER]
+    for stored in columns.values():
+        stored["outcomes"].pop(SCATTER, None)
     columns["torch 2.7.1"]["outcomes"][SCATTER] = moved  # only 2.7.1 measured it
     rendered = atlas.by_release(SCATTER, atlas=partial)
     assert [row[0] for row in rendered.rows] == ["2.7.1"]
@@ -290,3 +276,32 @@ def test_changes_and_by_release_skip_columns_that_lack_an_op():
     moved["eager"]["valid"] = {"status": "error", "error": "F", "message": "m"}
     (row,) = [r for r in atlas.changes("torch", atlas=partial).rows if r[0] == SCATTER]
     assert row[2] == "valid" and "not measured" in row[3:]
+
+
+def test_a_column_measured_again_replaces_the_stored_only_if_nothing_stored_changed(
+    capsys,
+):
+    sys.path.insert(0, str(Path(atlas.__file__).parents[1] / "tools"))
+    import measure_atlas
+
+    key = "torch 2.7.1"
+    whole = copy.deepcopy(STORED["columns"][key])
+    older = {"provenance": whole["provenance"], "outcomes": {GATHER: {}}}
+    older["outcomes"][GATHER] = copy.deepcopy(whole["outcomes"][GATHER])
+    kept = {"columns": {key: older}}  # measured before the other ops existed
+    assert measure_atlas._store(kept, key, whole, accept_changes=False)
+    assert kept["columns"][key] is whole  # the same gather outcomes, more ops
+    assert f"{key}: 2.7.1+cu126, measured in" in capsys.readouterr().out
+
+    changed = copy.deepcopy(whole)
+    changed["outcomes"][GATHER]["eager"]["negative"] = {"status": "ok"}
+    changed["provenance"]["version"] = "2.7.1+cpu"
+    assert not measure_atlas._store(kept, key, changed, accept_changes=False)
+    assert kept["columns"][key] is whole
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == f"{key} changed: version: stored 2.7.1+cu126, now 2.7.1+cpu"
+    assert printed[1].startswith(f"{key} changed: {GATHER} [eager] negative: stored")
+    assert printed[1].endswith("now {'status': 'ok'}")
+    assert printed[2] == f"{key}: 2 stored outcomes differ; column left as it was"
+    assert measure_atlas._store(kept, key, changed, accept_changes=True)
+    assert kept["columns"][key] is changed
