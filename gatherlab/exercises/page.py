@@ -213,6 +213,8 @@ PAGE_TEMPLATES = {
     "implement": (
         *CODE_TEMPLATES,
         "implement.raised",
+        "implement.raised_rule",
+        "implement.raised_rule_hint",
         "implement.detached",
         "implement.forbidden",
         "implement.not_required",

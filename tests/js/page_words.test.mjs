@@ -23,8 +23,6 @@ const { payloads, cases } = JSON.parse(
 // must still not contradict the notebook's: the same pass or not, and never a pass.
 const PYTHON_ONLY = [
   ["01.gather_loop", "assert index.shape", "assert statements: the page cannot run this (it says so)"],
-  ["02.select_steps", "gather(features, 1, positions)\n", "torch's own error text (the page names the rule only)"],
-  ["02.select_steps", "unsqueeze(-1).unsqueeze(-1)", "torch's own error text (the page names the rule only)"],
   ["02.tf_gather_nd_pairs", "tf.stack([rows, positions], axis=0)", "the exercise's hint function (hint.gather_nd_pairs) runs in Python only, and TensorFlow's error text"],
   ["03.fix_pairs_for_take", "answer = pairs\n", "a fix's shape: Python adds compare.shape_advice's dims advice (differ.shape), the page has fix.wrong_shape only"],
   ["04.predict_scalar_index", "9007199254740993", "an integer beyond 2**53: JavaScript numbers round it"],
@@ -32,7 +30,6 @@ const PYTHON_ONLY = [
   ["05.fix_float_positions", "answer = soft_positions.long()\n", "strategies.float_positions (fix.truncated) compares with the truncated floats in Python; the page words the first wrong read"],
   ["05.label_scores", ".diag()", "Tensor.diag: the page cannot run this (it says so)"],
   ["05.label_scores", "torch.nn.functional.one_hot", "torch.nn.functional: the page cannot run this (it says so)"],
-  ["05.label_scores", "log_probs.gather(1, labels)\n", "torch's own error text (the page names the rule only)"],
   ["05.label_scores", "log_probs.data.gather", "Tensor.data: the page cannot run this (it says so)"],
   ["05.label_scores", "torch.from_numpy", "torch.from_numpy: the page cannot run this (it says so)"],
 ];

@@ -372,6 +372,11 @@ function fallback(payload, mine) {
     if (kind === "fix" && got.error.hint)
       return v("fix.still_broken_rule_hint", { problem: got.error.message, hint: got.error.hint });
     if (kind === "fix") return v("fix.still_broken_rule", { problem: got.error.message });
+    if (got.error.rule && got.error.call) {  // the rule the call broke, as implement.py words it
+      const fields = { error: got.error.type, call: got.error.call, problem: got.error.message };
+      if (got.error.hint) return v("implement.raised_rule_hint", { ...fields, hint: got.error.hint });
+      return v("implement.raised_rule", fields);
+    }
     return v("implement.raised", { error });
   }
   if (!got.tensor) return v(`${kind}.not_a_tensor`, { value: repr(got.other) });
