@@ -45,7 +45,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 # The explorers' browser code against cases generated from gatherlab and torch
-# (tests/agreement_cases.py), the in-page exercises and their evaluator
+# (tools/agreement_cases.py, tools/scatter_agreement.py), the in-page exercises and their evaluator
 # (tools/page_cases.py, tools/evaluator_cases.py),
 # with Node's own test runner; then Python and notebooks.
 test: lint
@@ -115,7 +115,9 @@ vendor-js: | $(PY)
 # exercise, the feedback's words or the explorers' rules (the tests say when).
 regen: $(STAMP)
 	$(PY) tools/page_cases.py
-	$(PY) -m tests.agreement_cases
+	$(PY) tools/evaluator_cases.py
+	$(PY) -m tools.agreement_cases
+	$(PY) -m tools.scatter_agreement
 
 clean:
 	rm -rf _build

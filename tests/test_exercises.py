@@ -23,6 +23,7 @@ from gatherlab.exercises import (
 from gatherlab.exercises.compare import shape_advice
 from gatherlab.exercises.registry import Registry
 from gatherlab.exercises.result import FAILED, NOT_ATTEMPTED, PASSED
+from gatherlab.exercises.verdict import PLACEHOLDER, messages
 
 IDS = list(EXERCISES)
 REQUIRED_WRONG = {
@@ -531,8 +532,8 @@ def test_results_display_as_text_and_html():
     assert "<pre" in html and "x = [[10, 11, 12], [20, 21, 22]]" in html
     passed = SELECT.check(_select_columns)
     assert str(passed) == (
-        "✔ 99.select: passed. Your function matches the visible example and 50 "
-        "hidden cases."
+        "✔ 99.select: passed. Your function matches the visible example and the "
+        "hidden cases.\nRun on the visible example and 50 hidden cases."
     )
 
 
@@ -719,9 +720,13 @@ def test_cases_that_must_raise_catch_a_wrapping_solution():
         quiet.message
     )
     assert "(IndexError: positions must lie in -" in quiet.message
-    assert exercise.check(exercise.solution).message == (
-        "Your function matches the visible example and 50 hidden cases, and raises "
-        "on 10 invalid ones."
+    passed = exercise.check(exercise.solution)
+    assert passed.message == (
+        "Your function matches the visible example and the hidden cases, and raises "
+        "on the invalid ones."
+    )
+    assert passed.details == (
+        "Run on the visible example, 50 hidden cases and 10 invalid ones.",
     )
 
     def torch_raises_for_me(input, dim, index):
@@ -925,7 +930,7 @@ def test_which_calls_raise_wraps_each_reason_with_a_hanging_indent():
     view = gl.exercises.show_solution("01.which_calls_raise")
     details = "\n".join(view.result.details).splitlines()
     assert "C runs: torch.gather(x, 0, torch.tensor([[1], [0], [1], [0]]))" in details
-    assert "    returns shape (4, 1)" in details  # the tuple stays whole, indented
+    assert "    returns shape (4, 1)." in details  # the tuple stays whole, indented
     assert max(map(len, details)) <= 68
     assert all(line[0] in "ABCDE " for line in details)
 
@@ -1012,3 +1017,38 @@ def test_label_scores_names_a_negated_result_as_the_loss():
         lambda log_probs, labels: torch.gather(log_probs, 1, labels.unsqueeze(1)) + 1
     )
     assert "not the loss" not in other.message
+
+
+def test_type_dtype_and_device_mistakes_are_templates_with_fields():
+    as_numpy = SELECT.check(lambda x, index: _select_columns(x, index).numpy())
+    assert as_numpy.verdict.template == "differ.framework_torch"
+    assert as_numpy.verdict.fields == {
+        "lead": "On the visible example, ",
+        "what": "your result",
+        "kind": "a NumPy array",
+    }
+    assert as_numpy.message == (
+        "On the visible example, your result is a NumPy array, but it should be a "
+        "torch.Tensor: build it with torch ops (torch.as_tensor converts)."
+    )
+    as_float = SELECT.check(lambda x, index: _select_columns(x, index).float())
+    assert as_float.verdict.template == "differ.dtype"
+    assert (as_float.verdict.fields["got"], as_float.verdict.fields["expected"]) == (
+        "float32",
+        "int64",
+    )
+    forbidden = gl.exercises.check("01.gather_loop", torch.gather)
+    assert forbidden.verdict.template == "implement.is_forbidden"
+    assert forbidden.verdict.fields == {"name": "torch.gather"}
+
+
+def test_no_template_is_a_free_text_escape():
+    """Every template has words of its own, but two: an exercise's authored reason
+    for a known wrong prediction, and two verdicts joined."""
+    bare = [
+        template
+        for template, text in messages().items()
+        if PLACEHOLDER.sub("", text).strip(" .;,") == ""
+    ]
+    assert bare == ["known"]
+    assert messages()["pair"] == "{first}; also, {second}"

@@ -73,8 +73,10 @@ def test_a_missing_axis_error_names_unsqueeze_and_expand():
         "02.select_steps",
         lambda features, positions: torch.gather(features, 1, positions),
     )
-    assert "Index tensor must have the same number of dimensions" in text
-    # diagnose's rule for the call that raised, with its fix
+    # the error's type and diagnose's rule for the call that raised, with its fix (the
+    # page words it the same: torch's own text is left out)
+    assert "raised RuntimeError: its call torch.gather breaks a rule" in text
+    assert "Index tensor must have the same number of dimensions" not in text
     assert "index has 2 dims but input has 3" in text
     assert "add the missing axis with unsqueeze, then expand it" in text
 

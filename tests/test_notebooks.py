@@ -271,3 +271,48 @@ def test_every_exercise_follows_the_cell_pattern(path):
         assert html.startswith('<details class="gl-collapsed">'), html[:80]
         assert "<details open" not in html, exercise_id
         assert "passed" in output.data["text/plain"], exercise_id
+
+
+def _gatherlab_imports(source: str) -> list[str]:
+    """Every import of gatherlab in a cell, as written (magics' lines left out)."""
+    code = "\n".join(
+        "" if line.lstrip().startswith(("%", "!")) else line
+        for line in source.splitlines()
+    )
+    found = []
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            found += [
+                f"import {a.name}" + (f" as {a.asname}" if a.asname else "")
+                for a in node.names
+                if a.name.split(".")[0] == "gatherlab"
+            ]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.split(".")[0] == "gatherlab":
+                names = ", ".join(a.name for a in node.names)
+                found.append(f"from {node.module} import {names}")
+    return found
+
+
+def test_gatherlab_imports_find_both_forms():
+    assert _gatherlab_imports(
+        "%%tensorflow\nimport gatherlab as gl\nfrom gatherlab.figures import legend\n"
+        "import gatherlab.timing\nimport torch"
+    ) == [
+        "import gatherlab as gl",
+        "from gatherlab.figures import legend",
+        "import gatherlab.timing",
+    ]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_chapters_reach_gatherlab_only_through_gl(path):
+    """One namespace: `import gatherlab as gl`, then gl.<name> or gl.<module>.<name>
+    (gatherlab/__init__.py says which); no chapter imports from a submodule."""
+    imports = [
+        (cell.id, line)
+        for cell in _code_cells(path)
+        for line in _gatherlab_imports(cell.source)
+    ]
+    assert imports, "the chapter never imports gatherlab"
+    assert [i for i in imports if i[1] != "import gatherlab as gl"] == []

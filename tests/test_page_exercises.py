@@ -161,7 +161,7 @@ def test_the_stored_answers_get_pythons_words_in_node() -> None:
             )
             page = said[exercise_id][which]
             assert page["passed"] == (which == "right"), (exercise_id, which)
-            if which == "right" and case["verdict"]["template"] != "passed.implement":
+            if which == "right":  # a pass is worded alike, implement passes too
                 assert page["words"] == case["message"], (exercise_id, which)
 
 

@@ -25,7 +25,7 @@ from gatherlab.widgets import EXPLORERS, Explorer
 from gatherlab.widgets import _error_lab as lab
 from gatherlab.widgets._base import JS, MODULES_REQUEST, as_json, from_json, modules
 from gatherlab.widgets._parse import ParseError, parse_tensor
-from tests import agreement_cases, scatter_agreement
+from tools import agreement_cases, scatter_agreement
 
 ROOT = Path(__file__).resolve().parent.parent
 X = [[10, 11, 12], [20, 21, 22]]

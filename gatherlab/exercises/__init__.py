@@ -185,12 +185,10 @@ def fix(
 
 def _unknown(exercise_id: Any) -> Result:
     close = difflib.get_close_matches(str(exercise_id), list(EXERCISES), n=1)
-    hint = f"did you mean {close[0]!r}?" if close else "ids look like '01.pick_columns'"
-    return failed(
-        str(exercise_id),
-        f"There is no exercise {exercise_id!r}: {hint} "
-        "(gl.exercises.EXERCISES lists them).",
-    )
+    if close:
+        name, near = repr(exercise_id), repr(close[0])
+        return failed(str(exercise_id), "exercise.unknown", name=name, close=near)
+    return failed(str(exercise_id), "exercise.unknown_id", name=repr(exercise_id))
 
 
 def check(exercise_id: str, answer: Any) -> Result:
@@ -200,10 +198,7 @@ def check(exercise_id: str, answer: Any) -> Result:
     try:
         exercise = EXERCISES.get(exercise_id)
     except Exception as error:  # a broken chapter module: gatherlab's bug, in words
-        return failed(
-            str(exercise_id),
-            f"The exercises could not be loaded ({package_bug(error)}).",
-        )
+        return failed(str(exercise_id), "exercise.not_loaded", error=package_bug(error))
     if exercise is None:
         return _unknown(exercise_id)
     return exercise.check(answer)

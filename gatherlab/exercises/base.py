@@ -43,9 +43,7 @@ class Exercise:
         try:
             return self._check(answer)
         except Exception as error:
-            return failed(
-                self.id, f"The checker failed on this answer ({package_bug(error)})."
-            )
+            return failed(self.id, "exercise.checker_failed", error=package_bug(error))
 
     def _check(self, answer: Any) -> Result:
         raise NotImplementedError

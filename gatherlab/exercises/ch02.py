@@ -7,6 +7,7 @@ import torch
 
 from gatherlab._arrays import to_numpy
 from gatherlab.exercises import Call, cases, fix, implement, predict
+from gatherlab.exercises.verdict import Hinted, fields_of
 
 features = torch.arange(12).reshape(2, 3, 2)  # (batch, time, feature)
 positions = torch.tensor([[2, 0], [1, 1]])  # (batch, picks)
@@ -94,15 +95,15 @@ def _padding_hint(
     outcome: object,
     expected: torch.Tensor,
     where: tuple[int, ...] | None,
-) -> str:
+) -> Hinted | None:
     """Name a padding value read, or a position one past the last real step."""
     features, lengths = args["features"], args["lengths"]
     steps = features.shape[1]
     if where is None:
         out_of_range = f"out of bounds for dimension 1 with size {steps}"
         if out_of_range in str(outcome) and int(lengths.max()) == steps:
-            return "positions count from 0: the last real step is lengths - 1"
-        return ""
+            return "hint.padding_past_end", {}
+        return None
     sequence, feature = where
     length = int(lengths[sequence])
     value = to_numpy(outcome)[where]
@@ -112,12 +113,13 @@ def _padding_hint(
         if int(features[sequence, step, feature]) == value
     ]
     if not padding:
-        return ""
-    return (
-        f"that is features[{sequence}, {padding[-1]}, {feature}], padding; the last "
-        f"real step of sequence {sequence} is at lengths[{sequence}] - 1 = "
-        f"{length - 1}"
-    )
+        return None
+    return "hint.padding_read", {
+        "sequence": str(sequence),
+        "step": str(padding[-1]),
+        "feature": str(feature),
+        "last": str(length - 1),
+    }
 
 
 implement(
@@ -186,26 +188,20 @@ def _layout_hint(
     got: torch.Tensor,
     expected: torch.Tensor,
     where: tuple[int, ...],
-) -> str:
+) -> Hinted | None:
     """Name a row layout other than states' batch-major ``b * beam + k``."""
     batch = beam_parents.shape[0]
     member = torch.arange(batch)[:, None]
     layouts = {
-        "the beam-major layout k * batch + b (beam 0 of every member first)": (
-            beam_parents * batch + member
-        ),
-        f"offsets b * batch = b * {batch}, the number of members": (
-            beam_parents + member * batch
-        ),
+        "hint.beam_major": beam_parents * batch + member,
+        "hint.member_offsets": beam_parents + member * batch,
     }
     rows = to_numpy(answer)[:, 0] if answer.dim() == 2 else None
     for layout, index in layouts.items():
         if rows is not None and (rows == to_numpy(index).reshape(-1)).all():
-            return (
-                f"your index uses {layout}, while states is batch-major: row "
-                f"b * beam + k, so member b's beams start at row b * beam = b * {beam}"
-            )
-    return ""
+            sizes = {"beam": str(beam), "batch": str(batch)}
+            return layout, {k: v for k, v in sizes.items() if k in fields_of(layout)}
+    return None
 
 
 fix(
@@ -257,16 +253,12 @@ def _pairs_hint(
     outcome: object,
     expected: torch.Tensor,
     where: tuple[int, ...] | None,
-) -> str:
+) -> Hinted | None:
     """Coordinates that are not (batch, position) pairs on the index's last axis."""
     if where is not None or "does not index into param shape" not in str(outcome):
-        return ""
+        return None
     batch, picks = args["positions"].shape
-    return (
-        "your coordinates are no (batch, position) pairs: tf.gather_nd reads the "
-        "last axis of its index as one coordinate, so stack the batch numbers and "
-        f"the positions with axis=-1, into shape ({batch}, {picks}, 2)"
-    )
+    return "hint.gather_nd_pairs", {"batch": str(batch), "picks": str(picks)}
 
 
 implement(

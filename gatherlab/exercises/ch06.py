@@ -13,6 +13,7 @@ import torch
 
 from gatherlab._arrays import to_numpy
 from gatherlab.exercises import Call, cases, fix, implement, predict
+from gatherlab.exercises.verdict import Hinted
 from gatherlab.exercises.writes import Write
 
 # --- the mirror rule ----------------------------------------------------------------
@@ -130,22 +131,20 @@ def _class_loss_case(rng: np.random.Generator) -> dict:
     }
 
 
-def _one_write_hint(args: dict, outcome: object, expected: torch.Tensor, where) -> str:
+def _one_write_hint(
+    args: dict, outcome: object, expected: torch.Tensor, where
+) -> Hinted | None:
     """A class holding one of its losses, not their sum, kept one write."""
     if where is None:
-        return ""
+        return None
     try:
         got = float(to_numpy(outcome)[where])
     except (TypeError, ValueError, IndexError):
-        return ""
+        return None
     members = args["losses"][args["labels"] == where[0]].tolist()
     if len(members) > 1 and got in members:
-        return (
-            "that class holds one of its losses: an assignment such as "
-            "sums[labels] = losses keeps one write per position; add them with "
-            "index_add_, scatter_add_ or index_put_(..., accumulate=True)"
-        )
-    return ""
+        return "hint.one_write", {}
+    return None
 
 
 implement(

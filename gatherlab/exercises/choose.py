@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gatherlab.exercises.base import Exercise
-from gatherlab.exercises.feedback import UNANSWERED_HINT
 from gatherlab.exercises.raises import labels_in
 from gatherlab.exercises.rendering import comment
-from gatherlab.exercises.result import Feedback, Result, feedback, not_attempted
+from gatherlab.exercises.result import Feedback, Result, not_attempted
 from gatherlab.exercises.verdict import verdict
 
 
@@ -37,8 +36,8 @@ def choice_feedback(
             )
         )
     if label == right:
-        return feedback(True, f"Right: {why[right]}.")
-    return feedback(False, f"Not {label}: {why[label]}.")
+        return Feedback(verdict(True, "choose.right", why=why[right]))
+    return Feedback(verdict(False, "choose.wrong", label=label, why=why[label]))
 
 
 @dataclass(eq=False, kw_only=True)
@@ -68,7 +67,7 @@ class Choose(Exercise):
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:
-            return not_attempted(self.id, f"Choose first: {UNANSWERED_HINT}.")
+            return not_attempted(self.id, "choose")
         verdict = choice_feedback(self.options, self.right, self.why, answer)
         return verdict.result(self.id)
 

@@ -1,7 +1,9 @@
 """Compare an answer with the expected value and say, in one sentence, what differs.
 
 Every exercise kind reports type, dtype, device, shape and value mistakes through this
-module, so a wrong answer reads the same wherever it comes from.
+module, so a wrong answer reads the same wherever it comes from: a ``Difference`` holds
+the ``differ.*`` template of ``messages.json`` and its fields, and ``verdict(lead)``
+words it after the checker's own lead ("On hidden case 3 of 50, ").
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any, Literal
 import numpy as np
 
 from gatherlab._arrays import dtype_name, framework_of, to_numpy
+from gatherlab.exercises.verdict import Verdict
 
 FRAMEWORK_NAMES = {
     "torch": "a torch.Tensor",
@@ -19,22 +22,30 @@ FRAMEWORK_NAMES = {
     "tensorflow": "a TensorFlow tensor",
 }
 Hints = Literal["code", "index", "none"]
-CONVERT_HINTS = {
-    "torch": "build it with torch ops (torch.as_tensor converts)",
-    "numpy": "np.asarray converts",
-    "tensorflow": "build it with tf ops (tf.constant converts)",
-}
 
 
 @dataclass(frozen=True)
 class Difference:
-    """What is wrong with an answer; ``where`` is the first wrong coordinate, if any."""
+    """What is wrong with an answer; ``where`` is the first wrong coordinate, if any.
 
-    message: str
+    A difference other than a value (``where`` is None) has a ``template`` and its
+    ``fields``, all but ``lead``: the checker's words before ``what``."""
+
+    template: str | None = None
+    fields: dict[str, str] | None = None
     where: tuple[int, ...] | None = None
     got: Any = None  # the answer's value at ``where``
     expected: Any = None  # the expected value at ``where``
     shape: bool = False  # True when the shapes differ
+
+    def verdict(self, lead: str = "") -> Verdict:
+        """The difference worded after ``lead``; with no lead, ``what`` starts the
+        sentence, capitalised."""
+        assert self.template is not None and self.fields is not None
+        fields = dict(self.fields)
+        if not lead:
+            fields["what"] = fields["what"][:1].upper() + fields["what"][1:]
+        return Verdict(False, self.template, {**fields, "lead": lead})
 
 
 def kind_of(value: Any) -> str:
@@ -132,27 +143,24 @@ def _type_difference(expected: Any, got: Any, what: str) -> Difference | None:
     if want == have or want is None:
         return None
     if got is None:
-        return Difference(f"{what} is None (a function without `return` gives None)")
-    return Difference(
-        f"{what} is {kind_of(got)}, but it should be {FRAMEWORK_NAMES[want]}: "
-        f"{CONVERT_HINTS[want]}"
-    )
+        return Difference("differ.returned_none", {"what": what})
+    return Difference(f"differ.framework_{want}", {"what": what, "kind": kind_of(got)})
 
 
 def _readable(got: Any, what: str) -> tuple[np.ndarray | None, Difference | None]:
     """A NumPy view of a loosely typed answer (lists, tuples, tensors), or why not."""
     if got is None:
-        return None, Difference(f"{what} is None: write the value you expect")
+        return None, Difference("differ.none", {"what": what})
     try:
         values = to_numpy(got)
     except Exception:  # e.g. a ragged list; the reason matters more than the trace
         ragged = _ragged(got)
-        reason = f": {ragged} (every row needs the same length)" if ragged else ""
-        return None, Difference(f"{what} cannot be read as an array of numbers{reason}")
+        if ragged:
+            return None, Difference("differ.ragged", {"what": what, "ragged": ragged})
+        return None, Difference("differ.unreadable", {"what": what})
     if values.dtype.kind not in "biuf":
         return None, Difference(
-            f"{what} is {kind_of(got)} that does not read as numbers: write numbers in "
-            "nested lists, e.g. [[1, 2], [3, 4]]"
+            "differ.not_numbers", {"what": what, "kind": kind_of(got)}
         )
     return values, None
 
@@ -205,8 +213,12 @@ def differences(
             return problem
         if dtype_name(got) != dtype_name(expected):
             return Difference(
-                f"{what} has dtype {dtype_name(got)}, but it should have "
-                f"{dtype_name(expected)} (selection keeps the input's dtype)"
+                "differ.dtype",
+                {
+                    "what": what,
+                    "got": dtype_name(got),
+                    "expected": dtype_name(expected),
+                },
             )
         got_device, want_device = (
             getattr(got, "device", None),
@@ -214,7 +226,8 @@ def differences(
         )
         if framework_of(got) == "torch" and got_device != want_device:
             return Difference(
-                f"{what} is on {got_device}, but it should be on {want_device}"
+                "differ.device",
+                {"what": what, "got": str(got_device), "expected": str(want_device)},
             )
         got_values = to_numpy(got)
     else:
@@ -225,9 +238,13 @@ def differences(
     want_values = to_numpy(expected)
     if got_values.shape != want_values.shape:
         return Difference(
-            f"{what} has shape {shape_text(got_values.shape)}, but it should have "
-            f"shape {shape_text(want_values.shape)}: "
-            f"{shape_advice(want_values.shape, got_values.shape, hints)}",
+            "differ.shape",
+            {
+                "what": what,
+                "got_shape": shape_text(got_values.shape),
+                "expected_shape": shape_text(want_values.shape),
+                "advice": shape_advice(want_values.shape, got_values.shape, hints),
+            },
             shape=True,
         )
     if want_values.dtype.kind == "f" or got_values.dtype.kind == "f":
@@ -239,4 +256,6 @@ def differences(
     if not np.any(wrong):
         return None
     where = tuple(int(c) for c in np.argwhere(np.asarray(wrong))[0])
-    return Difference("", where, got_values[where].item(), want_values[where].item())
+    return Difference(
+        where=where, got=got_values[where].item(), expected=want_values[where].item()
+    )

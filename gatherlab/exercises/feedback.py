@@ -1,5 +1,5 @@
 """Small pieces every kind of exercise words its feedback with, each in one place:
-the stub hints, a case's inputs as lines, an argument changed in place."""
+a case's inputs as lines, an argument changed in place."""
 
 from __future__ import annotations
 
@@ -12,10 +12,6 @@ from gatherlab._arrays import entry, framework_of, to_numpy
 from gatherlab.exercises.compare import shape_text
 
 SMALL = 24  # inputs with at most this many entries are printed in full in feedback
-STUB_HINT = (
-    "replace `raise NotImplementedError` with your code, then run the cell again"
-)
-UNANSWERED_HINT = "replace the `...` with your answer, then run the cell again"
 
 
 def capitalised(sentence: str) -> str:

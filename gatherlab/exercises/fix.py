@@ -14,21 +14,27 @@ from gatherlab.errors import short_error
 from gatherlab.exercises import strategies
 from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.call import TORCH_ERRORS, Call, step_at
-from gatherlab.exercises.compare import differences, expand_sizes, kind_of
-from gatherlab.exercises.feedback import UNANSWERED_HINT
+from gatherlab.exercises.compare import (
+    Difference,
+    differences,
+    expand_sizes,
+    kind_of,
+)
 from gatherlab.exercises.misconceptions import Case, Raised, Search, Voice, explain
 from gatherlab.exercises.rendering import as_assignment, source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted
-from gatherlab.exercises.verdict import Verdict, verdict
+from gatherlab.exercises.verdict import Hinted, Verdict, completed, verdict
 from gatherlab.exercises.wrong import off_by_one, transposed
 from gatherlab.trace import format_value
 
 FIX_VOICE = Voice(lambda case: "The call runs now, but ", "your call's result")
 STILL_BROKEN_VOICE = Voice(lambda case: "Still broken: ", "your call")
+RUNS_NOW = "The call runs now; "  # the lead of a difference in the call's result
 
 FixPart = Literal["index", "dim"]
-# hint(answer, got, expected, where): the exercise's own words for a wrong result.
-FixHint = Callable[[Any, Any, Any, tuple[int, ...]], str]
+# hint(answer, got, expected, where): the exercise's own words for a wrong result, a
+# hint.* template and its fields (or None).
+FixHint = Callable[[Any, Any, Any, tuple[int, ...]], Hinted | None]
 
 
 @dataclass(eq=False, kw_only=True)
@@ -98,16 +104,14 @@ class Fix(Exercise):
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:
-            return not_attempted(self.id, f"Fix the call: {UNANSWERED_HINT}.")
+            return not_attempted(self.id, "fix")
         is_int = isinstance(answer, (int, np.integer)) and not isinstance(answer, bool)
         if self.part == "dim" and not is_int:
-            return failed(
-                self.id, f"Your answer is {kind_of(answer)}; a dim is an int."
-            )
+            return failed(self.id, "fix.dim_not_int", kind=kind_of(answer))
         if self.part == "index":
             cause = strategies.float_positions(answer, self)
-            if cause:
-                return failed(self.id, f"Still broken: {cause}.")
+            if cause is not None:
+                return judged(self.id, cause)
         fixed = self.broken.with_part(self.part, answer)
         problems = fixed.problems()
         if problems:
@@ -116,14 +120,22 @@ class Fix(Exercise):
             found = explain(self.search, [raised], STILL_BROKEN_VOICE)
             if found is not None:
                 return judged(self.id, found)
-            hint = f" ({problem.hint})" if problem.hint else ""
-            return failed(self.id, f"Still broken: {problem.message}{hint}.")
+            if problem.hint:
+                return failed(
+                    self.id,
+                    "fix.still_broken_rule_hint",
+                    problem=problem.message,
+                    hint=problem.hint,
+                )
+            return failed(self.id, "fix.still_broken_rule", problem=problem.message)
         try:
             got = fixed.run()
         except TORCH_ERRORS as error:
             return failed(
                 self.id,
-                f"Still broken: {fixed.text()} raised {short_error(error)}.",
+                "fix.still_broken_raised",
+                call=fixed.text(),
+                error=short_error(error),
             )
         difference = differences(self.expected, got, "the result")
         if difference is None:
@@ -135,18 +147,19 @@ class Fix(Exercise):
             works = verdict(True, "passed.fix", part=self.part, call=named.text())
             return judged(self.id, works)
         if difference.where is None and not difference.shape:
-            return failed(self.id, f"The call runs now; {difference.message}.")
+            return judged(self.id, difference.verdict(RUNS_NOW))
         found = explain(self.search, [to_numpy(got)], FIX_VOICE)
         if found is not None:
             return judged(self.id, found)
         if difference.where is None:
-            message = self._expand_advice(answer, difference.message)
-            return failed(self.id, f"The call runs now; {message}.")
+            return judged(self.id, self._expand_advice(answer, difference))
         hint = (
-            self.hint(answer, got, self.expected, difference.where) if self.hint else ""
+            self.hint(answer, got, self.expected, difference.where)
+            if self.hint
+            else None
         )
-        if hint:
-            return failed(self.id, f"The call runs now, but {hint}.")
+        if hint is not None:
+            return judged(self.id, completed(hint[0], {}, hint[1]))
         return judged(self.id, self._wrong_value(fixed, got, difference.where))
 
     def _wrong_value(self, fixed: Call, got: Any, where: tuple[int, ...]) -> Verdict:
@@ -185,16 +198,20 @@ class Fix(Exercise):
             return False
         return differences(self.expected, fixed.run(), strict=False) is None
 
-    def _expand_advice(self, answer: Any, message: str) -> str:
-        """``message``, unless it suggests an expand that would read wrong values: then
-        where the index's new axis belongs (checked by running the call)."""
-        if ".expand(" not in message or self.part != "index":
-            return message
+    def _expand_advice(self, answer: Any, difference: Difference) -> Verdict:
+        """The shape ``difference``, unless its advice is an expand that would read
+        wrong values: then where the index's new axis belongs (checked by running the
+        call)."""
+        said = difference.verdict(RUNS_NOW)
+        advice = said.fields["advice"]
+        if ".expand(" not in advice or self.part != "index":
+            return said
         target = tuple(to_numpy(self.reference_answer).shape)
         index = answer
         short = [d for d, size in enumerate(index.shape) if size == 1 != target[d]]
+        head = {**said.fields, "advice": advice[: advice.index(": expand it with")]}
         if len(short) != 1 or self.gives_expected(index.expand(target)):
-            return message
+            return said
         d, rank = short[0], len(target)
         for new in (n for n in range(rank) if n != d):
             moved = index.squeeze(d).unsqueeze(new)
@@ -203,15 +220,20 @@ class Fix(Exercise):
             place = {0: "first", rank - 1: "last"}.get(new, f"at dim {new}")
             along = {0: "row", 1: "column"}.get(new, f"slice along dim {new}")
             along = along if rank == 2 else f"slice along dim {new}"
-            head = message[: message.index(": expand it with")]
-            return (
-                f"{head}, and expanding this index would repeat each position along "
-                f"dim {d}: each {along} must hold the positions "
-                f"{to_numpy(index.squeeze(d)).tolist()}, so put the new axis {place} "
-                f"(.unsqueeze({new})), then expand it "
-                f"(.expand({expand_sizes(target, new)}))"
+            return verdict(
+                False,
+                "fix.expand_repeats",
+                got_shape=head["got_shape"],
+                expected_shape=head["expected_shape"],
+                advice=head["advice"],
+                d=str(d),
+                along=along,
+                positions=str(to_numpy(index.squeeze(d)).tolist()),
+                place=place,
+                new=str(new),
+                sizes=expand_sizes(target, new),
             )
-        return message[: message.index(": expand it with")]
+        return Verdict(False, said.template, head)
 
     def wrong_answers(self) -> dict[str, Any]:
         right = self.reference_answer

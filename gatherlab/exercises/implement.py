@@ -17,12 +17,7 @@ from gatherlab.exercises import strategies
 from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.call import Call, step_at
 from gatherlab.exercises.compare import differences, kind_of, shape_text
-from gatherlab.exercises.feedback import (
-    STUB_HINT,
-    capitalised,
-    changed_argument,
-    describe,
-)
+from gatherlab.exercises.feedback import changed_argument, describe
 from gatherlab.exercises.misconceptions import (
     Case,
     Outcome,
@@ -45,7 +40,7 @@ from gatherlab.exercises.patching import (
 )
 from gatherlab.exercises.rendering import source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted
-from gatherlab.exercises.verdict import Verdict, verdict
+from gatherlab.exercises.verdict import Hinted, Verdict, completed, verdict
 from gatherlab.exercises.wrong import (
     never_raising,
     off_by_one,
@@ -59,8 +54,9 @@ HIDDEN_CASES = 50
 INVALID_CASES = 10  # hidden cases that must raise, when an exercise has them
 Arguments = Mapping[str, Any]
 Generator = Callable[[np.random.Generator], Arguments]
-# hint(args, outcome, expected, where): the exercise's own words for a wrong outcome.
-Hint = Callable[[dict[str, Any], Any, Any, "tuple[int, ...] | None"], str]
+# hint(args, outcome, expected, where): the exercise's own words for a wrong outcome,
+# a hint.* template and its fields (or None).
+Hint = Callable[[dict[str, Any], Any, Any, "tuple[int, ...] | None"], Hinted | None]
 
 
 @dataclass(eq=False, kw_only=True)
@@ -210,28 +206,16 @@ class Implement(Exercise):
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:
-            return not_attempted(self.id, f"Write the function: {STUB_HINT}.")
+            return not_attempted(self.id, "implement")
         if not callable(answer):
-            return failed(
-                self.id,
-                f"check wants your function itself, but it got {kind_of(answer)}: pass "
-                "the function's name, without calling it.",
-            )
+            return failed(self.id, "implement.not_callable", kind=kind_of(answer))
         try:
             cases = self.all_cases
         except ImportError as missing:
-            return failed(
-                self.id,
-                f"This exercise needs {missing.name}, which is not installed here "
-                f"(pip install {missing.name}).",
-            )
+            return failed(self.id, "implement.needs_module", name=str(missing.name))
         for name in self.forbid:
             if answer is function(name):
-                return failed(
-                    self.id,
-                    f"Your answer is {name} itself, and this exercise asks you not to "
-                    f"use {name}: write your own function.",
-                )
+                return failed(self.id, "implement.is_forbidden", name=name)
         runs = []
         for number, case in enumerate(cases):
             try:
@@ -240,10 +224,8 @@ class Implement(Exercise):
                 return self._refused(case.name, refused)
             except NotImplementedError:
                 if number == 0:
-                    return not_attempted(self.id, f"Write the function: {STUB_HINT}.")
-                return failed(
-                    self.id, f"{case.name}, your function raised NotImplementedError."
-                )
+                    return not_attempted(self.id, "implement")
+                return failed(self.id, "implement.not_implemented", case=case.name)
         for number, (case, run) in enumerate(zip(cases, runs, strict=True)):
             if not self._passes(number, case, run):
                 return self._explain(answer, number, runs)
@@ -251,11 +233,16 @@ class Implement(Exercise):
             cut = self._gradient_cut(answer)
             if cut is not None:
                 return cut
-        raises = f", and raises on {self.invalid} invalid ones" if self.invalid else ""
-        return judged(
-            self.id,
-            verdict(True, "passed.implement", hidden=str(self.hidden), raises=raises),
+        # the count goes under the message: the page, which runs fewer cases, words
+        # the same pass (page_words.test.mjs)
+        ran = (
+            f"Run on the visible example, {self.hidden} hidden cases and "
+            f"{self.invalid} invalid ones."
+            if self.invalid
+            else f"Run on the visible example and {self.hidden} hidden cases."
         )
+        template = "passed.implement_invalid" if self.invalid else "passed.implement"
+        return judged(self.id, verdict(True, template), (ran,))
 
     def _run(self, answer: Callable[..., Any], args: Mapping[str, Any]) -> Run:
         """The learner's function on one case: its value or error, the gather-family
@@ -306,17 +293,27 @@ class Implement(Exercise):
                 return judged(self.id, found, details)
             why = strategies.wraps_instead_of_raising(case.call)
             error = self.invalid_cases[number - len(self.cases)][1]
+            if why is None:
+                return failed(
+                    self.id,
+                    "implement.must_raise",
+                    details,
+                    case=case.name,
+                    error=error,
+                )
             return failed(
                 self.id,
-                f"{case.name}, your function returned a result, but this case is "
-                f"invalid and must raise, as the reference does ({error}){why}.",
+                "implement.must_raise_wraps",
                 details,
+                case=case.name,
+                error=error,
+                **why,
             )
         expected = self.cases[number][1]
         if run.error is None:
             early = self._python_only(case, run, expected)
             if early is not None:
-                return failed(self.id, early, details)
+                return judged(self.id, early, details)
         found = self._named(runs) or (
             self._unwritten(answer, case, run) if run.error is None else None
         )
@@ -326,26 +323,25 @@ class Implement(Exercise):
         """The misconception that reproduces the learner's outcome on every case."""
         return explain(self.search, [r.outcome for r in runs], IMPLEMENT_VOICE)
 
-    def _python_only(self, case: Case, run: Run, expected: Any) -> str | None:
+    def _python_only(self, case: Case, run: Run, expected: Any) -> Verdict | None:
         """What only a run in Python sees: a required function unused, an input
         changed in place, the wrong framework, dtype or device."""
         if not run.used_required and framework_of(run.value) is not None:
-            names = " or ".join(self.require)
-            return (
-                f"{case.name}, your function's result does not come from {names}: "
-                f"this exercise asks you to build it with "
-                f"{self.require[0].rsplit('.', 1)[-1]}."
+            return verdict(
+                False,
+                "implement.not_required",
+                case=case.name,
+                names=" or ".join(self.require),
+                short=self.require[0].rsplit(".", 1)[-1],
             )
         changed = changed_argument(case.args, run.given)
         if changed:
-            return (
-                f"{case.name}, your function changed its input {changed} in place: "
-                "leave the inputs as they are (use out-of-place ops, or work on a "
-                ".clone())."
+            return verdict(
+                False, "implement.changed_input", case=case.name, name=changed
             )
         difference = differences(expected, run.value, "your result", hints="index")
         if difference is not None and difference.where is None and not difference.shape:
-            return f"{case.name}, {difference.message}."
+            return difference.verdict(f"{case.name}, ")
         return None
 
     def _unwritten(self, answer: Any, case: Case, run: Run) -> Verdict | None:
@@ -376,26 +372,25 @@ class Implement(Exercise):
         if run.error is not None:
             hint = self._hint(dict(case.args), run.error, expected, None)
             error = short_error(run.error)
-            if hint:
-                return verdict(
-                    False,
-                    "implement.raised_hint",
-                    case=case.name,
-                    error=error,
-                    hint=capitalised(hint),
-                )
+            if hint is not None:
+                return completed(hint[0], {"case": case.name, "error": error}, hint[1])
             problem = _problem(run.calls)
             if problem is None:
                 return verdict(False, "implement.raised", case=case.name, error=error)
-            return verdict(
-                False,
-                "implement.raised_rule",
-                case=case.name,
-                error=error,
-                call=f"torch.{run.calls[-1].op}",
-                problem=problem.message,
-                hint=f" ({problem.hint})" if problem.hint else "",
+            # the rule, not torch's own words, as the page says it
+            known = {
+                "case": case.name,
+                "error": type(run.error).__name__,
+                "call": f"torch.{run.calls[-1].op}",
+                "problem": problem.message,
+                "hint": problem.hint or "",
+            }
+            rule = (
+                "implement.raised_rule_hint"
+                if problem.hint
+                else "implement.raised_rule"
             )
+            return completed(rule, known)
         got, want = run.outcome, to_numpy(expected)
         if not isinstance(got, np.ndarray) or got.shape != want.shape:
             return verdict(
@@ -412,12 +407,9 @@ class Implement(Exercise):
             "got": format_value(got[where]),
         }
         hint = self._hint(dict(case.args), run.value, expected, where)
-        if hint:
-            return Verdict(
-                False,
-                "implement.wrong_value_hint",
-                {**fields, "expected": format_value(want[where]), "hint": hint},
-            )
+        if hint is not None:
+            known = {**fields, "expected": format_value(want[where])}
+            return completed(hint[0], known, hint[1])
         reads = (
             expected_reads(case.call, want.shape, where)
             if self.finish is None
@@ -474,25 +466,21 @@ class Implement(Exercise):
         return None
 
     def _refused(self, where: str, refused: ForbiddenOpError) -> Result:
-        return failed(
-            self.id,
-            f"{where}, your function called {refused.name}, and this exercise asks "
-            f"you not to use {refused.name}.",
-        )
+        return failed(self.id, "implement.forbidden", case=where, name=refused.name)
 
     def _hint(
         self, args: dict[str, Any], outcome: Any, expected: Any, where: Any
-    ) -> str:
-        """The exercise's own explanation of a wrong outcome, or empty."""
+    ) -> Hinted | None:
+        """The exercise's own explanation of a wrong outcome, or None."""
         if self.hint is None:
-            return ""
+            return None
         try:
-            return self.hint(args, outcome, expected, where) or ""
+            return self.hint(args, outcome, expected, where)
         except (
             Exception
         ) as error:  # a failing hint costs the hint (loud when debugging)
             package_bug(error)
-            return ""
+            return None
 
     def _bound(self, args: Mapping[str, Any]) -> Call | None:
         return self.call.bind(args) if self.call is not None else None

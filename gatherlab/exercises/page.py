@@ -87,7 +87,9 @@ Implement pages carry the visible example, the first ``PAGE_HIDDEN`` hidden case
 the first ``PAGE_INVALID`` invalid ones, and the single misconceptions computed over
 exactly those (pairs, several times larger, are named in the notebook only), so the
 page's verdicts are the notebook's on those cases where one misconception explains the
-answer; the notebook checks all the cases. ``verdict_for(exercise_id, answer)`` gives
+answer; the notebook checks all the cases. Their pass is the notebook's verdict word
+for word, which names no count: ``notebook_checks`` says how many cases each side runs.
+``verdict_for(exercise_id, answer)`` gives
 the Python side of a page case.
 How the page reads typed text is ``gatherlab.exercises.typed``.
 """
@@ -174,8 +176,11 @@ def _cases(
     voice: Voice,
     names: dict[int, dict[str, Any]],
     verdicts: dict[str, Any],
+    raised: Voice | None = None,
 ) -> list[dict[str, Any]]:
-    """The cases with every misconception's output; the verdicts go in ``verdicts``."""
+    """The cases with every misconception's output; the verdicts go in ``verdicts``.
+    A misconception that raises on the first case is worded in the ``raised`` voice
+    where one is given (a fix: "Still broken", as the notebook says it)."""
     listed: list[dict[str, Any]] = []
     for number, case in enumerate(search.cases):
         listed.append(
@@ -191,7 +196,9 @@ def _cases(
     for candidate in search.candidates(pairs=False):
         # a misconception's variants (another axis, another size) are worded apart:
         # a variant whose verdict differs from the id's gets the key "id#2", "id#3"...
-        said = verdict_of(candidate, search, voice).to_json()
+        raises = isinstance(candidate.outcomes[0], Raised)
+        speaker = raised if raised is not None and raises else voice
+        said = verdict_of(candidate, search, speaker).to_json()
         key, variant = candidate.id, 1
         while verdicts.setdefault(key, said) != said:
             variant += 1
@@ -203,14 +210,34 @@ def _cases(
     return listed
 
 
-# The templates the page words verdicts with itself, besides those the payload names:
-# ``text`` (its own sentences), the unknown label and pick-one answers, a raised error.
+# The templates the page words verdicts with itself, besides those the payload names
+# (exercises.mjs's `v(...)` calls): what the page cannot run or read, a forbidden or
+# missing op, an error where a value was due and the reverse, unreadable answers.
+CODE_TEMPLATES = ("page.unsupported", "page.syntax")
 PAGE_TEMPLATES = {
-    "implement": ("text", "implement.raised", "implement.detached"),
-    "fix": ("text", "fix.wrong_value_yours_read"),
-    "predict": ("text",),
-    "raises": ("text", "raises.unknown"),
-    "choose": ("text", "choose.unknown", "choose.pick_one"),
+    "implement": (
+        *CODE_TEMPLATES,
+        "implement.raised",
+        "implement.raised_rule",
+        "implement.raised_rule_hint",
+        "implement.detached",
+        "implement.forbidden",
+        "implement.not_required",
+        "implement.must_raise_type",
+        "implement.not_a_tensor",
+    ),
+    "fix": (
+        *CODE_TEMPLATES,
+        "fix.wrong_value_yours_read",
+        "fix.still_broken_rule",
+        "fix.still_broken_rule_hint",
+        "fix.still_broken_error",
+        "fix.must_raise_type",
+        "fix.not_a_tensor",
+    ),
+    "predict": ("differ.not_numbers", "differ.unreadable", "differ.ragged"),
+    "raises": ("raises.unknown", "raises.not_labels"),
+    "choose": ("choose.unknown", "choose.pick_one"),
 }
 
 
@@ -243,7 +270,6 @@ def _implement(exercise: Any) -> dict[str, Any]:
     }
     verdicts: dict[str, Any] = {}
     invalid = len(chosen) - 1 - PAGE_HIDDEN
-    raises = f", and raises on {invalid} invalid ones" if invalid else ""
     hidden = str(min(PAGE_HIDDEN, valid - 1))
     invalid_all = len(exercise.all_cases) - valid
     also = f" and {invalid_all} invalid ones" if invalid_all else ""
@@ -263,8 +289,9 @@ def _implement(exercise: Any) -> dict[str, Any]:
         "gradient": exercise.gradient,
         "forbid": list(exercise.forbid),
         "require": list(exercise.require),
+        # the notebook's pass, word for word; the counts are in notebook_checks
         "passed": Verdict(
-            True, "passed.implement", {"hidden": hidden, "raises": raises}
+            True, "passed.implement_invalid" if invalid else "passed.implement"
         ).to_json(),
         "fallback": {
             "template": "implement.wrong_value",
@@ -289,7 +316,7 @@ def fix_names(exercise: Any) -> dict[str, Any]:
 
 
 def _fix(exercise: Any) -> dict[str, Any]:
-    from gatherlab.exercises.fix import FIX_VOICE
+    from gatherlab.exercises.fix import FIX_VOICE, STILL_BROKEN_VOICE
 
     broken = exercise.broken
     inputs = {
@@ -310,7 +337,9 @@ def _fix(exercise: Any) -> dict[str, Any]:
             "part": exercise.part,
             "answer": exercise.answer_name,
         },
-        "cases": _cases(exercise.search, FIX_VOICE, {0: inputs}, verdicts),
+        "cases": _cases(
+            exercise.search, FIX_VOICE, {0: inputs}, verdicts, STILL_BROKEN_VOICE
+        ),
         "misconceptions": verdicts,
         "passed": works.to_json(),
         "fallback": {

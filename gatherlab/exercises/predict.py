@@ -18,12 +18,12 @@ from gatherlab._arrays import entry, to_numpy
 from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.call import Call, contributions
 from gatherlab.exercises.compare import differences, shape_text
-from gatherlab.exercises.feedback import UNANSWERED_HINT, capitalised
+from gatherlab.exercises.feedback import capitalised
 from gatherlab.exercises.implement import expected_reads, first_wrong
 from gatherlab.exercises.misconceptions import Case, Search, Voice
 from gatherlab.exercises.misconceptions import explain as explain_misconception
 from gatherlab.exercises.rendering import as_shown, assigned, body
-from gatherlab.exercises.result import Feedback, Result, feedback, not_attempted
+from gatherlab.exercises.result import Feedback, Result, not_attempted
 from gatherlab.exercises.verdict import Verdict, verdict
 from gatherlab.exercises.wrong import transposed
 from gatherlab.trace import format_value
@@ -114,7 +114,7 @@ def prediction_feedback(
         if differences(wrong, answer, strict=False) is None:
             return Feedback(verdict(False, "known", reason=capitalised(reason)))
     if difference.where is None and not difference.shape:
-        return feedback(False, f"{capitalised(difference.message)}.")
+        return Feedback(difference.verdict())
     if search is None:
         case = prediction_case(
             expected, explain, gradient=gradient, grad_output=grad_output
@@ -220,7 +220,7 @@ class Predict(Exercise):
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:
-            return not_attempted(self.id, f"Predict first: {UNANSWERED_HINT}.")
+            return not_attempted(self.id, "predict")
         verdict = prediction_feedback(
             self.solution,
             answer,

@@ -15,10 +15,9 @@ from gatherlab.errors import short_error
 from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.call import TORCH_ERRORS, Call
 from gatherlab.exercises.compare import kind_of, shape_text
-from gatherlab.exercises.feedback import UNANSWERED_HINT
 from gatherlab.exercises.rendering import assigned, wrapped
-from gatherlab.exercises.result import Feedback, Result, feedback, not_attempted
-from gatherlab.exercises.verdict import verdict
+from gatherlab.exercises.result import Feedback, Result, not_attempted
+from gatherlab.exercises.verdict import Verdict, render, verdict
 
 LABEL_SEPARATORS = re.compile(r"[\s,;'\"\[\]()]+")
 
@@ -32,13 +31,17 @@ def _outcome(call: Call) -> str:
     return ""
 
 
-def reason(label: str, call: Call, raises: bool) -> str:
-    """``B raises: <diagnosis>`` or ``A runs: <call> returns shape (2, 2)``."""
+def reason(label: str, call: Call, raises: bool) -> Verdict:
+    """``B raises: <diagnosis>.`` or ``A runs: <call> returns shape (2, 2).``, as a
+    failing verdict (a pass lists every call's reason under its message)."""
     if not raises:
         shape = shape_text(tuple(call.run().shape))
-        return f"{label} runs: {call.text()} returns shape {shape}"
+        return verdict(
+            False, "raises.wrong_runs", label=label, call=call.text(), shape=shape
+        )
     problems = call.problems()
-    return f"{label} raises: {problems[0].message if problems else _outcome(call)}"
+    why = problems[0].message if problems else _outcome(call)
+    return verdict(False, "raises.wrong_raises", label=label, why=why)
 
 
 def listed(labels: Iterable[str]) -> str:
@@ -88,10 +91,9 @@ def raises_feedback(
     raising = tuple(raising)
     labels = labels_in(answer, calls)
     if labels is None:
-        return feedback(
-            False,
-            f"Your answer is {kind_of(answer)}: write the labels of the calls that "
-            f"raise, e.g. {list(calls)[:2]!r}, or [] if none does.",
+        example = repr(list(calls)[:2])
+        return Feedback(
+            verdict(False, "raises.not_labels", kind=kind_of(answer), example=example)
         )
     unknown = sorted(labels - set(calls))
     if unknown:
@@ -104,12 +106,12 @@ def raises_feedback(
     extra = [label for label in calls if label in labels and label not in raising]
     if not missed and not extra:
         reasons = tuple(
-            wrapped(reason(label, call, label in raising), "    ")
+            wrapped(render(reason(label, call, label in raising)), "    ")
             for label, call in calls.items()
         )
-        return feedback(True, f"Right: {listed(raising)} raise.", reasons)
+        return Feedback(verdict(True, "raises.right", labels=listed(raising)), reasons)
     first = (missed + extra)[0]
-    return feedback(False, reason(first, calls[first], first in raising) + ".")
+    return Feedback(reason(first, calls[first], first in raising))
 
 
 @dataclass(eq=False, kw_only=True)
@@ -156,7 +158,7 @@ class PredictRaises(Exercise):
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:
-            return not_attempted(self.id, f"Predict first: {UNANSWERED_HINT}.")
+            return not_attempted(self.id, "predict")
         return raises_feedback(self.calls, self.solution, answer).result(self.id)
 
     def wrong_answers(self) -> dict[str, Any]:

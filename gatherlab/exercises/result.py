@@ -1,5 +1,7 @@
 """What a check returns: pass or not, one short message, and how it shows in a notebook.
 
+Every message is a ``Verdict`` rendered from ``messages.json`` (``verdict.py``).
+
 Both the text and the HTML forms are deterministic, because nbval compares them exactly.
 """
 
@@ -9,7 +11,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from gatherlab.exercises.verdict import Verdict, render, said
+from gatherlab.exercises.verdict import Verdict, render, verdict
 
 PASSED, FAILED, NOT_ATTEMPTED = "passed", "not yet", "not attempted yet"
 MARKS = {PASSED: "✔", FAILED: "✘", NOT_ATTEMPTED: "✏"}
@@ -69,19 +71,17 @@ def judged(exercise_id: str, verdict: Verdict, details: tuple[str, ...] = ()) ->
     return Result(exercise_id, status, render(verdict), details, verdict)
 
 
-def passed(exercise_id: str, message: str, details: tuple[str, ...] = ()) -> Result:
-    """A pass, worded by the check itself."""
-    return judged(exercise_id, said(True, message), details)
+def failed(
+    exercise_id: str, template: str, details: tuple[str, ...] = (), **fields: str
+) -> Result:
+    """A wrong answer: template ``template`` of ``messages.json`` with ``fields``."""
+    return judged(exercise_id, verdict(False, template, **fields), details)
 
 
-def failed(exercise_id: str, message: str, details: tuple[str, ...] = ()) -> Result:
-    """A wrong answer, with the reason worded by the check itself."""
-    return judged(exercise_id, said(False, message), details)
-
-
-def not_attempted(exercise_id: str, message: str) -> Result:
-    """The stub is still in place."""
-    return Result(exercise_id, NOT_ATTEMPTED, message, (), said(False, message))
+def not_attempted(exercise_id: str, kind: str) -> Result:
+    """The stub is still in place (template ``unanswered.<kind>``)."""
+    said = verdict(False, f"unanswered.{kind}")
+    return Result(exercise_id, NOT_ATTEMPTED, render(said), (), said)
 
 
 @dataclass(frozen=True)
@@ -124,8 +124,3 @@ class SolutionView:
             "</code></pre>"
             f"{self.result._repr_html_()}</div>"
         )
-
-
-def feedback(passed: bool, message: str, details: tuple[str, ...] = ()) -> Feedback:
-    """A verdict worded by the check itself, with its extra lines."""
-    return Feedback(said(passed, message), details)

@@ -19,6 +19,9 @@ from typing import Any
 
 MESSAGES_PATH = Path(__file__).with_name("messages.json")
 PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+# An exercise's own explanation of a wrong answer (its ``hint`` function's return): a
+# template of messages.json (``hint.*``) and the fields it adds to the checker's.
+Hinted = tuple[str, Mapping[str, str]]
 
 
 @cache
@@ -72,6 +75,17 @@ def verdict(
     return Verdict(passed, template, fields, misconception)
 
 
-def said(passed: bool, text: str) -> Verdict:
-    """A verdict worded by the check itself (kept as the whole sentence)."""
-    return Verdict(passed, "text", {"text": text})
+def fields_of(template: str) -> set[str]:
+    """The ``{field}`` names template ``template`` uses."""
+    return set(PLACEHOLDER.findall(messages()[template]))
+
+
+def completed(
+    template: str, known: Mapping[str, str], own: Mapping[str, str] | None = None
+) -> Verdict:
+    """A failing verdict whose template picks, from the fields the checker ``known``
+    (the case, the coordinate, the values), those it names, plus its ``own`` fields
+    (an exercise's hint fills those)."""
+    wanted = fields_of(template)
+    fields = {k: v for k, v in known.items() if k in wanted}
+    return Verdict(False, template, {**fields, **(own or {})})

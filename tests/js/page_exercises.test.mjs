@@ -86,8 +86,8 @@ test("with no misconception, the verdict names the first wrong coordinate and wh
 
 test("a failing call says the rule it breaks", () => {
   const verdict = judge(payloads["01.pick_columns"], "return torch.gather(x, 1, columns[0])");
-  assert.equal(verdict.template, "implement.raised");
-  assert.match(said("01.pick_columns", verdict), /index has 1 dims but input has 2/);
+  assert.equal(verdict.template, "implement.raised_rule_hint");
+  assert.match(said("01.pick_columns", verdict), /raised RuntimeError: its call torch\.gather breaks a rule: index has 1 dims but input has 2.* \(add the missing axis/);
 });
 
 test("code outside the subset is refused with what is not supported, and the notebook", () => {

@@ -236,7 +236,6 @@ function labelsIn(text, known) {
 
 // ------------------------------------------------------------------ verdicts
 
-const text = (words, passed = false) => ({ passed, template: "text", fields: { text: words }, misconception: null });
 const unanswered = (answer) => !answer.trim() || /^\s*([A-Za-z_]\w*\s*=\s*)?\.\.\.\s*$/.test(answer);
 
 // What takes a result off the autograd graph (implement.py's detached check).
@@ -257,7 +256,7 @@ export function judge(payload, answer) {
   if (payload.kind === "raises") {
     const read = readTyped(answer);  // text that reads as numbers names no labels
     if (read.value && (!["list", "tuple"].includes(read.value.t) || read.value.items.length))
-      return text(`Your answer is ${kindOf(read.value)}: write the labels of the calls that raise, e.g. ${pyList(labels.slice(0, 2))}, or [] if none does.`);
+      return v("raises.not_labels", { kind: kindOf(read.value), example: pyList(labels.slice(0, 2)) });
     return raisesVerdict(payload, read.value ? [] : labelsIn(answer, labels));
   }
   let mine;
@@ -266,25 +265,24 @@ export function judge(payload, answer) {
     const read = readTyped(answer);
     if (read.unreadable) {
       if (new RegExp(payload.raise_words, "i").test(answer)) return payload.verdicts.says_raises;
-      return text("Your answer is a str that does not read as numbers: write numbers in nested lists, e.g. [[1, 2], [3, 4]].");
+      return v("differ.not_numbers", { lead: "", what: "Your answer", kind: "a str" });
     }
     const output = outputOf(read.value, true);
     if (!output.tensor) {
       const where = ragged(read.value);
-      return text(`Your answer cannot be read as an array of numbers${where ? `: ${where} (every row needs the same length)` : ""}.`);
+      const fields = { lead: "", what: "Your answer" };
+      return where ? v("differ.ragged", { ...fields, ragged: where }) : v("differ.unreadable", fields);
     }
     mine = [output];
   } else {
     if (unanswered(answer)) return payload.verdicts.unanswered;
     const found = codeOutputs(payload, answer);
-    if (found.unsupported)
-      return text(`The page cannot run this: ${found.unsupported} is not supported here. Open this chapter's notebook to run it, or write it with the ops the chapter uses.`);
-    if (found.forbidden)
-      return text(`${found.case}, your function called ${found.forbidden}, and this exercise asks you not to use ${found.forbidden}.`);
-    if (found.syntax) return text(`Python cannot read your lines: ${found.syntax}.`);
+    if (found.unsupported) return v("page.unsupported", { what: found.unsupported });
+    if (found.forbidden) return v("implement.forbidden", { case: found.case, name: found.forbidden });
+    if (found.syntax) return v("page.syntax", { error: found.syntax });
     if (found.missing) {  // the notebook asks that the result come from one of them
       const short = payload.require[0].split(".").pop();
-      return text(`${payload.cases[0].name}, your function's result does not come from ${payload.require.join(" or ")}: this exercise asks you to build it with ${short}.`);
+      return v("implement.not_required", { case: payload.cases[0].name, names: payload.require.join(" or "), short });
     }
     mine = found.outputs;
   }
@@ -351,17 +349,23 @@ function fallback(payload, mine) {
   const want = testCase.expected;
   const base = payload.kind === "implement" ? { case: testCase.name } : {};
   const v = (id, fields) => ({ passed: false, template: id, fields: { ...base, ...fields }, misconception: null });
-  const where = testCase.name ? `${testCase.name}, your` : "Your";
-  const what = payload.kind === "fix" ? "call" : "function";
+  const kind = payload.kind === "fix" ? "fix" : "implement";
   if (want.error)
-    return text(`${where} ${what} returned a result, but this case must raise ${want.error.type === "Error" ? "an error" : want.error.type}, as the reference does.`);
+    return v(`${kind}.must_raise_type`, { error: want.error.type === "Error" ? "an error" : want.error.type });
   if (got.error) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
-    const hint = got.error.hint ? ` (${got.error.hint})` : "";
-    if (payload.kind === "fix") return text(`Still broken: ${got.error.rule ? got.error.message : error}${hint}.`);
+    if (kind === "fix" && !got.error.rule) return v("fix.still_broken_error", { error });
+    if (kind === "fix" && got.error.hint)
+      return v("fix.still_broken_rule_hint", { problem: got.error.message, hint: got.error.hint });
+    if (kind === "fix") return v("fix.still_broken_rule", { problem: got.error.message });
+    if (got.error.rule && got.error.call) {  // the rule the call broke, as implement.py words it
+      const fields = { error: got.error.type, call: got.error.call, problem: got.error.message };
+      if (got.error.hint) return v("implement.raised_rule_hint", { ...fields, hint: got.error.hint });
+      return v("implement.raised_rule", fields);
+    }
     return v("implement.raised", { error });
   }
-  if (!got.tensor) return text(`${where} result is ${repr(got.other)}, not a tensor.`);
+  if (!got.tensor) return v(`${kind}.not_a_tensor`, { value: repr(got.other) });
   const w = fromPayload(want);
   if (!sameShape(got.tensor.shape, w.shape))
     return v(shapeTemplate, { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) });

@@ -1,6 +1,6 @@
 """Cases the scatter explorer's browser code must answer as gl.reference and torch do.
 
-``python -m tests.scatter_agreement`` writes ``tests/js/scatter_cases.json.gz``: calls
+``python -m tools.scatter_agreement`` writes ``tests/js/scatter_cases.json.gz``: calls
 of ``scatter_`` and ``scatter_reduce_`` (every reduction, with and without the old
 value), drawn by ``tests.scatter_cases.draw_write`` with a seeded generator, most then
 broken in one way (a position out of range, an index larger than src or than x, a rank
@@ -24,10 +24,11 @@ import numpy as np
 import torch
 
 import gatherlab as gl
-from tests.agreement_cases import _tensor
 from tests.scatter_cases import REDUCE_OPS, draw_write
+from tools.agreement_cases import _tensor
 
-CASES_FILE = Path(__file__).resolve().parent / "js" / "scatter_cases.json.gz"
+ROOT = Path(__file__).resolve().parents[1]
+CASES_FILE = ROOT / "tests" / "js" / "scatter_cases.json.gz"
 SEED = 20261206
 CALLS = 1200
 OPS = ("scatter", "scatter_add", *REDUCE_OPS)

@@ -1,6 +1,6 @@
 """Cases that the explorers' browser code must answer exactly as gatherlab and torch do.
 
-``python -m tests.agreement_cases`` writes ``tests/js/agreement_cases.json.gz``: calls
+``python -m tools.agreement_cases`` writes ``tests/js/agreement_cases.json.gz``: calls
 of gather, take_along_dim, index_select and take (ranks 0-4, size-0 and size-1 axes,
 negative dims, valid and broken in one drawn way) with ``gl.diagnose``'s problems or
 ``gl.trace``'s steps and trace lines, each valid call's output checked against torch and
@@ -38,7 +38,8 @@ from gatherlab.widgets import _op_comparison as op_comparison
 from gatherlab.widgets._parse import ParseError, parse_tensor
 from tests.gather_cases import BAD_DTYPES, OPS, _valid_range, break_index
 
-CASES_FILE = Path(__file__).resolve().parent / "js" / "agreement_cases.json.gz"
+ROOT = Path(__file__).resolve().parents[1]
+CASES_FILE = ROOT / "tests" / "js" / "agreement_cases.json.gz"
 SEED = 20261201
 CALLS = 6000
 MUTATIONS = ("valid", "valid", "negative", "too-large", "dtype", "rank", "bigger-index",
