@@ -476,8 +476,9 @@ def _python_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     source = to_numpy(case.call.input)
     dim = _axis(case.call)
     words = {"dim": str(dim), "size": str(source.shape[dim])}
-    if key in OTHER_DIMS:
-        words["other"] = OTHER_DIMS[key]
+    other = key[0] if isinstance(key, tuple) else key
+    if other in OTHER_DIMS:
+        words["other"] = OTHER_DIMS[other]
     return words
 
 
@@ -493,13 +494,17 @@ def _raw_positions(case: Case) -> np.ndarray | None:
     return to_numpy(raw)
 
 
-def _normalised(case: Case, raw: np.ndarray, size: int) -> Outcome:
-    """Python-style positions checked against ``size`` and moved up by it."""
+def _normalised(case: Case, raw: np.ndarray, size: int, checked: bool) -> Outcome:
+    """Python-style positions moved up by ``size``: checked against it first (the
+    learner's own IndexError), or not (then gather raises, or reads, what they give)."""
     assert case.call is not None
-    if ((raw < -size) | (raw >= size)).any():
+    if checked and ((raw < -size) | (raw >= size)).any():
         return Raised("IndexError")
     moved = np.where(raw < 0, raw + size, raw)
-    return run(case.call.with_part("index", _torch(moved.astype(np.int64))))
+    found = run(case.call.with_part("index", _torch(moved.astype(np.int64))))
+    if not checked and isinstance(found, Raised):  # gather's own error
+        found = Raised("Error", None)
+    return found
 
 
 @misconception(
@@ -514,7 +519,11 @@ def _size_of_another_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     assert case.call is not None
     shape = to_numpy(case.call.input).shape or (1,)
     sizes = {"last": shape[-1], "first": shape[0]}
-    return {key: _normalised(case, raw, size) for key, size in sizes.items()}
+    return {
+        (key, checked): _normalised(case, raw, size, checked)
+        for key, size in sizes.items()
+        for checked in (True, False)
+    }
 
 
 @misconception(
