@@ -12,7 +12,7 @@ LAB := lab
 LAB_COPIES := $(patsubst notebooks/%,$(LAB)/%,$(NOTEBOOKS))
 LEARNER_STAMP := $(VENV)/.learner-installed
 
-.PHONY: book test test-platforms test-bare lab lab-tensorflow reset-lab notebooks lint \
+.PHONY: book test test-browser test-platforms test-bare lab lab-tensorflow reset-lab notebooks lint \
 	clean vendor-js gpu-outputs gpu-wheels site-zip regen
 
 $(PY):
@@ -47,11 +47,20 @@ lint: $(STAMP)
 # The explorers' browser code against cases generated from gatherlab and torch
 # (tools/agreement_cases.py, tools/scatter_agreement.py), the in-page exercises and their evaluator
 # (tools/page_cases.py, tools/evaluator_cases.py),
-# with Node's own test runner; then Python and notebooks.
+# with Node's own test runner; then Python and notebooks. The suites that drive Chromium
+# (and JupyterLab) on the built book are `make test-browser`, which .ci/run runs too.
+BROWSER_TESTS = tests/test_browser.py tests/test_page_exercises.py tests/test_site.py \
+	tests/test_jupyterlab.py
 test: lint
 	node --test tests/js/
 	$(VENV)/bin/pytest -rs -m "not network" --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/sanitize.cfg tests $(NOTEBOOKS) $(TEST_ARGS)
+		--nbval-sanitize-with tests/sanitize.cfg tests $(NOTEBOOKS) \
+		$(addprefix --ignore=,$(BROWSER_TESTS)) $(TEST_ARGS)
+
+# The built book in Debian's Chromium: explorers, every exercise answered in the page,
+# axe in both schemes, phones, the site's links, the zipped site, JupyterLab.
+test-browser: $(STAMP)
+	$(VENV)/bin/pytest -rs -m "not network" $(BROWSER_TESTS) $(TEST_ARGS)
 
 # Asks PyPI whether requirements.txt installs on every supported system and Python
 # (metadata only, a few minutes); .ci/run runs it.
