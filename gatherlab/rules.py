@@ -32,21 +32,22 @@ def rules() -> dict[str, Any]:
     return table
 
 
-def _fill(template: str, fields: Mapping[str, Any]) -> str:
-    """``template`` with each ``{field}`` replaced by ``str`` of its value."""
+def fill(template: str, fields: Mapping[str, Any]) -> str:
+    """``template`` with each ``{field}`` replaced by ``str`` of its value: the rules'
+    words, and the exercises' verdicts (gatherlab/exercises/verdict.py)."""
     return PLACEHOLDER.sub(lambda match: str(fields[match[1]]), template)
 
 
 def message(rule: str, shape: str, /, **fields: Any) -> str:
     """The message of ``rule`` in its form ``shape``, filled with ``fields``."""
-    return _fill(rules()["rules"][rule]["messages"][shape], fields)
+    return fill(rules()["rules"][rule]["messages"][shape], fields)
 
 
 def hint(rule: str, shape: str, /, **fields: Any) -> str:
     """The hint ``shape`` of ``rule``, filled with ``fields``."""
-    return _fill(rules()["rules"][rule]["hints"][shape], fields)
+    return fill(rules()["rules"][rule]["hints"][shape], fields)
 
 
 def phrase(name: str, /, **fields: Any) -> str:
     """A part of a message shared by several rules (rules.mjs's ``phrases``)."""
-    return _fill(rules()["phrases"][name], fields)
+    return fill(rules()["phrases"][name], fields)

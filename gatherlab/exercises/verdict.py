@@ -10,15 +10,15 @@ book's page (which loads the same file) words a verdict exactly as the notebook 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from gatherlab.rules import PLACEHOLDER, fill
+
 MESSAGES_PATH = Path(__file__).with_name("messages.json")
-PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 # An exercise's own explanation of a wrong answer (its ``hint`` function's return): a
 # template of messages.json (``hint.*``) and the fields it adds to the checker's.
 Hinted = tuple[str, Mapping[str, str]]
@@ -63,9 +63,7 @@ class Verdict:
 
 def render(verdict: Verdict) -> str:
     """The verdict in words: its template with every ``{field}`` substituted."""
-    return PLACEHOLDER.sub(
-        lambda match: verdict.fields[match[1]], messages()[verdict.template]
-    )
+    return fill(messages()[verdict.template], verdict.fields)
 
 
 def verdict(
