@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from gatherlab import rules
-from gatherlab._arrays import dtype_name, entry, framework_of, to_numpy
+from gatherlab._arrays import dtype_name, entry, framework_of, to_numpy, wrap_dim
 from gatherlab.errors import package_bug
 from gatherlab.reference import broadcast_for_take_along_dim
 
@@ -384,6 +384,55 @@ def _index_select(input: Any, dim: Any, index: Any) -> list[Problem]:
     if size == 0 and index.numel() and input.dim() > 1:  # 1-D: out of range, below
         return [rule_problem("empty-input", "index_select", "select", dim=wrapped)]
     return _value_problems(to_numpy(index), size, _axis_text(input.dim(), wrapped))
+
+
+def scatter_problems(input: Any, dim: Any, index: Any, src: Any) -> list[Problem]:
+    """The first rule ``input.scatter_(dim, index, src)`` breaks (``[]``: it runs), in
+    the order ``gl.reference.scatter_writes`` checks them; a Python number as src is
+    written at every position of index (scatter.mjs's ``scatterProblems``)."""
+    target, positions = np.atleast_1d(to_numpy(input)), to_numpy(index)
+    fields: dict[str, Any]
+    scalar = isinstance(src, (int, float))
+    values = to_numpy(src)
+    if positions.dtype.kind not in "iu":
+        return [rule_problem("index-dtype", "scatter", "", dtype=positions.dtype)]
+    if not scalar and values.dtype != target.dtype:
+        fields = {"src_dtype": values.dtype, "input_dtype": target.dtype}
+        return [rule_problem("src-dtype", "scatter", "", **fields)]
+    if scalar and positions.ndim != target.ndim:
+        fields = {"index_rank": positions.ndim, "input_rank": target.ndim}
+        return [rule_problem("rank-mismatch", "scatter-value", "", **fields)]
+    if positions.ndim != target.ndim or (not scalar and values.ndim != target.ndim):
+        fields = {
+            "index_rank": positions.ndim,
+            "input_rank": target.ndim,
+            "src_rank": values.ndim,
+        }
+        return [rule_problem("rank-mismatch", "scatter", "", **fields)]
+    along = wrap_dim(int(dim), target.ndim)
+    for d, size in enumerate(positions.shape):
+        if not scalar and size > values.shape[d]:
+            fields = {"axis": d, "index_size": size, "src_size": values.shape[d]}
+            return [rule_problem("index-larger-than-src", "scatter", "", **fields)]
+        if d != along and size > target.shape[d]:
+            fields = {
+                "axis": d,
+                "index_size": size,
+                "input_size": target.shape[d],
+                "dim": along,
+            }
+            return [rule_problem("index-larger-than-input", "scatter", "", **fields)]
+    limit = target.shape[along]
+    for coord in np.ndindex(positions.shape):
+        position = int(positions[coord])
+        if not 0 <= position < limit:
+            fields = {
+                "entry": entry("index", coord),
+                "value": position,
+                "high": limit - 1,
+            }
+            return [rule_problem("index-out-of-range", "outside", "", coord, **fields)]
+    return []
 
 
 def diagnose(input: Any, dim: Any, index: Any, op: str = "gather") -> list[Problem]:

@@ -210,53 +210,27 @@ def scatter_writes(input: Any, dim: int, index: Any, src: Any) -> list[Write]:
 
     The mirror of gather, which reads ``input[c with c[dim] = index[c]]`` into
     ``out[c]``. Index may be smaller than src in every dim, and smaller than input
-    in every dim but ``dim``.
+    in every dim but ``dim``. A call that breaks a rule raises the first rule's
+    message (``gl.diagnose.scatter_problems``): TypeError for a dtype, IndexError for
+    a position, ValueError for a shape.
     """
+    from gatherlab.diagnose import scatter_problems
+
+    problems = scatter_problems(input, dim, index, src)
+    if problems:
+        first = problems[0]
+        if first.rule in ("index-dtype", "src-dtype"):
+            raise TypeError(first.message)
+        if first.rule == "index-out-of-range":
+            raise IndexError(first.message)
+        raise ValueError(first.message)
     target, positions = np.atleast_1d(to_numpy(input)), to_numpy(index)
-    scalar = isinstance(src, (int, float))  # a Python number goes everywhere
     values = to_numpy(src)
-    if positions.dtype.kind not in "iu":
-        raise TypeError(rules.message("index-dtype", "scatter", dtype=positions.dtype))
-    if not scalar and values.dtype != target.dtype:
-        message = rules.message(
-            "src-dtype", "scatter", src_dtype=values.dtype, input_dtype=target.dtype
-        )
-        raise TypeError(message)
-    if positions.ndim != target.ndim or (not scalar and values.ndim != target.ndim):
-        message = rules.message(
-            "rank-mismatch",
-            "scatter",
-            index_rank=positions.ndim,
-            input_rank=target.ndim,
-            src_rank=values.ndim,
-        )
-        raise ValueError(message)
     dim = wrap_dim(int(dim), target.ndim)
-    for d, size in enumerate(positions.shape):
-        if not scalar and size > values.shape[d]:
-            message = rules.message(
-                "index-larger-than-src",
-                "scatter",
-                axis=d,
-                index_size=size,
-                src_size=values.shape[d],
-            )
-            raise ValueError(message)
-        if d != dim and size > target.shape[d]:
-            message = rules.message(
-                "index-larger-than-input",
-                "scatter",
-                axis=d,
-                index_size=size,
-                input_size=target.shape[d],
-                dim=dim,
-            )
-            raise ValueError(message)
     writes = []
     for coord in np.ndindex(positions.shape):
-        where = f"index{list(coord)}"
         out_coord = list(coord)
-        out_coord[dim] = _checked(int(positions[coord]), target.shape[dim], where)
+        out_coord[dim] = int(positions[coord])
         writes.append((tuple(out_coord), _value_at(values, coord)))
     return writes
 

@@ -262,8 +262,13 @@ def test_every_template_the_browser_words_has_a_stored_case():
 
 def test_the_stored_scatter_cases_are_what_the_generator_makes_now():
     stored = json.loads(gzip.decompress(scatter_agreement.CASES_FILE.read_bytes()))
-    assert len(stored) == scatter_agreement.CALLS
-    assert stored[:300] == json.loads(json.dumps(scatter_agreement.cases(count=300)))
+    assert len(stored) == scatter_agreement.CALLS + len(scatter_agreement.SCALAR_CALLS)
+    assert stored[-len(scatter_agreement.SCALAR_CALLS) :] == json.loads(
+        json.dumps(scatter_agreement.scalar_cases())
+    )
+    assert stored[:300] == json.loads(
+        json.dumps(scatter_agreement.cases(count=300)[:300])
+    )
 
 
 def test_scatter_explorer_refuses_what_it_cannot_show():

@@ -267,6 +267,26 @@ def _unchanged(data: dict[str, Any]) -> str:
     return f"def answer({', '.join(args)}):\n    return {args[0]}\n"
 
 
+def _float_answers(exercise: Fix, data: dict[str, Any]) -> list[str]:
+    """Float (and truncated) indexes for a fix of the index, each branch of
+    strategies.float_positions: the input's values, its truncation, the broken index
+    and the solution as floats, with fractions and just off whole numbers."""
+    if exercise.part != "index":
+        return []
+    source, index = data["args"][:2]
+    name = exercise.answer_name
+    solution = exercise.solution_source().rstrip("\n")
+    return [
+        f"answer = {source}.float()\n",
+        f"answer = {source}.long()\n",
+        f"answer = {index}.float()\n",
+        f"answer = {index}.float() / 4\n",
+        f"{solution}\n{name} = {name}.float()\n",
+        f"{solution}\n{name} = {name}.float() - 0.0001\n",
+        f"{solution}\n{name} = {name}.float() + 0.5\n",
+    ]
+
+
 def _code_answer(exercise_id: str, code: str) -> Any:
     """The answer a learner's code gives, run with the notebook's names: the function
     it defines (implement), the part it binds (fix: ``answer`` or the notebook's
@@ -310,6 +330,8 @@ def build() -> dict[str, Any]:
         codes = [m["code"] for m in mistakes if m["exercise"] == exercise_id]
         if data["kind"] in ("implement", "fix"):  # the solution, as shown, and the
             codes += [exercise.solution_source(), _unchanged(data)]  # input unchanged
+        if isinstance(exercise, Fix):
+            codes += _float_answers(exercise, data)
         for code in codes:
             cases.append(
                 _case(exercise_id, "code", code, _code_answer(exercise_id, code))

@@ -125,9 +125,50 @@ def draw_case(rng: np.random.Generator) -> dict[str, Any]:
     return case
 
 
+# scatter_ with a Python number as src, as a learner's function may write it (the
+# explorer's src is a tensor): (x's shape, dim, index, the number); the page fills the
+# number to the index's shape.
+SCALAR_CALLS = (
+    ((2, 3), 1, [1, 2], 1),
+    ((2, 3), 1, [[2], [0]], 7),
+    ((2, 3), 0, [[1, 0, 1]], -4),
+    ((2, 3), 1, [[3], [0]], 1),
+    ((3,), 0, [[0]], 5),
+)
+
+
+def scalar_cases() -> list[dict[str, Any]]:
+    """Each of SCALAR_CALLS with the spec's writes and output, or its refusal (torch
+    refusing too)."""
+    found = []
+    for shape, dim, positions, number in SCALAR_CALLS:
+        x = torch.arange(int(np.prod(shape))).reshape(shape)
+        index = torch.tensor(positions)
+        filled = torch.full(index.shape, number, dtype=x.dtype)
+        case = {"x": _tensor(x), "dim": dim, "index": _tensor(index),
+                "src": _tensor(filled), "scalar": True, "reduce": "none",
+                "include_self": True}  # fmt: skip
+        try:
+            writes = gl.reference.scatter_writes(x, dim, index, number)
+        except (IndexError, ValueError) as error:
+            try:
+                x.clone().scatter_(dim, index, number)
+            except RuntimeError:
+                case["message"] = str(error)
+                found.append(case)
+                continue
+            raise AssertionError(f"torch ran where the spec refused: {case}") from error
+        out = x.clone().scatter_(dim, index, number)
+        assert torch.equal(out, gl.reference.scatter(x, dim, index, number)), case
+        case["writes"] = [[list(t), np.asarray(v).item()] for t, v in writes]
+        case["output"] = _tensor(out)
+        found.append(case)
+    return found
+
+
 def cases(count: int = CALLS, seed: int = SEED) -> list[dict[str, Any]]:
     rng = np.random.default_rng(seed)
-    return [draw_case(rng) for _ in range(count)]
+    return [draw_case(rng) for _ in range(count)] + scalar_cases()
 
 
 def main() -> None:

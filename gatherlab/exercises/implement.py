@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gatherlab._arrays import entry, framework_of, fresh, like, to_numpy
-from gatherlab.diagnose import Problem, diagnose
+from gatherlab.diagnose import Problem, diagnose, scatter_problems
 from gatherlab.errors import package_bug, short_error
 from gatherlab.exercises import strategies
 from gatherlab.exercises.base import Exercise
@@ -381,7 +381,7 @@ class Implement(Exercise):
             known = {
                 "case": case.name,
                 "error": type(run.error).__name__,
-                "call": f"torch.{run.calls[-1].op}",
+                "call": _call_name(run.calls[-1]),
                 "problem": problem.message,
                 "hint": problem.hint or "",
             }
@@ -605,17 +605,34 @@ def _outcome(value: Any) -> Outcome:
 
 
 def _problem(calls: list[SpiedCall]) -> Problem | None:
-    """The first rule the failing gather-family call broke (the last one made)."""
+    """The first rule the failing gather-family call or writing op broke (the last
+    call made)."""
     if not calls or calls[-1].output is not None:
         return None
     call = calls[-1]
+    if call.writes:
+        try:
+            found = scatter_problems(call.input, call.dim, call.index, call.src)
+        except Exception:  # arguments scatter_problems cannot read: torch's words
+            return None
+        return found[0] if found else None
     problems = diagnose(call.input, call.dim, call.index, call.op)
     if not problems or problems[0].rule == "unexpected":
         return None
     return problems[0]
 
 
+def _call_name(call: SpiedCall) -> str:
+    """``torch.gather``; an in-place writing op as the method it is,
+    ``torch.Tensor.scatter_``."""
+    return f"torch.Tensor.{call.op}" if call.op.endswith("_") else f"torch.{call.op}"
+
+
 def _rule(calls: list[SpiedCall]) -> str | None:
+    """The rule a failing gather-family call broke, which misconceptions' errors are
+    matched by (writing ops' errors carry none: see writes.UNMATCHED_ERROR)."""
+    if calls and calls[-1].writes:
+        return None
     problem = _problem(calls)
     return problem.rule if problem else None
 
@@ -650,7 +667,7 @@ def learner_read(
     learner computed some other way is never attributed to an entry)."""
     for spied in reversed(calls):
         output = spied.returned
-        if output is None or not equal(to_numpy(output), got):
+        if spied.writes or output is None or not equal(to_numpy(output), got):
             continue
         dim = None if spied.op == "take" else spied.dim
         call = Call(spied.op, spied.input, dim, spied.index)  # type: ignore[arg-type]

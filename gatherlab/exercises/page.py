@@ -20,6 +20,7 @@ every ``{name}`` in ``templates[V.template]`` becomes ``V.fields[name]``, nothin
                                                  # (the call's input and index, and the
                                                  # notebook's names the solution reads)
      "call": {"op", "dim", "part", "answer"}     # fix only: the call the answer enters
+     "reference": T | null                       # fix only: the corrected index
      "cases": [{"name": "On hidden case 3 of 50" | "",
                 "visible": bool,
                 "inputs": {argname: T},          # implement and fix
@@ -234,8 +235,20 @@ PAGE_TEMPLATES = {
         "fix.still_broken_error",
         "fix.must_raise_type",
         "fix.not_a_tensor",
+        # strategies.float_positions, which the page runs too
+        "fix.values_not_positions",
+        "fix.near_whole",
+        "fix.fractions",
+        "fix.float_wrong_positions",
+        "fix.values_long",
+        "fix.truncated",
     ),
-    "predict": ("differ.not_numbers", "differ.unreadable", "differ.ragged"),
+    "predict": (
+        "differ.not_numbers",
+        "differ.unreadable",
+        "differ.ragged",
+        "page.unsupported_value",
+    ),
     "raises": ("raises.unknown", "raises.not_labels"),
     "choose": ("choose.unknown", "choose.pick_one"),
 }
@@ -341,6 +354,10 @@ def _fix(exercise: Any) -> dict[str, Any]:
             exercise.search, FIX_VOICE, {0: inputs}, verdicts, STILL_BROKEN_VOICE
         ),
         "misconceptions": verdicts,
+        # the corrected part (strategies.float_positions compares a truncation with it)
+        "reference": tensor(exercise.reference_answer)
+        if exercise.part == "index"
+        else None,
         "passed": works.to_json(),
         "fallback": {
             "template": "fix.wrong_value",

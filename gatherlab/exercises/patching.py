@@ -131,6 +131,13 @@ SPIED = {
     "index_select": ("input", "dim", "index"),
     "take": ("input", "index"),
 }
+# The writing ops whose errors a learner's function may raise, recorded so that the
+# error is worded by the rule it broke (gl.diagnose.scatter_problems); ``value`` is
+# scatter's name for a Python number as src. Methods only where the op is in place.
+SPIED_WRITES = {
+    "scatter": ("input", "dim", "index", "src"),
+    "scatter_add": ("input", "dim", "index", "src"),
+}
 
 
 @dataclass
@@ -143,20 +150,29 @@ class SpiedCall:
     index: Any
     output: Any = None  # as returned (a learner may change it in place later)
     returned: Any = None  # a copy of the output as it was returned
+    src: Any = None  # a writing op's values (SPIED_WRITES)
+
+    @property
+    def writes(self) -> bool:
+        """Whether the call is a writing op's (``scatter_``, ``scatter_add``...)."""
+        return self.op.rstrip("_") in SPIED_WRITES
 
 
 def _bound(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> SpiedCall:
-    names = SPIED[op]
+    names = SPIED.get(op) or SPIED_WRITES[op.rstrip("_")]
     values = dict(zip(names, args, strict=False))
     values.update({k: v for k, v in kwargs.items() if k in names})
     index = values.get("index", values.get("indices"))
-    return SpiedCall(op, values.get("input"), values.get("dim"), index)
+    src = values.get("src", kwargs.get("value"))
+    return SpiedCall(op, values.get("input"), values.get("dim"), index, src=src)
 
 
 def spying(calls: list[SpiedCall]) -> contextlib.AbstractContextManager[None]:
-    """Let every gather-family function run as usual, recording each call in
-    ``calls`` (so an error can be diagnosed, and a wrong value traced)."""
+    """Let every gather-family function and writing op run as usual, recording each
+    call in ``calls`` (so an error can be diagnosed, and a wrong value traced)."""
     names = [f"{holder}.{op}" for op in SPIED for holder in ("torch", "torch.Tensor")]
+    for op in SPIED_WRITES:
+        names += [f"torch.{op}", f"torch.Tensor.{op}", f"torch.Tensor.{op}_"]
 
     def spied(name: str, original: Any) -> Callable[..., Any]:
         op = name.rsplit(".", 1)[-1]

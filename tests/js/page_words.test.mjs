@@ -27,15 +27,12 @@ const PYTHON_ONLY = [
   ["01.gather_loop", "assert index.shape", "assert statements: the page cannot run this (it says so)"],
   ["02.tf_gather_nd_pairs", "tf.stack([rows, positions], axis=0)", "the exercise's hint function (hint.gather_nd_pairs) runs in Python only, and TensorFlow's error text"],
   ["03.fix_pairs_for_take", "answer = pairs\n", "a fix's shape: Python adds compare.shape_advice's dims advice (differ.shape), the page has fix.wrong_shape only"],
-  ["04.predict_scalar_index", "9007199254740993", "an integer beyond 2**53: JavaScript numbers round it"],
-  ["05.fix_float_positions", "answer = soft_positions\n", "strategies.float_positions (fix.near_whole) reads the float values in Python; the page names the dtype rule"],
-  ["05.fix_float_positions", "answer = soft_positions.long()\n", "strategies.float_positions (fix.truncated) compares with the truncated floats in Python; the page words the first wrong read"],
+  ["04.predict_scalar_index", "9007199254740993", "an integer beyond 2**53: JavaScript numbers would round it, so the page says it cannot read it"],
   ["05.label_scores", ".diag()", "Tensor.diag: the page cannot run this (it says so)"],
   ["05.label_scores", "torch.nn.functional.one_hot", "torch.nn.functional: the page cannot run this (it says so)"],
   ["05.label_scores", "log_probs.data.gather", "Tensor.data: the page cannot run this (it says so)"],
   ["05.label_scores", "torch.from_numpy", "torch.from_numpy: the page cannot run this (it says so)"],
   ["05.label_scores", ".log_softmax(dim=1)", "Tensor.log_softmax: the page cannot run this (it says so)"],
-  ["06.one_hot", "rows.scatter_(1, labels, 1)", "torch's own error text (the page names the rule only)"],
   ["06.segment_means", ".scatter_reduce(", "Tensor.scatter_reduce: the page cannot run this (it says so)"],
 ];
 const pythonOnly = (testCase) =>

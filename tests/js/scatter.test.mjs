@@ -36,7 +36,7 @@ test("rules, writes and outputs agree with gl.reference and torch on every call"
   const disagreements = [];
   for (const c of calls) {
     try {
-      const problems = scatterProblems(c.x, c.dim, c.index, c.src);
+      const problems = scatterProblems(c.x, c.dim, c.index, c.src, c.scalar);
       if (c.message) {
         assert.equal(problems[0]?.message, c.message);
         continue;

@@ -32,17 +32,17 @@ export { pyTuple };
 
 // gatherlab.trace.format_value: Python's f"{value:.4g}" for a float (rounding the
 // exact binary value half to even, as Python does: 12345.0 gives 1.234e+04), bools as
-// True and False, integers as they are.
-export function formatValue(value, dtype = "int64") {
+// True and False, integers as they are; `precision` gives f"{value:.7g}" and the rest.
+export function formatValue(value, dtype = "int64", precision = 4) {
   if (dtype === "bool") return value ? "True" : "False";
   if (!isFloat(dtype)) return String(value);
   if (Number.isNaN(value)) return "nan";
   if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
   if (value === 0) return Object.is(value, -0) ? "-0" : "0";
-  let [digits, exponent] = significant(Math.abs(value), 4);
+  let [digits, exponent] = significant(Math.abs(value), precision);
   const sign = value < 0 ? "-" : "";
   const strip = (text) => (text.includes(".") ? text.replace(/\.?0*$/, "") : text);
-  if (exponent < -4 || exponent >= 4) {
+  if (exponent < -4 || exponent >= precision) {
     const mantissa = strip(`${digits[0]}.${digits.slice(1)}`);
     const e = `${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
     return `${sign}${mantissa}e${e}`;

@@ -616,8 +616,12 @@ function scatterOp(name, x, dim, index, src, reduce) {
   if (src.t !== "tensor") {
     values = filled(index.shape.slice(), numberOf(src), x.dtype, "torch");
   }
-  const problems = scatterProblems(x, d, index, values);
-  if (problems.length) throw new PyError("RuntimeError", problems[0].message);
+  const problems = scatterProblems(x, d, index, values, src.t !== "tensor");
+  if (problems.length) {  // worded by its rule, as implement.py's _problem words it
+    const error = new PyError("RuntimeError", problems[0].message);
+    error.call = name.endsWith("_") ? `torch.Tensor.${name}` : `torch.${name}`;
+    throw error;
+  }
   const { output } = scatterResult(x, scatterWrites(x, d, index, values), reduce);
   return tensor(x.shape.slice(), output.data.map((v) => cast(v, x.dtype)), x.dtype);
 }

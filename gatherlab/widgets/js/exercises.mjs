@@ -91,6 +91,12 @@ export function readTyped(text) {
   }
 }
 
+// An integer in a typed answer that a double cannot hold (beyond 2**53), if one: the
+// page reads it rounded, so a verdict that quotes it, or passes, cannot be trusted.
+const INTEGER = /(?<![\w.])\d[\d_]*(?![\w.])/g;
+const inexact = (source) =>
+  (source.match(INTEGER) ?? []).find((text) => !Number.isSafeInteger(Number(text.replace(/_/g, ""))));
+
 // ------------------------------------------------------------------ outputs
 
 const RTOL = 1e-5;
@@ -184,7 +190,11 @@ function codeOutputs(payload, answer) {
     const inputs = Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v)]));
     try {
       const value = run(code, inputs, { tf: true, forbid: payload.forbid, calls });
-      if (payload.kind === "fix") results.push(fixedCall(payload, inputs, value));
+      if (payload.kind === "fix") {
+        const why = payload.call.part === "index" ? floatPositions(payload, inputs, value) : null;
+        if (why) return { verdict: why };
+        results.push(fixedCall(payload, inputs, value));
+      }
       else results.push(outputOf(value));
     } catch (error) {
       const out = errorOf(error);
@@ -217,6 +227,55 @@ function fixedCall(payload, inputs, value) {
   }
 }
 
+// strategies.float_positions: why a float (or truncated) index is wrong, before the
+// dtype rule: values where positions belong, floats just off whole numbers, fractions
+// from `/`, a float index whose whole values still read wrong, or `.long()`'s
+// truncation of floats that stand for whole numbers (tools/page_cases.py stores float
+// answers to every fix, so the page words test holds both to one verdict).
+const NEAR_WHOLE = 1e-3;
+const isFloating = (t) => t.dtype.startsWith("float");
+const roundHalfEven = (x) => {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+};
+const same = (a, b) => sameShape(a.shape, b.shape) && a.data.every((x, k) => Number(x) === Number(b.data[k]));
+
+function floatPositions(payload, inputs, value) {
+  if (value.t !== "tensor" || value.lib !== "torch") return null;
+  const v = (template, fields = {}) => ({ passed: false, template, fields, misconception: null });
+  const [inputName, indexName] = payload.args;
+  const source = inputs[inputName];
+  const values = value.data.map(Number);
+  if (isFloating(value)) {
+    if (!values.length) return null;
+    const fractions = values.filter((x) => Math.abs(x - roundHalfEven(x)) > 0);
+    const known = new Set(source.data.map(Number));
+    if (fractions.length && values.every((x) => known.has(x)))
+      return v("fix.values_not_positions", { input: inputName, value: formatValue(fractions[0], "float32", 6), index: indexName });
+    if (fractions.length && values.every((x) => Math.abs(x - roundHalfEven(x)) < NEAR_WHOLE))
+      return v("fix.near_whole", { value: formatValue(fractions[0], "float32", 7) });
+    if (fractions.length) return v("fix.fractions", { value: formatValue(fractions[0], "float32") });
+    const whole = { ...value, dtype: "int64", data: values.map(roundHalfEven) };
+    if (equals(fixedCall(payload, inputs, whole), payload.cases[0].expected)) return null;
+    return v("fix.float_wrong_positions");
+  }
+  if (isFloating(source) && sameShape(value.shape, source.shape) && values.every((x, k) => x === Math.trunc(source.data[k])))
+    return v("fix.values_long", { input: inputName, value: String(values[0]), index: indexName });
+  const original = inputs[indexName];
+  if (!isFloating(original) || !sameShape(value.shape, original.shape)) return null;
+  const truncated = original.data.map(Math.trunc);
+  const rounded = original.data.map(roundHalfEven);
+  const wrong = truncated.findIndex((x, k) => x !== rounded[k]);
+  if (wrong < 0 || !values.every((x, k) => x === truncated[k])) return null;
+  if (!same({ shape: original.shape, data: rounded }, fromPayload(payload.reference))) return null;
+  return v("fix.truncated", {
+    position: entry(indexName, unravel(wrong, original.shape)),
+    value: formatValue(original.data[wrong], "float32", 7),
+    got: String(values[wrong]),
+    right: String(rounded[wrong]),
+  });
+}
+
 // The labels a typed answer names (raises.labels_in): any case, "B, D", "BD", "[b]".
 const LABEL_SEPARATORS = /[\s\x1c-\x1f,;'"[\]()]+/;  // Python's \s has \x1c-\x1f too
 
@@ -241,8 +300,19 @@ const unanswered = (answer) => !answer.trim() || /^\s*([A-Za-z_]\w*\s*=\s*)?\.\.
 // What takes a result off the autograd graph (implement.py's detached check).
 const DETACHED = /\.detach\(|\.data\b|\.item\(|\.numpy\(|torch\.tensor\(/;
 
-// The verdict on `answer` (typed text, code, or a chosen label) for `payload`.
+// The verdict on `answer` (typed text, code, or a chosen label) for `payload`; a
+// prediction with an integer beyond 2**53 is refused where the rounding would show.
 export function judge(payload, answer) {
+  const verdict = judged(payload, answer);
+  const big = payload.kind === "predict" && inexact(normalized(answer));
+  if (!big) return verdict;
+  if (!verdict.passed && !render(verdict, payload.templates).includes(String(Number(big.replace(/_/g, "")))))
+    return verdict;
+  const what = `the integer ${big} (JavaScript's numbers are exact only up to 2**53)`;
+  return { passed: false, template: "page.unsupported_value", fields: { what }, misconception: null };
+}
+
+function judged(payload, answer) {
   const labels = (payload.choices ?? []).map((c) => c.label);
   const v = (template, fields) => ({ passed: false, template, fields, misconception: null });
   if (payload.kind !== "implement" && payload.kind !== "fix" && isEllipsis(answer))
@@ -277,6 +347,7 @@ export function judge(payload, answer) {
   } else {
     if (unanswered(answer)) return payload.verdicts.unanswered;
     const found = codeOutputs(payload, answer);
+    if (found.verdict) return found.verdict;
     if (found.unsupported) return v("page.unsupported", { what: found.unsupported });
     if (found.forbidden) return v("implement.forbidden", { case: found.case, name: found.forbidden });
     if (found.syntax) return v("page.syntax", { error: found.syntax });
@@ -358,7 +429,7 @@ function fallback(payload, mine) {
     if (kind === "fix" && got.error.hint)
       return v("fix.still_broken_rule_hint", { problem: got.error.message, hint: got.error.hint });
     if (kind === "fix") return v("fix.still_broken_rule", { problem: got.error.message });
-    if (got.error.rule && got.error.call) {  // the rule the call broke, as implement.py words it
+    if (got.error.call) {  // the rule the call broke, as implement.py words it
       const fields = { error: got.error.type, call: got.error.call, problem: got.error.message };
       if (got.error.hint) return v("implement.raised_rule_hint", { ...fields, hint: got.error.hint });
       return v("implement.raised_rule", fields);

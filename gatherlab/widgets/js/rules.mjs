@@ -93,6 +93,7 @@ export default {
     "gather": "index has {index_rank} dims but input has {input_rank}: gather needs the same number of dims and never adds or broadcasts axes",
     "take_along_dim": "indices has {index_rank} dims but input has {input_rank}: take_along_dim broadcasts sizes, never the number of dims",
     "scatter": "index has {index_rank} dims, input {input_rank} and src {src_rank}: scatter needs the same number of dims",
+    "scatter-value": "index has {index_rank} dims but input has {input_rank}: scatter needs the same number of dims (a number as src is written at every position of index)",
     "scalar-explorer": "{name} is 0-d: this explorer writes into tensors of 1 dim or more"
    },
    "hints": {

@@ -23,15 +23,16 @@ const key = (at) => at.join(",");
 
 // ---- the rules and the writes: gatherlab.reference.scatter_writes
 
-// gatherlab.reference's scatter refusals, worded from rules.mjs (no hints).
+// gl.diagnose.scatter_problems's refusals, worded from rules.mjs (no hints).
 const rule = (name, shape, fields, where = null) => {
   const { message } = problem(name, shape, "", fields);
   return { rule: name, message, where };
 };
 
-// Every rule the call breaks, in the order gl.reference checks them (the first is the
-// message the spec raises); [] for a call that runs.
-export function scatterProblems(x, dim, index, src) {
+// Every rule the call breaks, in the order gl.diagnose.scatter_problems checks them
+// (the first is the message the spec raises); [] for a call that runs. `scalar`: src
+// was a Python number, filled to index's shape.
+export function scatterProblems(x, dim, index, src, scalar = false) {
   if (!index.dtype.startsWith("int"))
     return [rule("index-dtype", "scatter", { dtype: index.dtype })];
   if (src.dtype !== x.dtype)
@@ -39,6 +40,8 @@ export function scatterProblems(x, dim, index, src) {
       rule("src-dtype", "scatter", { src_dtype: src.dtype, input_dtype: x.dtype }),
     ];
   const rank = Math.max(x.shape.length, 1);
+  if (scalar && index.shape.length !== rank)
+    return [rule("rank-mismatch", "scatter-value", { index_rank: index.shape.length, input_rank: rank })];
   if (index.shape.length !== rank || src.shape.length !== rank)
     return [
       rule("rank-mismatch", "scatter", {
