@@ -751,10 +751,17 @@ def test_a_fix_names_the_learners_index_as_yours():
         "Your index works: torch.gather(x, 1, fixed_index) returns the intended result."
     )
     beams = EXERCISES["02.fix_beam_rows"]
-    assert beams.check(beams.broken.index + 0).message == (
+    one_row_wrong = beams.solution(beams.broken.input, beams.broken.index).clone()
+    one_row_wrong[3] = 0  # only row 3 reads member 0's first row
+    assert beams.check(one_row_wrong).message == (
         "The call runs now: out[3, 0] should read states[3, 0] = 12 because "
         "fixed_index[3, 0] = 3, but your call reads states[0, 0] = 0."
     )
+    # the beam positions unchanged, without their member's first row: named
+    unchanged = beams.check(beams.broken.index + 0)
+    assert unchanged.verdict is not None
+    assert unchanged.verdict.misconception == "missing-group-offset"
+    assert "(p // 3) * 3" in unchanged.message
     soft = EXERCISES["05.fix_float_positions"]
     message = soft.check(torch.tensor([[0], [1]])).message
     assert "because fixed_index[0, 0] = 1, but your call reads" in message

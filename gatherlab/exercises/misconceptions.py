@@ -495,6 +495,48 @@ def _swapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return found
 
 
+def _offset_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    along, size = key
+    return {
+        "input": case.call.input_name,
+        "index": case.call.index_name,
+        "dim": str(_axis(case.call)),
+        "along": str(along),
+        "size": str(size),
+    }
+
+
+@misconception("missing-group-offset", "call", _offset_words)
+def _missing_offset(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Positions counted within each group of ``size`` rows of a flattened dim (a
+    beam within its batch member, an item within its sequence) used as they are,
+    without the group's first row: ``parents`` for ``parents + member * beam``."""
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    index = to_numpy(case.call.index)
+    if index.ndim == 0 or index.dtype.kind not in "iu" or index.size == 0:
+        return {}
+    found: dict[Any, Outcome] = {}
+    extent = source.shape[dim]
+    for along in range(index.ndim):
+        coordinate = np.indices(index.shape)[along]
+        for size in range(2, extent):
+            if extent % size or index.shape[along] % size:
+                continue
+            group = (coordinate // size) * size
+            local = index - group
+            if not group.any() or (local < 0).any() or (local >= size).any():
+                continue
+            variant = _torch(local.astype(np.int64))
+            found[(along, size)] = run(
+                case.call.with_part("index", variant), case.finish
+            )
+    return found
+
+
 def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     return {"direction": "past" if key > 0 else "before"}
 
