@@ -751,10 +751,17 @@ def test_a_fix_names_the_learners_index_as_yours():
         "Your index works: torch.gather(x, 1, fixed_index) returns the intended result."
     )
     beams = EXERCISES["02.fix_beam_rows"]
-    assert beams.check(beams.broken.index + 0).message == (
+    one_row_wrong = beams.solution(beams.broken.input, beams.broken.index).clone()
+    one_row_wrong[3] = 0  # only row 3 reads member 0's first row
+    assert beams.check(one_row_wrong).message == (
         "The call runs now: out[3, 0] should read states[3, 0] = 12 because "
         "fixed_index[3, 0] = 3, but your call reads states[0, 0] = 0."
     )
+    # the beam positions unchanged, without their member's first row: named
+    unchanged = beams.check(beams.broken.index + 0)
+    assert unchanged.verdict is not None
+    assert unchanged.verdict.misconception == "missing-group-offset"
+    assert "(p // 3) * 3" in unchanged.message
     soft = EXERCISES["05.fix_float_positions"]
     message = soft.check(torch.tensor([[0], [1]])).message
     assert "because fixed_index[0, 0] = 1, but your call reads" in message
@@ -1052,3 +1059,33 @@ def test_no_template_is_a_free_text_escape():
     ]
     assert bare == ["known"]
     assert messages()["pair"] == "{first}; also, {second}"
+
+
+def test_coordinates_in_the_wrong_order_are_named_for_indexing_and_gather_nd():
+    def swapped(log_probs, labels):  # x[labels, rows] for x[rows, labels]
+        return log_probs[labels, torch.arange(len(labels))].unsqueeze(1)
+
+    result = EXERCISES["05.label_scores"].check(swapped)
+    assert result.verdict.misconception == "coordinates-swapped"
+    assert "the one for dim 0 first, then the one for dim 1" in result.message
+    right = EXERCISES["05.label_scores"].check(
+        lambda log_probs, labels: log_probs[torch.arange(len(labels)), labels]
+    )
+    assert right.verdict.misconception != "coordinates-swapped"  # only an axis lost
+
+
+def test_a_row_number_and_a_column_of_positions_broadcast_is_named():
+    def broadcast(log_probs, labels):
+        rows = torch.arange(log_probs.shape[0])
+        return log_probs[rows, labels.view(-1, 1)]
+
+    result = EXERCISES["05.label_scores"].check(broadcast)
+    assert result.verdict.misconception == "index-broadcast"
+    assert "broadcast to (n, n)" in result.message
+    viewed = EXERCISES["05.label_scores"].check(
+        lambda log_probs, labels: broadcast(log_probs, labels).view(-1, 1)
+    )
+    assert viewed.verdict.misconception == "index-broadcast"
+    # the shape quoted is the learner's own: (n * n, 1) after the view
+    n = EXERCISES["05.label_scores"].example["labels"].shape[0]
+    assert f"has shape ({n * n}, 1)" in viewed.message

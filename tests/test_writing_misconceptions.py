@@ -84,6 +84,14 @@ def _bincount(losses, labels, classes):
     return torch.bincount(labels, weights=losses)
 
 
+def _averaged(include_self):
+    def answer(losses, labels, classes):
+        sums = torch.zeros(classes, dtype=losses.dtype)
+        return sums.scatter_reduce(0, labels, losses, "mean", include_self=include_self)
+
+    return answer
+
+
 def _mean(divide):
     def answer(values, segments, count):
         sums = torch.zeros(count, dtype=values.dtype).index_add_(0, segments, values)
@@ -114,6 +122,8 @@ NAMED = [
     ("06.one_hot", _every_row, "write-every-row"),
     ("06.class_loss_sums", _assigned, "kept-one-write"),
     ("06.class_loss_sums", _bincount, "short-count"),
+    ("06.class_loss_sums", _averaged(True), "mean-instead-of-sum"),
+    ("06.class_loss_sums", _averaged(False), "mean-instead-of-sum"),
     ("06.segment_means", _default_mean, "include-self-mixed"),
     ("06.segment_means", _mean(lambda s, n, v: s), "mean-without-count"),
     ("06.segment_means", _mean(lambda s, n, v: s / n), "mean-empty-nan"),
@@ -147,6 +157,13 @@ def test_the_message_quotes_the_learners_own_values():
     message = check("06.class_loss_sums", _assigned).message
     # visible example: losses [0.5, 1.25, 2.0, 0.25] of classes [1, 0, 1, 1]
     assert "out[1] is 0.25" in message and "0.5 + 2 + 0.25 = 2.75" in message
+
+
+def test_a_mean_where_the_values_add_up_quotes_the_learners_mean():
+    message = check("06.class_loss_sums", _averaged(False)).message
+    # visible example: losses [0.5, 1.25, 2.0, 0.25] of classes [1, 0, 1, 1]
+    assert "out[1] is 0.9167, the mean of 0.5, 2, 0.25" in message
+    assert "should be 2.75" in message
 
 
 def test_an_error_on_the_visible_example_is_not_taken_for_a_wrong_write():

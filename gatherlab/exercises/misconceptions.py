@@ -49,6 +49,9 @@ class Raised:
 
 
 CHECK = "Check"  # an error a learner's own check raises: no call broke a rule
+# Any error that is no broken gather rule, or a position off the end (what indexing
+# with a position on the wrong axis raises, as IndexError or a framework's own error)
+OFF_AN_AXIS = Raised("Error", "index-out-of-range")
 
 
 class _NotExpected:
@@ -309,6 +312,50 @@ def _every_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return found
 
 
+def _broadcast_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    dim = _axis(case.call)
+    count = int(np.size(shared_positions(to_numpy(case.call.index), dim)))
+    return {
+        "input": case.call.input_name,
+        "positions": case.positions,
+        "shape": _shape(outcome),
+        "count": str(count),
+        "other": str(1 - dim),
+    }
+
+
+@misconception("index-broadcast", "call", _broadcast_words)
+def _index_broadcast(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """``x[torch.arange(n), labels.view(-1, 1)]``: the numbers along the other dim,
+    shape (n,), and the positions, shape (n, 1), broadcast to (n, n), each position
+    read in every row (or column)."""
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    index = to_numpy(case.call.index)
+    if source.ndim != 2 or index.ndim != 2:
+        return {}
+    positions = shared_positions(index, dim).reshape(-1)
+    other = 1 - dim
+    numbers = np.arange(index.shape[other])
+    if (
+        positions.size == 0
+        or positions.min() < 0
+        or positions.max() >= source.shape[dim]
+    ):
+        return {key: OFF_AN_AXIS for key in ("broadcast", "flat", "column")}
+    coordinates = [np.empty(0, dtype=np.int64)] * 2
+    coordinates[dim] = positions[:, None]
+    coordinates[other] = numbers[None, :]
+    read = source[tuple(coordinates)]
+    found = {"broadcast": read, "flat": read.reshape(-1)}
+    if np.shape(case.expected)[1:] == (1,):  # then .view(-1, 1) to one column
+        found["column"] = read.reshape(-1, 1)
+    return found
+
+
 def _whole_rows_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     return {
@@ -397,6 +444,97 @@ def _transposed_index(case: Case, base: Any) -> Mapping[Any, Outcome]:
         return {}
     swapped = _torch(np.swapaxes(index, -1, -2))
     return {"T": run(case.call.with_part("index", swapped), case.finish)}
+
+
+def _swapped_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    dim = _axis(case.call)
+    first, second = sorted((dim, key))
+    return {
+        "positions": case.positions,
+        "input": case.call.input_name,
+        "dim": str(dim),
+        "other": str(key),
+        "first": str(first),
+        "second": str(second),
+    }
+
+
+@misconception("coordinates-swapped", "call", _swapped_words)
+def _swapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Each position used as the coordinate on another dim, and that dim's own
+    coordinate on dim: ``x[labels, rows]`` for ``x[rows, labels]``, or
+    ``tf.stack([positions, rows], -1)`` for (batch, position) pairs of gather_nd."""
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    index = to_numpy(case.call.index)
+    if source.ndim < 2 or index.ndim != source.ndim or index.dtype.kind not in "iu":
+        return {}
+    found: dict[Any, Outcome] = {}
+    grid = np.indices(index.shape)
+    for other in range(source.ndim):
+        if other == dim:
+            continue
+        coordinates: list[np.ndarray] = list(grid)
+        coordinates[dim], coordinates[other] = grid[other], index
+        if any(
+            (c < 0).any() or (c >= size).any()
+            for c, size in zip(coordinates, source.shape, strict=True)
+        ):
+            found[other] = OFF_AN_AXIS  # x[labels, rows] runs off an axis
+            continue
+        values = source[tuple(coordinates)]
+        if case.finish is not None:
+            try:
+                values = to_numpy(case.finish(_torch(values)))
+            except TORCH_ERRORS:
+                continue
+        found[other] = values
+    return found
+
+
+def _offset_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    along, size = key
+    return {
+        "input": case.call.input_name,
+        "index": case.call.index_name,
+        "dim": str(_axis(case.call)),
+        "along": str(along),
+        "size": str(size),
+    }
+
+
+@misconception("missing-group-offset", "call", _offset_words)
+def _missing_offset(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Positions counted within each group of ``size`` rows of a flattened dim (a
+    beam within its batch member, an item within its sequence) used as they are,
+    without the group's first row: ``parents`` for ``parents + member * beam``."""
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    index = to_numpy(case.call.index)
+    if index.ndim == 0 or index.dtype.kind not in "iu" or index.size == 0:
+        return {}
+    found: dict[Any, Outcome] = {}
+    extent = source.shape[dim]
+    for along in range(index.ndim):
+        coordinate = np.indices(index.shape)[along]
+        for size in range(2, extent):
+            if extent % size or index.shape[along] % size:
+                continue
+            group = (coordinate // size) * size
+            local = index - group
+            if not group.any() or (local < 0).any() or (local >= size).any():
+                continue
+            variant = _torch(local.astype(np.int64))
+            found[(along, size)] = run(
+                case.call.with_part("index", variant), case.finish
+            )
+    return found
 
 
 def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:

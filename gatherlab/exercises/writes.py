@@ -492,6 +492,45 @@ def _total_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"all": sums / total}
 
 
+def _averaged_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write, where = _base_words(case, outcome)
+    parts = _parts(write, where)
+    if key == "with-old":
+        parts = [to_numpy(write.base)[where], *parts]
+    return {
+        "where": entry("out", where),
+        "got": _at(outcome, where),
+        "parts": _joined(parts, ", "),
+        "count": str(len(parts)),
+        "op": _op(write),
+        "expected": _at(case.expected, where),
+    }
+
+
+@misconception("mean-instead-of-sum", "call", _averaged_words)
+def _averaged(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The values written to a position averaged where they add up (a ``mean``
+    reduction, or sums divided by counts): with the old value or without it."""
+    write = _writes_of(case)
+    if write is None or not write.adds or write.op == "plus_equals":
+        return {}
+    old = to_numpy(write.base)
+    sums = np.zeros(old.shape, dtype=np.float64)
+    counts = np.zeros(old.shape, dtype=np.int64)
+    for to, value in write.writes():
+        sums[to] += float(value)
+        counts[to] += 1
+    if old.dtype.kind != "f":
+        return {}
+    written = counts > 0
+    without = np.where(written, sums / np.maximum(counts, 1), old)
+    with_old = np.where(written, (sums + old) / (counts + 1), old)
+    return {
+        "without-old": without.astype(old.dtype),
+        "with-old": with_old.astype(old.dtype),
+    }
+
+
 # ---------------------------------------------------------------- counts
 
 
