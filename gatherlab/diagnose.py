@@ -394,6 +394,11 @@ def scatter_problems(input: Any, dim: Any, index: Any, src: Any) -> list[Problem
     fields: dict[str, Any]
     scalar = isinstance(src, (int, float))
     values = to_numpy(src)
+    if positions.size == 0:  # torch writes nothing and checks only src's dtype
+        if scalar or values.dtype == target.dtype:
+            return []
+        fields = {"src_dtype": values.dtype, "input_dtype": target.dtype}
+        return [rule_problem("src-dtype", "scatter", "", **fields)]
     if positions.dtype.kind not in "iu":
         return [rule_problem("index-dtype", "scatter", "", dtype=positions.dtype)]
     if not scalar and values.dtype != target.dtype:

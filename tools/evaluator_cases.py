@@ -462,8 +462,9 @@ class Generator:
         self.add(self.pick(exprs), {})
 
     def writes(self) -> None:
-        """Chapter 6's writes: scatter_, scatter_add_, index_add_ (in place: the
-        cat shows x afterwards), their copies, and argsort, clamp, bincount."""
+        """Chapter 6's writes: scatter_, scatter_add_, scatter_reduce_, index_add_ (in
+        place: the cat shows x afterwards), their copies, and argsort, clamp,
+        bincount."""
         rank = self.int(1, 3)
         shape = self.shape(rank, 1, 3)
         dtype = self.pick(["int64", "int64", "float32", "float64", "int32"])
@@ -502,7 +503,12 @@ class Generator:
         v = self.values(tuple(v_shape), self.pick([dtype] * 6 + ["int64", "float32"]))
         k = self.pick(["1", "-2", "2.5", "True", "0"])
         bound = self.pick(["0", "1", "-3", "1.5", "-0.25"])
+        reduce = self.pick(["sum", "prod", "mean", "amax", "amin"])
         exprs = [
+            f"x.scatter_reduce({dim}, i, s, {reduce!r})",
+            f"x.scatter_reduce({dim}, i, s, {reduce!r}, include_self=False)",
+            f"torch.cat([x.scatter_reduce_({dim}, i, s, {reduce!r}), x])",
+            f"torch.scatter_reduce(x, {dim}, i, s, {reduce!r}, include_self=False)",
             f"x.scatter({dim}, i, s)",
             f"x.scatter({dim}, i, {k})",
             f"torch.cat([x.scatter_({dim}, i, s), x])",

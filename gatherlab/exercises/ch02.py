@@ -7,6 +7,7 @@ import torch
 
 from gatherlab._arrays import to_numpy
 from gatherlab.exercises import Call, cases, fix, implement, predict
+from gatherlab.exercises.implement import ErrorHint
 from gatherlab.exercises.verdict import Hinted, fields_of
 
 features = torch.arange(12).reshape(2, 3, 2)  # (batch, time, feature)
@@ -248,17 +249,15 @@ def tf_select_pairs(features, positions):
     return tf.gather_nd(features, pairs)
 
 
-def _pairs_hint(
-    args: dict[str, torch.Tensor],
-    outcome: object,
-    expected: torch.Tensor,
-    where: tuple[int, ...] | None,
-) -> Hinted | None:
-    """Coordinates that are not (batch, position) pairs on the index's last axis."""
-    if where is not None or "does not index into param shape" not in str(outcome):
-        return None
-    batch, picks = args["positions"].shape
-    return "hint.gather_nd_pairs", {"batch": str(batch), "picks": str(picks)}
+# Coordinates that are not (batch, position) pairs on the index's last axis.
+_pairs_hint = ErrorHint(
+    "does not index into param shape",
+    "hint.gather_nd_pairs",
+    lambda args: {
+        "batch": str(args["positions"].shape[0]),
+        "picks": str(args["positions"].shape[1]),
+    },
+)
 
 
 implement(

@@ -59,6 +59,24 @@ Generator = Callable[[np.random.Generator], Arguments]
 Hint = Callable[[dict[str, Any], Any, Any, "tuple[int, ...] | None"], Hinted | None]
 
 
+@dataclass(frozen=True)
+class ErrorHint:
+    """A hint for an error whose message ``contains`` a phrase: ``template`` filled
+    with ``fields(args)`` (and the case and error). Declared as data, so the page
+    (page.py ships it with each case's fields) words the same hint."""
+
+    contains: str
+    template: str
+    fields: Callable[[dict[str, Any]], dict[str, str]]
+
+    def __call__(
+        self, args: dict[str, Any], outcome: Any, expected: Any, where: Any
+    ) -> Hinted | None:
+        if where is not None or self.contains not in str(outcome):
+            return None
+        return self.template, self.fields(args)
+
+
 @dataclass(eq=False, kw_only=True)
 class Implement(Exercise):
     """Write a function; it is run on the visible example and on hidden generated cases.

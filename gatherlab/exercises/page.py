@@ -38,6 +38,10 @@ every ``{name}`` in ``templates[V.template]`` becomes ``V.fields[name]``, nothin
                                                              # matches says it raises
      "fallback": {"template", "reads_template", "shape_template",
                   "where": "x.grad"},          # where: a gradient's name, else "out"
+     "error_hint": {"contains", "template"} | null  # implement: an error whose
+                                                    # message contains it is worded by
+                                                    # template, with each case's
+                                                    # "hint_fields"
      "forbid": [name, ...], "require": [name, ...]  # implement: the ops the answer may
                                                     # not call / must call one of
      "gradient": argname | ""                      # implement: the input whose
@@ -268,7 +272,7 @@ def _templates(data: Any) -> Iterator[str]:
 
 
 def _implement(exercise: Any) -> dict[str, Any]:
-    from gatherlab.exercises.implement import IMPLEMENT_VOICE
+    from gatherlab.exercises.implement import IMPLEMENT_VOICE, ErrorHint
 
     valid = len(exercise.cases)
     chosen = exercise.all_cases[: 1 + PAGE_HIDDEN]
@@ -282,6 +286,15 @@ def _implement(exercise: Any) -> dict[str, Any]:
         for number, case in enumerate(chosen)
     }
     verdicts: dict[str, Any] = {}
+    listed = _cases(search, IMPLEMENT_VOICE, inputs, verdicts)
+    error_hint = None
+    if isinstance(exercise.hint, ErrorHint):  # each case's fields for it
+        error_hint = {
+            "contains": exercise.hint.contains,
+            "template": exercise.hint.template,
+        }
+        for case, data in zip(chosen, listed, strict=True):
+            data["hint_fields"] = exercise.hint.fields(dict(case.args))
     invalid = len(chosen) - 1 - PAGE_HIDDEN
     hidden = str(min(PAGE_HIDDEN, valid - 1))
     invalid_all = len(exercise.all_cases) - valid
@@ -297,8 +310,9 @@ def _implement(exercise: Any) -> dict[str, Any]:
             f"device{gradient}, the exercise's own hints and torch's error messages."
         ),
         "args": list(exercise.example),
-        "cases": _cases(search, IMPLEMENT_VOICE, inputs, verdicts),
+        "cases": listed,
         "misconceptions": verdicts,
+        "error_hint": error_hint,
         "gradient": exercise.gradient,
         "forbid": list(exercise.forbid),
         "require": list(exercise.require),

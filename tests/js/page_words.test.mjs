@@ -25,7 +25,7 @@ const { payloads, cases } = JSON.parse(
 // must still not contradict the notebook's: the same pass or not, and never a pass.
 const PYTHON_ONLY = [
   ["01.gather_loop", "assert index.shape", "assert statements: the page cannot run this (it says so)"],
-  ["02.tf_gather_nd_pairs", "tf.stack([rows, positions], axis=0)", "the exercise's hint function (hint.gather_nd_pairs) runs in Python only, and TensorFlow's error text"],
+
   ["03.fix_pairs_for_take", "answer = pairs\n", "a fix's shape: Python adds compare.shape_advice's dims advice (differ.shape), the page has fix.wrong_shape only"],
   ["04.predict_scalar_index", "9007199254740993", "an integer beyond 2**53: JavaScript numbers would round it, so the page says it cannot read it"],
   ["05.label_scores", ".diag()", "Tensor.diag: the page cannot run this (it says so)"],
@@ -33,7 +33,7 @@ const PYTHON_ONLY = [
   ["05.label_scores", "log_probs.data.gather", "Tensor.data: the page cannot run this (it says so)"],
   ["05.label_scores", "torch.from_numpy", "torch.from_numpy: the page cannot run this (it says so)"],
   ["05.label_scores", ".log_softmax(dim=1)", "Tensor.log_softmax: the page cannot run this (it says so)"],
-  ["06.segment_means", ".scatter_reduce(", "Tensor.scatter_reduce: the page cannot run this (it says so)"],
+
 ];
 const pythonOnly = (testCase) =>
   PYTHON_ONLY.find(([id, part]) => id === testCase.id && (testCase.text ?? testCase.code).includes(part));

@@ -8,7 +8,7 @@
 
 import { diagnose, formatValue, unravel } from "./core.mjs";
 import { ELLIPSIS, NONE, PyError, UnsupportedError, floatRepr, parse, pyInt, strRepr } from "./python.mjs";
-import { scatterProblems, scatterResult, scatterWrites } from "./scatter.mjs";
+import { REDUCTIONS, scatterProblems, scatterResult, scatterWrites } from "./scatter.mjs";
 
 export { PyError, UnsupportedError, parse } from "./python.mjs";
 
@@ -605,9 +605,9 @@ function familyResult(op, x, dim, index) {
 
 // ---- chapter 6's writes: scatter and index_add, in place (name_) or on a copy
 
-// x.scatter_(dim, index, src) (reduce "none") and x.scatter_add_ (reduce "sum"), by
+// x.scatter_(dim, index, src) (reduce "none"), x.scatter_add_ (reduce "sum") and x.scatter_reduce_(dim, index, src, reduce, include_self=...), by
 // scatter.mjs's rules and writes; torch raises RuntimeError for every rule it breaks.
-function scatterOp(name, x, dim, index, src, reduce) {
+function scatterOp(name, x, dim, index, src, reduce, includeSelf = true) {
   if (src.t !== "tensor" && (reduce !== "none" || !isNumber(src)))
     throw new PyError("TypeError", `${name}(): argument 'src' (position 3) must be Tensor, not ${typeName(src)}`);
   const d = normDim(toInt(dim), Math.max(x.shape.length, 1));
@@ -622,7 +622,7 @@ function scatterOp(name, x, dim, index, src, reduce) {
     error.call = name.endsWith("_") ? `torch.Tensor.${name}` : `torch.${name}`;
     throw error;
   }
-  const { output } = scatterResult(x, scatterWrites(x, d, index, values), reduce);
+  const { output } = scatterResult(x, scatterWrites(x, d, index, values), reduce, includeSelf);
   return tensor(x.shape.slice(), output.data.map((v) => cast(v, x.dtype)), x.dtype);
 }
 
@@ -1106,7 +1106,7 @@ TORCH.as_tensor = TORCH.tensor;
 delete TORCH.meshgrid;
 for (const [alias, dtype] of Object.entries(TORCH_DTYPES)) TORCH[alias] = dtypeValue(dtype, "torch");
 // the methods that are also functions: torch.unsqueeze(x, 0), torch.flatten(x), ...
-for (const name of ["unsqueeze", "squeeze", "reshape", "flatten", "repeat_interleave", "round", "transpose", "permute", "sum", "any", "all", "numel", "abs", "floor", "ceil", "max", "min", "clone", "scatter", "scatter_add", "index_add", "argsort", "clamp", "bincount"])
+for (const name of ["unsqueeze", "squeeze", "reshape", "flatten", "repeat_interleave", "round", "transpose", "permute", "sum", "any", "all", "numel", "abs", "floor", "ceil", "max", "min", "clone", "scatter", "scatter_add", "scatter_reduce", "index_add", "argsort", "clamp", "bincount"])
   TORCH[name] = fn(`torch.${name}`, (g, kw) => {
     if (!g.length) throw new PyError("TypeError", `${name}() missing required argument 'input'`);
     return callMethod(asTensor(g[0]), name, g.slice(1), kw);
@@ -1198,7 +1198,7 @@ function tfGatherNd(params, indices, batchDims) {
       const v = i.data[k * depth + d];
       if (v < 0 || v >= p.shape[d]) {
         const at = unravel(k, outer);
-        throw new PyError("InvalidArgumentError", `indices[${at.join(",")}] = [${i.data.slice(k * depth, k * depth + depth).join(", ")}] does not index into param shape [${p.shape.join(",")}], node name: GatherNd`);
+        throw new PyError("InvalidArgumentError", `indices[${at.join(",")}] = [${i.data.slice(k * depth, k * depth + depth).join(", ")}] does not index into param shape [${p.shape.join(",")}]`);
       }
       src += v * pst[d];
     }
@@ -1425,6 +1425,14 @@ function callMethod(t, name, g, kw) {
       const out = scatterOp(name, t, a.dim, a.index, a.src, name.startsWith("scatter_add") ? "sum" : "none");
       return name.endsWith("_") ? inPlace(t, out) : out;
     }
+    case "scatter_reduce": case "scatter_reduce_": {
+      const a = dimKw(["dim", "index", "src", "reduce", "include_self=True"]);
+      const reduce = a.reduce.t === "str" ? a.reduce.v : null;
+      if (!REDUCTIONS.includes(reduce))
+        throw new PyError("RuntimeError", `reduce argument must be either sum, prod, mean, amax or amin, got ${a.reduce.t === "str" ? a.reduce.v : typeName(a.reduce)}`);
+      const out = scatterOp(name, t, a.dim, a.index, a.src, reduce, Boolean(a.include_self.v));
+      return name.endsWith("_") ? inPlace(t, out) : out;
+    }
     case "index_add": case "index_add_": {
       const a = dimKw(["dim", "index", "source"]);
       const out = indexAdd(name, t, a.dim, a.index, a.source);
@@ -1454,7 +1462,7 @@ const METHODS = new Set([
   "floor", "ceil", "abs", "neg", "size", "dim", "ndimension", "numel", "nelement", "item",
   "tolist", "clone", "contiguous", "detach", "t", "transpose", "permute", "sum", "any",
   "all", "max", "min", "prod", "scatter", "scatter_", "scatter_add", "scatter_add_",
-  "index_add", "index_add_", "argsort", "clamp", "bincount",
+  "scatter_reduce", "scatter_reduce_", "index_add", "index_add_", "argsort", "clamp", "bincount",
 ]);
 
 function needArgs(g, name) {

@@ -131,10 +131,11 @@ function asTensor(value) {
 }
 
 // Does `output` equal `want` (T, ERROR, {not_expected}, {any_of_shape}; page.py's
-// rules)? Same shape and values (floats within rtol 1e-5 + atol 1e-6); an ERROR of type
-// "Error" without a rule matches any error; two errors with rules match when the rules
-// agree, one with and one without a rule never match, two without rules match when the
-// types agree or either type is "Check" (the learner's own check).
+// rules, misconceptions.equal's)? Same shape and values (floats within rtol 1e-5 + atol
+// 1e-6); an ERROR of type "Error" matches any error where either rule is unknown; two
+// errors with rules match when the rules agree, one with and one without a rule never
+// match, two without rules match when the types agree or either type is "Check" (the
+// learner's own check).
 function equals(output, want, expected) {
   if (!output) return false;
   if (want.not_expected) return !equals(output, expected, null);
@@ -142,7 +143,7 @@ function equals(output, want, expected) {
   if (want.error) {
     if (!output.error) return false;
     const [a, b] = [want.error, output.error];
-    if (a.type === "Error" && !a.rule) return true;
+    if ((a.type === "Error" || b.type === "Error") && (!a.rule || !b.rule)) return true;
     if (a.rule && b.rule) return a.rule === b.rule;
     if (a.rule || b.rule) return false;
     return a.type === b.type || a.type === "Check" || b.type === "Check";
@@ -429,6 +430,8 @@ function fallback(payload, mine) {
     if (kind === "fix" && got.error.hint)
       return v("fix.still_broken_rule_hint", { problem: got.error.message, hint: got.error.hint });
     if (kind === "fix") return v("fix.still_broken_rule", { problem: got.error.message });
+    const hint = payload.error_hint;  // the exercise's hint for this error (ErrorHint)
+    if (hint && error.includes(hint.contains)) return v(hint.template, { error, ...testCase.hint_fields });
     if (got.error.call) {  // the rule the call broke, as implement.py words it
       const fields = { error: got.error.type, call: got.error.call, problem: got.error.message };
       if (got.error.hint) return v("implement.raised_rule_hint", { ...fields, hint: got.error.hint });

@@ -33,6 +33,8 @@ const rule = (name, shape, fields, where = null) => {
 // (the first is the message the spec raises); [] for a call that runs. `scalar`: src
 // was a Python number, filled to index's shape.
 export function scatterProblems(x, dim, index, src, scalar = false) {
+  if (!index.data.length)  // torch writes nothing and checks only src's dtype
+    return src.dtype === x.dtype ? [] : [rule("src-dtype", "scatter", { src_dtype: src.dtype, input_dtype: x.dtype })];
   if (!index.dtype.startsWith("int"))
     return [rule("index-dtype", "scatter", { dtype: index.dtype })];
   if (src.dtype !== x.dtype)
