@@ -24,6 +24,7 @@ from gatherlab.exercises.compare import shape_advice
 from gatherlab.exercises.registry import Registry
 from gatherlab.exercises.result import FAILED, NOT_ATTEMPTED, PASSED
 from gatherlab.exercises.verdict import PLACEHOLDER, messages
+from gatherlab.rules import fill
 
 IDS = list(EXERCISES)
 REQUIRED_WRONG = {
@@ -268,29 +269,39 @@ def test_hard_coding_the_visible_answer_fails_on_a_hidden_case():
     assert result.message.startswith("On hidden case ")
 
 
+def advice(expected: tuple[int, ...], got: tuple[int, ...]) -> str:
+    """shape_advice's words."""
+    template, fields = shape_advice(expected, got)
+    return fill(messages()[template], fields)
+
+
 def test_a_missing_axis_names_the_dim_and_the_unsqueeze():
     result = SELECT.check(lambda x, index: torch.gather(x, 1, index).reshape(-1))
     assert result.verdict.misconception == "flattened"
     assert "flattened to shape (4,)" in result.message
     assert "the shape of the index, (2, 2)" in result.message
     assert (
-        shape_advice((2, 1), (2,))
-        == "dim 1 (size 1) is missing: add it with .unsqueeze(1)"
+        advice((2, 1), (2,)) == "dim 1 (size 1) is missing: add it with .unsqueeze(1)"
     )
-    assert shape_advice((2, 3, 4), (2, 3)) == (
+    assert advice((2, 3, 4), (2, 3)) == (
         "dim 2 (size 4) is missing: add it with .unsqueeze(2).expand(-1, -1, 4)"
     )
-    assert shape_advice((2, 3, 4), (2, 3, 1)) == (
+    assert advice((2, 3, 4), (2, 3, 1)) == (
         "dim 2 has size 1 but should have size 4: expand it with .expand(-1, -1, 4)"
     )
     assert (
-        shape_advice((2, 3), (1, 2, 3))
+        advice((2, 3), (1, 2, 3))
         == "dim 0 (size 1) is extra: remove it with .squeeze(0)"
     )
     assert (
-        shape_advice((2, 3), (3, 2))
-        == "the last two dims are swapped (a transposed result?)"
+        advice((2, 3), (3, 2)) == "the last two dims are swapped (a transposed result?)"
     )
+    assert advice((2, 1), (1, 2)) == (
+        "your index is one row of 2 positions (unsqueeze(0)); one position per row "
+        "needs shape (2, 1): unsqueeze(1)"
+    )
+    assert advice((2,), (2, 2)) == "it has 2 dims but should have 1 dim"
+    assert advice((2, 3), (2, 4)) == "dim 1 has size 4 but should have size 3"
 
 
 def test_a_raising_function_is_reported_by_type_and_first_line():
@@ -785,29 +796,6 @@ def test_a_take_fix_explains_rows_times_columns():
 
 
 def test_shape_advice_never_expands_a_prediction_or_a_result():
-    assert shape_advice((2, 3), (1, 3), hints="none") == (
-        "dim 0 has size 1 but should have size 2"
-    )
-    assert shape_advice((2, 3, 4), (2, 3), hints="none") == "dim 2 (size 4) is missing"
-    assert shape_advice((2, 3, 4), (2, 3, 1), hints="index") == (
-        "dim 2 has size 1 but should have size 4: gather's output takes the index's "
-        "shape, so expand the index over this axis before gather (expanding the "
-        "result would only copy one value)"
-    )
-    assert shape_advice((2, 3, 4), (2, 3), hints="index") == (
-        "dim 2 (size 4) is missing: give the index this axis (unsqueeze, then expand "
-        "it to size 4) before gather, rather than expanding the result"
-    )
-    assert shape_advice((2, 1), (2,), hints="index") == (
-        "dim 1 (size 1) is missing: add it with .unsqueeze(1)"
-    )
-
-    columns = EXERCISES["01.predict_columns"].check([[11, 11, 10], [20, 20, 21]])
-    assert columns.message == (
-        "Your answer has shape (2, 3), but it should have shape (2, 3)."
-        if False
-        else columns.message
-    )
     short = EXERCISES["01.predict_columns"].check([[1, 2, 3, 4]])
     assert short.message == (
         "Your answer has shape (1, 4), but it should have shape (2, 3)."
@@ -1089,3 +1077,13 @@ def test_a_row_number_and_a_column_of_positions_broadcast_is_named():
     # the shape quoted is the learner's own: (n * n, 1) after the view
     n = EXERCISES["05.label_scores"].example["labels"].shape[0]
     assert f"has shape ({n * n}, 1)" in viewed.message
+
+
+def test_a_fix_that_expands_a_row_as_a_column_is_told_where_the_new_axis_goes():
+    exercise = EXERCISES["01.fix_shared_columns"]
+    positions = exercise.reference_answer[0]
+    result = exercise.check(positions.unsqueeze(1))
+    assert result.verdict.template == "fix.expand_repeats"
+    assert "would repeat each position along dim 1" in result.message
+    assert "put the new axis first (.unsqueeze(0)), then expand it" in result.message
+    assert exercise.check(positions.unsqueeze(0).expand(2, -1)).passed  # as told

@@ -1,13 +1,16 @@
 """The page's exercise cases: each exercise's payload, answers and Python's verdicts.
 
 Writes ``tests/js/page_exercise_cases.json.gz`` (gzip of JSON): ``{"payloads": {id:
-payload}, "cases": [{"id", "text" | "code", "status", "verdict", "message"}]}``. A case
+payload}, "cases": [{"id", "text" | "code", "status", "verdict", "message"}],
+"shape_advice": [[expected, got, template, fields]]}`` (compare.shape_advice on shape
+pairs, which exercises.mjs's shapeAdvice must give too). A case
 has ``text`` where the learner types a value or labels (predict, raises, choose; read as
 ``gatherlab.exercises.typed.typed_answer`` reads it) and ``code`` where the learner
 writes code (implement: a function named ``answer``; fix: ``answer = <expression>`` over
 the names the notebook defines, the payload's ``args``): the real mistakes of
-``tests/data/real_mistakes.json``, the solution as the notebook shows it and the input
-returned unchanged. ``verdict`` is ``V`` and ``message`` its words
+``tests/data/real_mistakes.json``, the solution as the notebook shows it, the input
+returned unchanged, and for a fix of the index, float indexes and indexes of the wrong
+shape. ``verdict`` is ``V`` and ``message`` its words
 (``gatherlab.exercises.page.verdict_for``): the page, given the same answer, must show
 the same words. ``tests/test_page_exercises.py`` fails when the file is stale;
 regenerate it with ``make regen``.
@@ -28,6 +31,7 @@ import numpy as np
 
 from gatherlab._arrays import to_numpy
 from gatherlab.exercises import EXERCISES, Fix, Predict
+from gatherlab.exercises.compare import shape_advice
 from gatherlab.exercises.page import fix_names, payload, verdict_for
 from gatherlab.exercises.typed import typed_answer
 
@@ -287,6 +291,47 @@ def _float_answers(exercise: Fix, data: dict[str, Any]) -> list[str]:
     ]
 
 
+def _shaped_answers(exercise: Fix, data: dict[str, Any]) -> list[str]:
+    """Indexes of the wrong shape for a fix of the index (fix._expand_advice's
+    branches): an axis added or dropped, the first row alone."""
+    if exercise.part != "index":
+        return []
+    name, index = exercise.answer_name, data["args"][1]
+    solution = exercise.solution_source().rstrip("\n")
+    answers = [
+        f"answer = {index}.unsqueeze(0)\n",
+        f"answer = {index}.flatten()\n",
+        f"{solution}\n{name} = {name}.unsqueeze(-1)\n",
+        f"{solution}\n{name} = {name}[:1]\n",
+        f"{solution}\n{name} = {name}.flatten()\n",
+    ]
+    if to_numpy(exercise.reference_answer).ndim >= 2:  # a row as a column
+        answers.append(f"{solution}\n{name} = {name}[0].unsqueeze(1)\n")
+    return answers
+
+
+# Shapes for compare.shape_advice against exercises.mjs's shapeAdvice: each expected
+# shape with shapes that differ from it in every way the advice names.
+ADVICE_SHAPES = ((1,), (2,), (2, 1), (1, 3), (2, 3), (3, 2), (2, 3, 4), (3, 1, 2))
+
+
+def _shape_pairs() -> list[list[Any]]:
+    pairs = []
+    for expected in ADVICE_SHAPES:
+        rank = len(expected)
+        wrong = [expected[:d] + expected[d + 1 :] for d in range(rank)]
+        wrong += [expected[:d] + (1,) + expected[d:] for d in range(rank + 1)]
+        wrong += [expected[:-2] + expected[-1:] + expected[-2:-1], (*expected, 2, 2)]
+        for d in range(rank):
+            for size in (1, expected[d] + 1):
+                wrong.append(expected[:d] + (size,) + expected[d + 1 :])
+        wrong.append(tuple(s + 1 for s in expected))
+        for got in dict.fromkeys(w for w in wrong if w != expected):
+            template, fields = shape_advice(expected, got)
+            pairs.append([list(expected), list(got), template, fields])
+    return pairs
+
+
 def _code_answer(exercise_id: str, code: str) -> Any:
     """The answer a learner's code gives, run with the notebook's names: the function
     it defines (implement), the part it binds (fix: ``answer`` or the notebook's
@@ -331,7 +376,7 @@ def build() -> dict[str, Any]:
         if data["kind"] in ("implement", "fix"):  # the solution, as shown, and the
             codes += [exercise.solution_source(), _unchanged(data)]  # input unchanged
         if isinstance(exercise, Fix):
-            codes += _float_answers(exercise, data)
+            codes += _float_answers(exercise, data) + _shaped_answers(exercise, data)
         for code in codes:
             cases.append(
                 _case(exercise_id, "code", code, _code_answer(exercise_id, code))
@@ -348,7 +393,7 @@ def build() -> dict[str, Any]:
         texts = [*own, *COMMON_TEXTS, *_fuzz(exercise_id)]
         for text in dict.fromkeys(texts):  # each text once, in order
             cases.append(_case(exercise_id, "text", text, typed_answer(text)))
-    return {"payloads": payloads, "cases": cases}
+    return {"payloads": payloads, "cases": cases, "shape_advice": _shape_pairs()}
 
 
 def dumped(data: dict[str, Any]) -> str:
@@ -363,6 +408,11 @@ def dumped(data: dict[str, Any]) -> str:
     for number, case in enumerate(data["cases"]):
         comma = "," if number < len(data["cases"]) - 1 else ""
         lines.append(json.dumps(case, sort_keys=True, ensure_ascii=False) + comma)
+    lines.append('], "shape_advice": [')
+    pairs = data["shape_advice"]
+    for number, pair in enumerate(pairs):
+        comma = "," if number < len(pairs) - 1 else ""
+        lines.append(json.dumps(pair, sort_keys=True) + comma)
     lines.append("]}")
     return "\n".join(lines) + "\n"
 

@@ -9,19 +9,19 @@ words it after the checker's own lead ("On hidden case 3 of 50, ").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from gatherlab._arrays import dtype_name, framework_of, to_numpy
-from gatherlab.exercises.verdict import Verdict
+from gatherlab.exercises.verdict import Verdict, messages
+from gatherlab.rules import fill
 
 FRAMEWORK_NAMES = {
     "torch": "a torch.Tensor",
     "numpy": "a NumPy array",
     "tensorflow": "a TensorFlow tensor",
 }
-Hints = Literal["code", "index", "none"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class Difference:
     got: Any = None  # the answer's value at ``where``
     expected: Any = None  # the expected value at ``where``
     shape: bool = False  # True when the shapes differ
+    advice: tuple[str, dict[str, str]] | None = None  # shape_advice's, if they do
 
     def verdict(self, lead: str = "") -> Verdict:
         """The difference worded after ``lead``; with no lead, ``what`` starts the
@@ -65,72 +66,42 @@ def shape_text(shape: tuple[int, ...]) -> str:
 
 
 def shape_advice(
-    expected: tuple[int, ...], got: tuple[int, ...], hints: Hints = "code"
-) -> str:
-    """Name the dim that differs and, where one exists, the step that fixes it.
-
-    ``hints="code"`` names the call that fixes the shape itself (an index); ``"index"``
-    says to reshape the index before gather (a function's result takes the index's
-    shape, so expanding the result would only copy one value); ``"none"`` describes the
-    difference only (a prediction, where method calls make no sense).
-    """
+    expected: tuple[int, ...], got: tuple[int, ...]
+) -> tuple[str, dict[str, str]]:
+    """The ``advice.*`` template and fields naming the dim that differs and, where one
+    exists, the call that fixes it (exercises.mjs's ``shapeAdvice``: the same cases,
+    checked on tools/page_cases.py's stored pairs)."""
     expected, got = tuple(expected), tuple(got)
     if len(got) + 1 == len(expected):
         for d in range(len(expected)):
             if expected[:d] + expected[d + 1 :] == got:
-                return f"dim {d} (size {expected[d]}) is missing" + _missing_fix(
-                    expected, d, hints
-                )
+                if expected[d] == 1:
+                    return "advice.missing_unsqueeze", {"d": str(d)}
+                sizes = expand_sizes(expected, d)
+                fields = {"d": str(d), "size": str(expected[d]), "sizes": sizes}
+                return "advice.missing_expand", fields
     if len(got) == len(expected) + 1:
         for d in range(len(got)):
             if got[d] == 1 and got[:d] + got[d + 1 :] == expected:
-                fix = f": remove it with .squeeze({d})" if hints != "none" else ""
-                return f"dim {d} (size 1) is extra{fix}"
+                return "advice.extra", {"d": str(d)}
     if len(got) != len(expected):
-        return f"it has {_dims(len(got))} but should have {_dims(len(expected))}"
+        counts = {"got": _dims(len(got)), "expected": _dims(len(expected))}
+        return "advice.rank", counts
     if len(got) >= 2 and got == expected[:-2] + expected[-1:] + expected[-2:-1]:
-        if hints == "none":
-            return "the last two dims are swapped"
         if len(got) == 2 and got[0] == 1:  # the index was unsqueezed on the wrong side
-            count = got[1]
-            return (
-                f"your index is one row of {count} positions (unsqueeze(0)); one "
-                f"position per row needs shape ({count}, 1): unsqueeze(1)"
-            )
-        return "the last two dims are swapped (a transposed result?)"
+            return "advice.one_row", {"count": str(got[1])}
+        return "advice.swapped", {}
     wrong = [d for d in range(len(got)) if got[d] != expected[d]]
     d = wrong[0]
-    advice = f"dim {d} has size {got[d]} but should have size {expected[d]}"
+    fields = {"d": str(d), "got": str(got[d]), "expected": str(expected[d])}
     if got[d] == 1 and len(wrong) == 1:
-        if hints == "code":
-            advice += f": expand it with .expand({expand_sizes(expected, d)})"
-        elif hints == "index":
-            advice += (
-                ": gather's output takes the index's shape, so expand the index over "
-                "this axis before gather (expanding the result would only copy one "
-                "value)"
-            )
-    return advice
+        return "advice.size_expand", {**fields, "sizes": expand_sizes(expected, d)}
+    return "advice.size", fields
 
 
 def expand_sizes(expected: tuple[int, ...], d: int) -> str:
     """``-1, -1, 4``: the arguments of an expand that sets dim ``d`` only."""
     return ", ".join(str(s) if i == d else "-1" for i, s in enumerate(expected))
-
-
-def _missing_fix(expected: tuple[int, ...], d: int, hints: Hints) -> str:
-    """How to add the missing dim ``d``: a call, a step before gather, or nothing."""
-    if hints == "none":
-        return ""
-    if hints == "index" and expected[d] != 1:
-        return (
-            f": give the index this axis (unsqueeze, then expand it to size "
-            f"{expected[d]}) before gather, rather than expanding the result"
-        )
-    fix = f".unsqueeze({d})"
-    if expected[d] != 1:
-        fix += f".expand({expand_sizes(expected, d)})"
-    return f": add it with {fix}"
 
 
 def _dims(count: int) -> str:
@@ -199,13 +170,13 @@ def differences(
     got: Any,
     what: str = "your answer",
     strict: bool = True,
-    hints: Hints = "code",
 ) -> Difference | None:
     """The first thing that differs between ``got`` and ``expected``, or None if equal.
 
     ``strict`` answers must match framework, dtype and device too (functions the learner
-    writes); loose answers (predictions) are compared by shape and value only. ``hints``
-    chooses the shape advice (see ``shape_advice``).
+    writes); loose answers (predictions) are compared by shape and value only. A shape
+    difference carries ``shape_advice``'s template and fields (``advice``), and its
+    words in the ``advice`` field.
     """
     if strict:
         problem = _type_difference(expected, got, what)
@@ -237,15 +208,17 @@ def differences(
         got_values = readable
     want_values = to_numpy(expected)
     if got_values.shape != want_values.shape:
+        advice = shape_advice(want_values.shape, got_values.shape)
         return Difference(
             "differ.shape",
             {
                 "what": what,
                 "got_shape": shape_text(got_values.shape),
                 "expected_shape": shape_text(want_values.shape),
-                "advice": shape_advice(want_values.shape, got_values.shape, hints),
+                "advice": fill(messages()[advice[0]], advice[1]),
             },
             shape=True,
+            advice=advice,
         )
     if want_values.dtype.kind == "f" or got_values.dtype.kind == "f":
         wrong = ~np.isclose(

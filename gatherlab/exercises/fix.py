@@ -23,8 +23,9 @@ from gatherlab.exercises.compare import (
 from gatherlab.exercises.misconceptions import Case, Raised, Search, Voice, explain
 from gatherlab.exercises.rendering import as_assignment, source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted
-from gatherlab.exercises.verdict import Hinted, Verdict, completed, verdict
+from gatherlab.exercises.verdict import Hinted, Verdict, completed, messages, verdict
 from gatherlab.exercises.wrong import off_by_one, transposed
+from gatherlab.rules import fill
 from gatherlab.trace import format_value
 
 FIX_VOICE = Voice(lambda case: "The call runs now, but ", "your call's result")
@@ -203,13 +204,14 @@ class Fix(Exercise):
         wrong values: then where the index's new axis belongs (checked by running the
         call)."""
         said = difference.verdict(RUNS_NOW)
-        advice = said.fields["advice"]
-        if ".expand(" not in advice or self.part != "index":
+        advice = difference.advice
+        if advice is None or advice[0] != "advice.size_expand" or self.part != "index":
             return said
         target = tuple(to_numpy(self.reference_answer).shape)
         index = answer
         short = [d for d, size in enumerate(index.shape) if size == 1 != target[d]]
-        head = {**said.fields, "advice": advice[: advice.index(": expand it with")]}
+        words = fill(messages()["advice.size"], advice[1])  # without the expand
+        head = {**said.fields, "advice": words}
         if len(short) != 1 or self.gives_expected(index.expand(target)):
             return said
         d, rank = short[0], len(target)

@@ -357,7 +357,7 @@ class Implement(Exercise):
             return verdict(
                 False, "implement.changed_input", case=case.name, name=changed
             )
-        difference = differences(expected, run.value, "your result", hints="index")
+        difference = differences(expected, run.value, "your result")
         if difference is not None and difference.where is None and not difference.shape:
             return difference.verdict(f"{case.name}, ")
         return None

@@ -37,7 +37,9 @@ every ``{name}`` in ``templates[V.template]`` becomes ``V.fields[name]``, nothin
      "raise_words": regex source                             # predict: an answer that
                                                              # matches says it raises
      "fallback": {"template", "reads_template", "shape_template",
-                  "where": "x.grad"},          # where: a gradient's name, else "out"
+                  "where": "x.grad"},          # where: a gradient's name, else "out";
+                                               # a fix has no shape_template (it words
+                                               # shapes with differ.shape and advice.*)
      "error_hint": {"contains", "template"} | null  # implement: an error whose
                                                     # message contains it is worded by
                                                     # template, with each case's
@@ -219,6 +221,7 @@ def _cases(
 # (exercises.mjs's `v(...)` calls): what the page cannot run or read, a forbidden or
 # missing op, an error where a value was due and the reverse, unreadable answers.
 CODE_TEMPLATES = ("page.unsupported", "page.syntax")
+ADVICE_TEMPLATES = tuple(t for t in messages() if t.startswith("advice."))
 PAGE_TEMPLATES = {
     "implement": (
         *CODE_TEMPLATES,
@@ -239,6 +242,10 @@ PAGE_TEMPLATES = {
         "fix.still_broken_error",
         "fix.must_raise_type",
         "fix.not_a_tensor",
+        # a result of the wrong shape (fix._expand_advice, which the page runs too)
+        "differ.shape",
+        "fix.expand_repeats",
+        *ADVICE_TEMPLATES,
         # strategies.float_positions, which the page runs too
         "fix.values_not_positions",
         "fix.near_whole",
@@ -376,7 +383,6 @@ def _fix(exercise: Any) -> dict[str, Any]:
         "fallback": {
             "template": "fix.wrong_value",
             "reads_template": "fix.wrong_value_reads",
-            "shape_template": "fix.wrong_shape",
         },
     }
 

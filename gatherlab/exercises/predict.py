@@ -105,9 +105,7 @@ def prediction_feedback(
             or f"the code returns a value of shape {shape}"
         )
         return Feedback(verdict(False, "predict.says_raises", why=why))
-    difference = differences(
-        expected, answer, "your answer", strict=False, hints="none"
-    )
+    difference = differences(expected, answer, "your answer", strict=False)
     if difference is None:
         return Feedback(verdict(True, "passed.predict"))
     for reason, wrong in (mistakes or {}).items():

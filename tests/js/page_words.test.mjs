@@ -13,11 +13,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { gunzipSync } from "node:zlib";
 
-import { judge, ready, render } from "../../gatherlab/widgets/js/exercises.mjs";
+import { judge, ready, render, shapeAdvice } from "../../gatherlab/widgets/js/exercises.mjs";
 
 await ready();  // the evaluator, which the page imports on first use
 
-const { payloads, cases } = JSON.parse(
+const { payloads, cases, shape_advice: shapePairs } = JSON.parse(
   gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString("utf-8"),
 );
 
@@ -26,7 +26,6 @@ const { payloads, cases } = JSON.parse(
 const PYTHON_ONLY = [
   ["01.gather_loop", "assert index.shape", "assert statements: the page cannot run this (it says so)"],
 
-  ["03.fix_pairs_for_take", "answer = pairs\n", "a fix's shape: Python adds compare.shape_advice's dims advice (differ.shape), the page has fix.wrong_shape only"],
   ["04.predict_scalar_index", "9007199254740993", "an integer beyond 2**53: JavaScript numbers would round it, so the page says it cannot read it"],
   ["05.label_scores", ".diag()", "Tensor.diag: the page cannot run this (it says so)"],
   ["05.label_scores", "torch.nn.functional.one_hot", "torch.nn.functional: the page cannot run this (it says so)"],
@@ -78,4 +77,12 @@ test("the stored cases cover every exercise and kind, typed and written", () => 
   assert.deepEqual([...kinds].sort(), ["choose", "fix", "implement", "predict", "raises"]);
   assert.ok(cases.filter((c) => c.code).length >= 40);
   assert.ok(cases.filter((c) => c.status === "passed").length >= 100);
+});
+
+test("compare.shape_advice and shapeAdvice give one advice on every stored shape pair", () => {
+  assert.ok(shapePairs.length >= 80);
+  const templates = new Set(shapePairs.map(([, , template]) => template));
+  assert.equal(templates.size, 8);  // every advice.* template
+  for (const [expected, got, template, fields] of shapePairs)
+    assert.deepEqual(shapeAdvice(expected, got), { template, fields }, `${expected} vs ${got}`);
 });

@@ -218,6 +218,7 @@ function fixedCall(payload, inputs, value) {
     if (part === "dim") return outputOf(family(op, input, value, inputs[payload.args[1]]));
     const index = value.t === "tensor" ? value : asTensor(value) ?? value;
     const out = outputOf(family(op, input, dim, index));
+    out.index = index;  // the learner's index (fixShape reshapes it)
     // what each output entry read, as the notebook's trace says it
     const name = payload.args[0];
     const steps = trace(input, dim, index, op).steps;
@@ -275,6 +276,83 @@ function floatPositions(payload, inputs, value) {
     got: String(values[wrong]),
     right: String(rounded[wrong]),
   });
+}
+
+// compare.shape_advice: the advice.* template and fields naming the dim that differs
+// and the call that fixes it (tests/js/page_words.test.mjs holds both to the stored
+// pairs of tools/page_cases.py).
+const dimsText = (count) => (count === 1 ? "1 dim" : `${count} dims`);
+const expandSizes = (expected, d) => expected.map((s, i) => (i === d ? String(s) : "-1")).join(", ");
+const sameSizes = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+export function shapeAdvice(expected, got) {
+  const without = (shape, d) => [...shape.slice(0, d), ...shape.slice(d + 1)];
+  if (got.length + 1 === expected.length)
+    for (let d = 0; d < expected.length; d++)
+      if (sameSizes(without(expected, d), got)) {
+        if (expected[d] === 1) return { template: "advice.missing_unsqueeze", fields: { d: String(d) } };
+        return { template: "advice.missing_expand", fields: { d: String(d), size: String(expected[d]), sizes: expandSizes(expected, d) } };
+      }
+  if (got.length === expected.length + 1)
+    for (let d = 0; d < got.length; d++)
+      if (got[d] === 1 && sameSizes(without(got, d), expected)) return { template: "advice.extra", fields: { d: String(d) } };
+  if (got.length !== expected.length)
+    return { template: "advice.rank", fields: { got: dimsText(got.length), expected: dimsText(expected.length) } };
+  const n = got.length;
+  if (n >= 2 && sameSizes(got, [...expected.slice(0, -2), expected[n - 1], expected[n - 2]])) {
+    if (n === 2 && got[0] === 1) return { template: "advice.one_row", fields: { count: String(got[1]) } };
+    return { template: "advice.swapped", fields: {} };
+  }
+  const wrong = got.map((s, d) => d).filter((d) => got[d] !== expected[d]);
+  const d = wrong[0];
+  const fields = { d: String(d), got: String(got[d]), expected: String(expected[d]) };
+  if (got[d] === 1 && wrong.length === 1)
+    return { template: "advice.size_expand", fields: { ...fields, sizes: expandSizes(expected, d) } };
+  return { template: "advice.size", fields };
+}
+
+// A fix's result of the wrong shape (fix._expand_advice): differ.shape with the
+// advice; where that advice is an expand that would repeat the wrong positions, where
+// the index's new axis belongs (found by running the call, as Python does).
+function fixShape(payload, got, want) {
+  const words = (advice) => render({ template: advice.template, fields: advice.fields }, payload.templates);
+  const advice = shapeAdvice(want.shape, got.tensor.shape);
+  const shape = { lead: "The call runs now; ", what: "the result", got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(want.shape) };
+  const said = { passed: false, template: "differ.shape", fields: { ...shape, advice: words(advice) }, misconception: null };
+  const index = got.index;
+  if (advice.template !== "advice.size_expand" || payload.call.part !== "index" || !index) return said;
+  const target = fromPayload(payload.reference).shape;
+  const short = index.shape.map((s, d) => d).filter((d) => index.shape[d] === 1 && target[d] !== 1);
+  const head = { ...shape, advice: words({ template: "advice.size", fields: advice.fields }) };
+  const inputs = Object.fromEntries(Object.entries(payload.cases[0].inputs).map(([k, v]) => [k, fromPayload(v)]));
+  const gives = (code, names) => {
+    try {
+      return equals(fixedCall(payload, inputs, run(code, names)), payload.cases[0].expected);
+    } catch (error) {
+      if (error instanceof PyError) return false;
+      throw error;
+    }
+  };
+  const sizes = target.join(", ");
+  if (short.length !== 1 || gives(`i.expand(${sizes})`, { i: index }))
+    return said;
+  const [d, rank] = [short[0], target.length];
+  for (let fresh = 0; fresh < rank; fresh++) {
+    if (fresh === d || !gives(`i.squeeze(${d}).unsqueeze(${fresh}).expand(${sizes})`, { i: index })) continue;
+    const place = fresh === 0 ? "first" : fresh === rank - 1 ? "last" : `at dim ${fresh}`;
+    const along = rank === 2 && fresh < 2 ? ["row", "column"][fresh] : `slice along dim ${fresh}`;
+    const positions = repr(run(`i.squeeze(${d}).tolist()`, { i: index }));
+    return {
+      passed: false,
+      template: "fix.expand_repeats",
+      fields: {
+        got_shape: head.got_shape, expected_shape: head.expected_shape, advice: head.advice,
+        d: String(d), along, positions, place, new: String(fresh), sizes: expandSizes(target, fresh),
+      },
+      misconception: null,
+    };
+  }
+  return { ...said, fields: head };
 }
 
 // The labels a typed answer names (raises.labels_in): any case, "B, D", "BD", "[b]".
@@ -441,6 +519,7 @@ function fallback(payload, mine) {
   }
   if (!got.tensor) return v(`${kind}.not_a_tensor`, { value: repr(got.other) });
   const w = fromPayload(want);
+  if (kind === "fix" && !sameShape(got.tensor.shape, w.shape)) return fixShape(payload, got, w);
   if (!sameShape(got.tensor.shape, w.shape))
     return v(shapeTemplate, { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) });
   const flat = got.tensor.data.findIndex((x, i) => !close(Number(x), Number(w.data[i])));
