@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gatherlab.errors import TF_NODE, TF_OP
+
 ATLAS_PATH = Path(__file__).with_name("atlas.json")
 LIBRARIES = ("torch", "numpy", "tensorflow")
 
@@ -514,8 +516,6 @@ OPS_BY_NAME.update({op.name: op for op in WRITE_OPS})
 
 # --- messages -------------------------------------------------------------------
 
-_TF_NODE = re.compile(r"^\{\{[^}]*\}\}\s*")
-_TF_OP = re.compile(r"(\s*\[Op:[^\]]*\]|,? node name:).*$")
 # torch.compile's C++ kernels name their generated file and line first.
 _KERNEL_PLACE = re.compile(r"^kernel, \S+:\d+, ")
 _PATH = re.compile(r"(/[^\s/:'\"]+)+/")
@@ -534,7 +534,7 @@ def message_line(error: BaseException) -> str:
         line = next(text for text in reversed(lines) if text)
         line = re.sub(r"^\w+(Error|Exception): ", "", line)
     line = _KERNEL_PLACE.sub("", line)
-    line = _TF_OP.sub("", _TF_NODE.sub("", line))
+    line = TF_OP.sub("", TF_NODE.sub("", line))
     return _ADDRESS.sub(" at 0x…", _PATH.sub(".../", line)).strip()
 
 
