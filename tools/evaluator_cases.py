@@ -115,6 +115,9 @@ class Generator:
         }
         if any(isinstance(v, tf.Tensor) for v in env.values()) or "tf." in expr:
             case["tf"] = True
+        if "softmax" in expr:  # exp and log: torch's kernels and JavaScript's Math
+            case["approx"] = True  # differ in the last bits
+
         try:
             value = eval(expr, {"__builtins__": __builtins__}, names)  # noqa: S307
         except Exception as error:  # every library error is a case to agree on
@@ -336,7 +339,7 @@ class Generator:
             f"torch.unsqueeze(x, {d})",
             f"x.expand({sizes_text})",
             f"x.expand(({sizes_text}{',' if len(sizes) == 1 else ''}))",
-            f"x.expand(*[{sizes_text}])" if False else f"x.expand([{sizes_text}])",
+            f"x.expand([{sizes_text}])",
             f"x.reshape({sizes_text})" if sizes else "x.reshape(())",
             f"x.reshape(-1, {self.pick([1, 2, 3])})",
             f"x.view({n})",
@@ -545,6 +548,31 @@ class Generator:
         ]
         self.add(self.pick(exprs), {"x": x, "i": i, "s": s, "j": j, "v": v})
 
+    def scores(self) -> None:
+        """Chapter 5's ops on scores: log_softmax and softmax (methods, torch.* and
+        torch.nn.functional), diag, one_hot and .data (the page runs no autograd)."""
+        rank = self.int(0, 3)
+        x = self.values(self.shape(rank), self.pick(["float32", "float64", "int64"]))
+        d = self.int(-rank - 1, rank)
+        i = self.positions(4, self.shape(self.int(0, 2), 0, 3))
+        exprs = [
+            f"x.log_softmax({d})",
+            f"x.log_softmax(dim={d})",
+            f"x.softmax({d})",
+            f"torch.log_softmax(x, {d})",
+            f"torch.nn.functional.log_softmax(x, dim={d})",
+            f"torch.nn.functional.softmax(x, {d})",
+            "x.diag()",
+            "torch.diag(x)",
+            "x.data",
+            "x.data * 2",
+            "torch.nn.functional.one_hot(i)",
+            f"torch.nn.functional.one_hot(i, {self.int(0, 5)})",
+            "torch.nn.functional.one_hot(i, num_classes=-1)",
+            "torch.nn.functional.one_hot(i.int(), 4)",
+        ]
+        self.add(self.pick(exprs), {"x": x, "i": i})
+
     def tensorflow(self) -> None:
         rank = self.int(1, 3)
         shape = self.shape(rank, 1, 3)
@@ -615,6 +643,7 @@ def build() -> dict[str, Any]:
         (gen.constructors, 250),
         (gen.tensorflow, 650),
         (gen.writes, 900),
+        (gen.scores, 300),
     ]
     for make, count in plan:
         for _ in range(count):

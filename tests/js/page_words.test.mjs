@@ -24,15 +24,8 @@ const { payloads, cases, shape_advice: shapePairs } = JSON.parse(
 // The cases whose words only a run in Python can give, and why; the page's words there
 // must still not contradict the notebook's: the same pass or not, and never a pass.
 const PYTHON_ONLY = [
-  ["01.gather_loop", "assert index.shape", "assert statements: the page cannot run this (it says so)"],
-
   ["04.predict_scalar_index", "9007199254740993", "an integer beyond 2**53: JavaScript numbers would round it, so the page says it cannot read it"],
-  ["05.label_scores", ".diag()", "Tensor.diag: the page cannot run this (it says so)"],
-  ["05.label_scores", "torch.nn.functional.one_hot", "torch.nn.functional: the page cannot run this (it says so)"],
-  ["05.label_scores", "log_probs.data.gather", "Tensor.data: the page cannot run this (it says so)"],
   ["05.label_scores", "torch.from_numpy", "torch.from_numpy: the page cannot run this (it says so)"],
-  ["05.label_scores", ".log_softmax(dim=1)", "Tensor.log_softmax: the page cannot run this (it says so)"],
-
 ];
 const pythonOnly = (testCase) =>
   PYTHON_ONLY.find(([id, part]) => id === testCase.id && (testCase.text ?? testCase.code).includes(part));

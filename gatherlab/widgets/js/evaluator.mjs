@@ -1,5 +1,5 @@
 // A small, safe evaluator for the lines a learner writes in an exercise box: it runs
-// what python.mjs parses (a subset of Python: assignments, for/if blocks, raise,
+// what python.mjs parses (a subset of Python: assignments, for/if blocks, raise, assert,
 // return, expressions) with the part of torch and TensorFlow the chapters teach.
 // It never calls eval or Function: every name it knows is in the tables below, and
 // anything else is refused with an UnsupportedError that names it.
@@ -669,6 +669,56 @@ function inPlace(t, result) {
   return t;
 }
 
+// x.log_softmax(dim) and x.softmax(dim), line by line along dim (floats only).
+function softmax(t, dim, log) {
+  const op = log ? "log_softmax" : "softmax";
+  const shape = t.shape.length ? t.shape : [1];
+  const d = normDim(dim, shape.length);
+  const out = t.data.slice();
+  if (!out.length) return tensor(t.shape.slice(), out, t.dtype);  // torch checks no dtype
+  if (!isFloatDtype(t.dtype)) throw new PyError("NotImplementedError", `"${op}_lastdim_kernel_impl" not implemented for '${torchDtypeName(t.dtype)}'`);
+  const size = shape[d];
+  const inner = prod(shape.slice(d + 1));
+  const outer = prod(shape.slice(0, d));
+  for (let o = 0; o < outer; o++)
+    for (let r = 0; r < inner; r++) {
+      const at = (k) => (o * size + k) * inner + r;
+      const line = Array.from({ length: size }, (_, k) => t.data[at(k)]);
+      const top = Math.max(...line);
+      const total = line.reduce((sum, x) => sum + Math.exp(x - top), 0);
+      line.forEach((x, k) => {
+        out[at(k)] = cast(log ? x - top - Math.log(total) : Math.exp(x - top) / total, t.dtype);
+      });
+    }
+  return tensor(t.shape.slice(), out, t.dtype);
+}
+
+// x.diag(): a 1-D tensor's diagonal matrix, or a 2-D tensor's main diagonal.
+function diag(t) {
+  const rank = t.shape.length;
+  if (rank === 1) {
+    const n = t.shape[0];
+    const data = new Array(n * n).fill(0);
+    t.data.forEach((x, k) => { data[k * n + k] = x; });
+    return tensor([n, n], data, t.dtype);
+  }
+  if (rank !== 2) throw new PyError("RuntimeError", `diag(): Supports 1D or 2D tensors. Got ${rank}D`);
+  const n = Math.min(...t.shape);
+  return tensor([n], Array.from({ length: n }, (_, k) => t.data[k * t.shape[1] + k]), t.dtype);
+}
+
+// torch.nn.functional.one_hot(labels, num_classes=-1): int64 labels only.
+function oneHot(t, classes) {
+  if (t.dtype !== "int64") throw new PyError("RuntimeError", "one_hot is only applicable to index tensor of type LongTensor.");
+  if (classes <= 0 && !t.data.length) throw new PyError("RuntimeError", "Can not infer total number of classes from empty tensor.");
+  if (t.data.some((x) => x < 0)) throw new PyError("RuntimeError", "Class values must be non-negative.");
+  const n = classes === -1 ? Math.max(...t.data) + 1 : classes;
+  if (t.data.some((x) => x >= n)) throw new PyError("RuntimeError", "Class values must be smaller than num_classes.");
+  const data = new Array(t.data.length * n).fill(0);
+  t.data.forEach((x, k) => { data[k * n + x] = 1; });
+  return tensor([...t.shape, n], data, "int64");
+}
+
 // x.argsort(dim, descending): the positions that sort each line along dim; ties keep
 // their order (torch promises that only with stable=True; torch 2.13's CPU sort kept it
 // on lines of up to 16 entries, not longer, so the stored cases stay within that).
@@ -1103,10 +1153,20 @@ for (const [name, value] of [["zeros_like", 0], ["ones_like", 1]])
     return filled(t.shape.slice(), value, dtypeArg(a.dtype, "torch") ?? t.dtype, "torch");
   });
 TORCH.as_tensor = TORCH.tensor;
+TORCH.nn = { t: "module", name: "torch.nn" };
+const NN = { functional: { t: "module", name: "torch.nn.functional" } };
+const FUNCTIONAL = {
+  one_hot: fn("torch.nn.functional.one_hot", (g, kw) => {
+    const a = args(["input", "num_classes=-1"], g, kw, "one_hot");
+    return oneHot(asTensor(a.input), toInt(a.num_classes));
+  }),
+  log_softmax: fn("torch.nn.functional.log_softmax", (g, kw) => callMethod(asTensor(g[0]), "log_softmax", g.slice(1), kw)),
+  softmax: fn("torch.nn.functional.softmax", (g, kw) => callMethod(asTensor(g[0]), "softmax", g.slice(1), kw)),
+};
 delete TORCH.meshgrid;
 for (const [alias, dtype] of Object.entries(TORCH_DTYPES)) TORCH[alias] = dtypeValue(dtype, "torch");
 // the methods that are also functions: torch.unsqueeze(x, 0), torch.flatten(x), ...
-for (const name of ["unsqueeze", "squeeze", "reshape", "flatten", "repeat_interleave", "round", "transpose", "permute", "sum", "any", "all", "numel", "abs", "floor", "ceil", "max", "min", "clone", "scatter", "scatter_add", "scatter_reduce", "index_add", "argsort", "clamp", "bincount"])
+for (const name of ["unsqueeze", "squeeze", "reshape", "flatten", "repeat_interleave", "round", "transpose", "permute", "sum", "any", "all", "numel", "abs", "floor", "ceil", "max", "min", "clone", "scatter", "scatter_add", "scatter_reduce", "index_add", "argsort", "clamp", "bincount", "log_softmax", "softmax", "diag"])
   TORCH[name] = fn(`torch.${name}`, (g, kw) => {
     if (!g.length) throw new PyError("TypeError", `${name}() missing required argument 'input'`);
     return callMethod(asTensor(g[0]), name, g.slice(1), kw);
@@ -1425,6 +1485,11 @@ function callMethod(t, name, g, kw) {
       const out = scatterOp(name, t, a.dim, a.index, a.src, name.startsWith("scatter_add") ? "sum" : "none");
       return name.endsWith("_") ? inPlace(t, out) : out;
     }
+    case "log_softmax": case "softmax": {
+      const a = dimKw(["dim"]);
+      return softmax(t, toInt(a.dim), name === "log_softmax");
+    }
+    case "diag": noKw(); return diag(t);
     case "scatter_reduce": case "scatter_reduce_": {
       const a = dimKw(["dim", "index", "src", "reduce", "include_self=True"]);
       const reduce = a.reduce.t === "str" ? a.reduce.v : null;
@@ -1463,6 +1528,7 @@ const METHODS = new Set([
   "tolist", "clone", "contiguous", "detach", "t", "transpose", "permute", "sum", "any",
   "all", "max", "min", "prod", "scatter", "scatter_", "scatter_add", "scatter_add_",
   "scatter_reduce", "scatter_reduce_", "index_add", "index_add_", "argsort", "clamp", "bincount",
+  "log_softmax", "softmax", "diag",
 ]);
 
 function needArgs(g, name) {
@@ -1489,7 +1555,7 @@ function toList(t) {
 
 function attribute(value, name) {
   if (value.t === "module") {
-    const table = { torch: TORCH, tf: TF, np: NP }[value.name];
+    const table = { torch: TORCH, tf: TF, np: NP, "torch.nn": NN, "torch.nn.functional": FUNCTIONAL }[value.name];
     if (Object.hasOwn(table, name) && table[name]) return table[name];
     throw new UnsupportedError(`${value.name}.${name}`);
   }
@@ -1497,6 +1563,7 @@ function attribute(value, name) {
     if (name === "shape") return { ...tuple(value.shape.map(pyInt)), size: true };
     if (name === "ndim") return pyInt(value.shape.length);
     if (name === "dtype") return dtypeValue(value.dtype, value.lib);
+    if (name === "data" && value.lib === "torch") return value;  // no autograd here
     if (name === "T" && value.lib === "torch") return value.shape.length < 2 ? value : permute(value, value.shape.map((_, d) => value.shape.length - 1 - d));
     if (value.lib === "tf" || !METHODS.has(name)) throw new UnsupportedError(`the attribute .${name} of a ${value.lib === "tf" ? "TensorFlow " : ""}tensor`);
     return { t: "method", self: value, name };
@@ -1518,6 +1585,9 @@ function iterate(value) {
   }
   throw new PyError("TypeError", `'${typeName(value)}' object is not iterable`);
 }
+
+// str(value), for an assert's message: a str as it is, anything else as its repr.
+const asText = (value) => (value.t === "str" ? value.v : repr(value));
 
 function truthy(value) {
   switch (value.t) {
@@ -1809,6 +1879,10 @@ export function run(source, inputs = {}, options = {}) {
           break;
         }
         case "return": throw new Return(statement.value === null ? NONE : evaluate(statement.value));
+        case "assert":
+          if (!truthy(evaluate(statement.test)))
+            throw new PyError("AssertionError", statement.message === null ? "" : asText(evaluate(statement.message)));
+          break;
         case "raise": {
           const exc = evaluate(statement.value);
           if (exc.t === "exception") throw new PyError(exc.name, "");

@@ -166,7 +166,7 @@ function tokenize(source) {
 const NOT_SUPPORTED = {
   def: "defining functions (def)", while: "while loops", lambda: "lambda",
   with: "with blocks", try: "try/except", except: "try/except", class: "classes",
-  yield: "yield", global: "global", nonlocal: "nonlocal", del: "del", assert: "assert",
+  yield: "yield", global: "global", nonlocal: "nonlocal", del: "del",
   break: "break", continue: "continue", async: "async", await: "await",
   from: "from … import", finally: "try/finally", "{": "dicts and sets", "@": "the @ operator",
   "^": "the ^ operator", ";": "semicolons",
@@ -242,6 +242,10 @@ export function parse(source) {
     if (accept("pass")) return { s: "pass" };
     if (accept("return")) return { s: "return", value: is("nl") || is("end") ? null : expressionList(), line: token.line };
     if (accept("raise")) return { s: "raise", value: expression(), line: token.line };
+    if (accept("assert")) {
+      const test = expression();
+      return { s: "assert", test, message: accept(",") ? expression() : null, line: token.line };
+    }
     if (accept("import")) {
       const names = [];
       do {
