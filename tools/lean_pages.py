@@ -11,19 +11,28 @@ few inline scripts twice. This extension, with book/_templates/layout.html:
 - drops Thebe's files and configuration (this book never launches Thebe), and
   sphinx-togglebutton's and sphinx-design's files from pages that have none of their
   elements;
-- serves one stylesheet, ``_static/lean.css``: the theme's and every extension's
-  stylesheets in their order, without the rules whose classes or ids appear in no
-  built page and no served script (how PurgeCSS decides; see ``purge``), and without
-  Font Awesome's ``.fa-NAME:before`` glyph rules, since book/static/scripts/
-  fontawesome.js draws those icons as SVG (tools/fontawesome_subset.py);
-- points the Font Awesome faces that rules still use at ``_static/lean-icons.woff``,
-  the glyphs those rules name and nothing else;
-- serves Sphinx's, sphinx-copybutton's and the theme's six small classic scripts,
-  which every page loads one after the other in <head>, as one, ``_static/lean.js``
-  (the same files in the same order: six requests fewer, each a round trip on a slow
-  link);
-- moves the saved widgets' state after the text, loads figures lazily, and fetches
-  deferred scripts and modules after the text (with layout.html);
+- serves the theme's and every extension's stylesheets in their order, without the
+  rules whose classes or ids appear in no built page and no served script (how
+  PurgeCSS decides; see ``purge``), and without Font Awesome's ``.fa-NAME:before``
+  glyph rules, since book/static/scripts/fontawesome.js draws those icons as SVG
+  (tools/fontawesome_subset.py), as two stylesheets (``split``): ``_static/lean.css``
+  in <head>, the rules that an element of some page as written matches (soupsieve
+  on the built pages; a state such as ``:hover``, a part such as ``::before`` and
+  the colour-scheme attributes left out of the selector), which is all the first
+  paint needs; and ``_static/lean-late.css`` at the end of <body>, the rest (what
+  only an element or class a script adds uses, and print), which the scripts after
+  it wait for. The first screen looks the same without it (tests/test_site.py);
+- points the Font Awesome faces that rules still use at the glyphs those rules name
+  and nothing else, a 2 KB font inside lean.css as a ``data:`` URL;
+- serves Sphinx's, sphinx-copybutton's, the theme's and the book's small classic
+  scripts, which every page loads one after the other in <head>, as one,
+  ``_static/lean.js``, and defers it and explorers.js to the end of <body> (each
+  does its work once the page is parsed): the text waits for no script. The inline
+  scripts left in <head> set DOCUMENTATION_OPTIONS's fields, so documentation_options.js
+  is written inline before them. The search page keeps its scripts in <head>;
+- moves the saved widgets' state after the text, loads every image lazily (the Colab
+  logo of the theme's closed launch menu too: no request unless it is opened), and
+  fetches deferred scripts and modules after the text (with layout.html);
 - moves each exercise's checks out of the page: the notebook's stored output holds
   ``<div data-exercise="ID" data-payload='JSON'>`` (gatherlab/exercises/page.py: its
   cases, misconceptions and words, up to 70 KB an exercise), which becomes
