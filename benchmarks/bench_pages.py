@@ -130,10 +130,20 @@ def load(browser, base: str, page_path: str, slow: bool) -> dict[str, float]:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU_RATE})
     sizes: dict[str, float] = {}
     started: set[str] = set()
-    cdp.on("Network.requestWillBeSent", lambda event: started.add(event["requestId"]))
+    # A data: URL (the icon font inside lean.css) is no request: none goes out.
+    cdp.on(
+        "Network.requestWillBeSent",
+        lambda event: (
+            event["request"]["url"].startswith("data:")
+            or started.add(event["requestId"])
+        ),
+    )
     cdp.on(
         "Network.loadingFinished",
-        lambda event: sizes.__setitem__(event["requestId"], event["encodedDataLength"]),
+        lambda event: (
+            event["requestId"] in started
+            and sizes.__setitem__(event["requestId"], event["encodedDataLength"])
+        ),
     )
     cdp.on("Network.loadingFailed", lambda event: started.discard(event["requestId"]))
     page.route(
@@ -172,14 +182,78 @@ def load(browser, base: str, page_path: str, slow: bool) -> dict[str, float]:
     }
 
 
+def waterfall(browser, base: str, page_path: str) -> None:
+    """One cold load on the slow profile: each request's priority, start and end (s
+    from navigation) and size, and which ended before the first text (first
+    contentful paint): what shared the link with the text."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU_RATE})
+    rows: dict[str, dict] = {}
+
+    def sent(event: dict) -> None:
+        rows[event["requestId"]] = {
+            "url": event["request"]["url"].removeprefix(base),
+            "priority": event["request"].get("initialPriority", ""),
+            "start": event["timestamp"],
+        }
+
+    def finished(event: dict) -> None:
+        if event["requestId"] in rows:
+            rows[event["requestId"]]["end"] = event["timestamp"]
+            rows[event["requestId"]]["bytes"] = event["encodedDataLength"]
+
+    cdp.on("Network.requestWillBeSent", sent)
+    cdp.on("Network.loadingFinished", finished)
+    page.route(
+        "**/*",
+        lambda route: (
+            route.continue_() if route.request.url.startswith(base) else route.abort()
+        ),
+    )
+    page.goto(base + page_path + ".html", wait_until="commit")
+    text_s = page.wait_for_function(FIRST_TEXT, polling="raf").json_value() / 1000
+    page.wait_for_function(FIRST_READY, polling="raf", timeout=60_000)
+    settled(page, set(rows), {k: 0 for k, r in rows.items() if "end" in r})
+    context.close()
+    zero = min(r["start"] for r in rows.values())
+    print(f"{page_path}: first text at {text_s:.2f} s")
+    for row in sorted(rows.values(), key=lambda r: r["start"]):
+        end = row.get("end", float("nan")) - zero
+        mark = "before text" if end <= text_s else ""
+        size = row.get("bytes", 0) / 1e3
+        print(
+            f"  {row['start'] - zero:6.2f} {end:6.2f} {size:6.1f} KB"
+            f" {row['priority']:<8} {row['url'][:60]:<60} {mark}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--html", type=Path, default=ROOT / "_build" / "html")
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--gzip", action="store_true", help="compress text responses")
     parser.add_argument("--slow", action="store_true", help="the slow profile")
+    parser.add_argument(
+        "--waterfall",
+        action="store_true",
+        help="one slow load of each chapter, request by request, instead",
+    )
     args = parser.parse_args()
     server, base = serve(args.html, args.gzip)
+    if args.waterfall:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=["--headless", "--no-sandbox"]
+            )
+            for page_path in CHAPTERS:
+                waterfall(browser, base, page_path)
+            browser.close()
+        server.shutdown()
+        return
     header = (
         f"{'page':<32} {'KB':>6} {'reqs':>5} {'text s':>7} {'first s':>8} "
         f"{'CPU s':>6} {'all s':>6}  (median of {args.loads} cold loads)"

@@ -4,9 +4,12 @@ Uses the book built once for the browser tests (tests/conftest.py). Checked here
 
 - every internal link, script, stylesheet and image of the built site resolves, and
   so does every ``#anchor`` it names, on the page it names;
-- tools/lean_pages.py: its purge keeps what pages use and drops what none does; each
-  page links one stylesheet, loads the search index only on the search page, and no
-  Thebe; the icon font holds only glyphs the stylesheet names;
+- tools/lean_pages.py: its purge keeps what pages use and drops what none does; its
+  split puts in lean.css what a page as written uses, the rest in lean-late.css; each
+  page links lean.css in <head> and lean-late.css at the end of <body>, with every
+  script deferred, loads the search index only on the search page, and no Thebe;
+  the icon font holds only glyphs the stylesheets name; the first screen looks the
+  same without lean-late.css; a chapter read to its end makes at most 20 requests;
 - the root redirect, the general index and the search page raise no script or
   console error, and the search page finds a word;
 - .github/workflows/pages.yml is the standard GitHub Pages workflow over ``make book``;
@@ -24,8 +27,10 @@ Weights and load times are measured by benchmarks/bench_pages.py, never asserted
 
 from __future__ import annotations
 
+import base64
 import html
 import html.parser
+import io
 import json
 import re
 import sys
@@ -35,6 +40,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
+from bs4 import BeautifulSoup
 from fontTools.ttLib import TTFont
 from playwright.sync_api import Browser, Page, expect
 
@@ -150,26 +156,153 @@ def test_stylesheet_urls_are_rewritten_from_static() -> None:
 def test_pages_load_one_stylesheet_and_no_search_index(
     built_book: Path, page_path: str
 ) -> None:
+    """One stylesheet holds the text (lean.css, in <head>); lean-late.css comes at the
+    end of <body>, with the scripts, which are all deferred: nothing else in <head>
+    waits for the network."""
     text = (built_book / f"{page_path}.html").read_text(encoding="utf-8")
-    stylesheets = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*>', text)
+    head, body = text.split("</head>", 1)
+    stylesheet = re.compile(r'<link\b[^>]*rel="stylesheet"[^>]*>')
+    stylesheets = stylesheet.findall(head)
     assert len(stylesheets) == 1 and "_static/lean.css" in stylesheets[0]
+    late = stylesheet.findall(body)
+    assert len(late) == 1 and "_static/lean-late.css" in late[0]
+    after = body[body.index(late[0]) + len(late[0]) :]
+    assert re.sub(
+        r"<script\b[^>]*>\s*</script>|<!--.*?-->|\s", "", after, flags=re.S
+    ) == ('<footerclass="bd-footer"></footer></body></html>')
+    assert not re.search(
+        r"<script\b(?![^>]*\b(?:defer|async|type=\"module\"))[^>]*\bsrc=", head
+    )
+    assert "documentation_options.js" not in text  # inline: the scripts after need it
     assert "searchindex.js" not in text and "searchtools.js" not in text
     assert "thebe" not in text.lower()
     inline = re.findall(r"<script>(.*?)</script>", text, re.S)
     assert len(inline) == len(set(inline))  # no inline script twice
+    assert not re.search(
+        r"<img (?![^>]*\bloading=\"lazy\")", text
+    )  # the Colab logo too
 
 
 def test_lean_assets_hold_only_what_pages_use(built_book: Path) -> None:
     static = built_book / "_static"
     lean = (static / "lean.css").read_text(encoding="utf-8")
+    late = (static / "lean-late.css").read_text(encoding="utf-8")
     theme = (static / "styles" / "pydata-sphinx-theme.css").stat().st_size
-    assert len(lean) < theme / 2
-    assert not re.search(r"\.fa-[\w-]+::?before\{", lean)  # drawn as SVG
-    assert "fa-solid-900.woff2" not in lean and "lean-icons.woff" in lean
-    named = set(map(ord, lean_pages.PRIVATE_USE.findall(lean)))
+    assert len(lean) + len(late) < theme / 2
+    assert len(lean) < 100_000  # what the text waits for
+    for css in (lean, late):
+        assert not re.search(r"\.fa-[\w-]+::?before\{", css)  # drawn as SVG
+        assert "fa-solid-900.woff2" not in css
+    assert "@media print" in late and "@media print" not in lean
+    # The icon font's subset, in lean.css as a data: URL (no request of its own).
+    data = re.search(re.escape(lean_pages.FONT_URL) + r"([A-Za-z0-9+/=]+)", lean)
+    assert data and lean_pages.FONT_URL not in late
+    font = TTFont(io.BytesIO(base64.b64decode(data.group(1))))
+    named = set(map(ord, lean_pages.PRIVATE_USE.findall(lean + late)))
     solid = set(TTFont(static / lean_pages.SOLID_FONT).getBestCmap())
-    font = TTFont(static / "lean-icons.woff")
     assert set(font.getBestCmap()) == named & solid  # (brand glyphs are not solid)
+
+
+def test_split_puts_what_a_page_as_written_uses_first() -> None:
+    """lean.css gets the rules an element of a page as written matches, whatever the
+    colour scheme and with no state (hover, focus) or part (::before); lean-late.css
+    what only a script's element or class, or print, needs."""
+    page = BeautifulSoup(
+        '<html data-theme="auto"><body><div class="cell"><div class="cell_input">'
+        '<a class="btn">x</a></div></div><ul class="dropdown-menu"></ul></body></html>',
+        "html.parser",
+    )
+    css = (
+        "html[data-theme=dark] .btn{color:red}.btn:hover,.popover{color:blue}"
+        "div.cell > div.cell_input{margin:0}div.cell>.gone{margin:1px}"
+        ".dropdown-menu.show{display:block}.btn:not(:hover)::before{x:y}"
+        "html:not([data-theme]){x:z}@media (min-width:1px){.cell{a:b}.modal{c:d}}"
+        "@media print{.cell{e:f}}@font-face{font-family:F}"
+    )
+    critical, late = lean_pages.split(css, [page])
+    assert critical.split("\n") == [
+        "html[data-theme=dark] .btn{color:red}",
+        ".btn:hover{color:blue}",
+        "div.cell > div.cell_input{margin:0}",
+        ".btn:not(:hover)::before{x:y}",
+        "@media (min-width:1px){.cell{a:b}}",
+        "@font-face {font-family:F}",
+    ]
+    assert late.split("\n") == [
+        ".popover{color:blue}",
+        "div.cell>.gone{margin:1px}",
+        ".dropdown-menu.show{display:block}",
+        "html:not([data-theme]){x:z}",
+        "@media (min-width:1px){.modal{c:d}}",
+        "@media print{.cell{e:f}}",
+    ]
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1280, 400])
+@pytest.mark.parametrize("page_path", ["book/intro", *CHAPTERS])
+def test_text_needs_only_the_first_stylesheet(
+    browser: Browser, site: str, page_path: str, width: int
+) -> None:
+    """The page as written (scripts off: what the first paint shows) looks the same,
+    pixel for pixel, with lean.css alone as with lean-late.css too: the whole article
+    (on a wide screen), and the first screen (on a phone). The rules split off for
+    later hold nothing the text needs."""
+    shots = []
+    for late in (True, False):
+        context = browser.new_context(
+            java_script_enabled=False, viewport={"width": width, "height": 900}
+        )
+        page = context.new_page()
+        page.route(
+            "**/lean-late.css",
+            lambda route, late=late: route.continue_() if late else route.abort(),
+        )
+        page.goto(f"{site}{page_path}.html", wait_until="load")
+        if width > 1000:
+            shots.append(page.locator("article.bd-article").screenshot())
+        else:
+            shots.append(page.screenshot())
+        context.close()
+    assert shots[0] == shots[1]
+
+
+@needs_chromium
+@pytest.mark.parametrize("page_path", CHAPTERS)
+def test_chapter_read_to_its_end_makes_at_most_20_requests(
+    browser: Browser, site: str, page_path: str
+) -> None:
+    """Issue 23's budget: 20 requests a chapter (data: URLs are none), every figure
+    loaded by scrolling to the end, with no script or console error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = errors_of(page)
+    requests: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            not request.url.startswith("data:") and requests.append(request.url)
+        ),
+    )
+    page.goto(f"{site}{page_path}.html")
+    page.wait_for_function(ALL_VIEWS_RENDERED, timeout=60_000)
+    page.evaluate(
+        """async () => {
+            for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
+                scrollTo(0, y);
+                await new Promise((done) => setTimeout(done, 50));
+            }
+        }"""
+    )
+    page.wait_for_load_state("networkidle")
+    images = page.evaluate(
+        "[...document.querySelectorAll('article img')].filter(i => !i.complete).length"
+    )
+    context.close()
+    assert images == 0  # every figure was fetched
+    assert len(requests) <= 20, requests
+    assert len(requests) == len(set(requests))  # nothing fetched twice
+    assert errors == []
 
 
 @needs_chromium

@@ -11,19 +11,28 @@ few inline scripts twice. This extension, with book/_templates/layout.html:
 - drops Thebe's files and configuration (this book never launches Thebe), and
   sphinx-togglebutton's and sphinx-design's files from pages that have none of their
   elements;
-- serves one stylesheet, ``_static/lean.css``: the theme's and every extension's
-  stylesheets in their order, without the rules whose classes or ids appear in no
-  built page and no served script (how PurgeCSS decides; see ``purge``), and without
-  Font Awesome's ``.fa-NAME:before`` glyph rules, since book/static/scripts/
-  fontawesome.js draws those icons as SVG (tools/fontawesome_subset.py);
-- points the Font Awesome faces that rules still use at ``_static/lean-icons.woff``,
-  the glyphs those rules name and nothing else;
-- serves Sphinx's, sphinx-copybutton's and the theme's six small classic scripts,
-  which every page loads one after the other in <head>, as one, ``_static/lean.js``
-  (the same files in the same order: six requests fewer, each a round trip on a slow
-  link);
-- moves the saved widgets' state after the text, loads figures lazily, and fetches
-  deferred scripts and modules after the text (with layout.html);
+- serves the theme's and every extension's stylesheets in their order, without the
+  rules whose classes or ids appear in no built page and no served script (how
+  PurgeCSS decides; see ``purge``), and without Font Awesome's ``.fa-NAME:before``
+  glyph rules, since book/static/scripts/fontawesome.js draws those icons as SVG
+  (tools/fontawesome_subset.py), as two stylesheets (``split``): ``_static/lean.css``
+  in <head>, the rules that an element of some page as written matches (soupsieve
+  on the built pages; a state such as ``:hover``, a part such as ``::before`` and
+  the colour-scheme attributes left out of the selector), which is all the first
+  paint needs; and ``_static/lean-late.css`` at the end of <body>, the rest (what
+  only an element or class a script adds uses, and print), which the scripts after
+  it wait for. The first screen looks the same without it (tests/test_site.py);
+- points the Font Awesome faces that rules still use at the glyphs those rules name
+  and nothing else, a 2 KB font inside lean.css as a ``data:`` URL;
+- serves Sphinx's, sphinx-copybutton's, the theme's and the book's small classic
+  scripts, which every page loads one after the other in <head>, as one,
+  ``_static/lean.js``, and defers it and explorers.js to the end of <body> (each
+  does its work once the page is parsed): the text waits for no script. The inline
+  scripts left in <head> set DOCUMENTATION_OPTIONS's fields, so documentation_options.js
+  is written inline before them. The search page keeps its scripts in <head>;
+- moves the saved widgets' state after the text, loads every image lazily (the Colab
+  logo of the theme's closed launch menu too: no request unless it is opened), and
+  fetches deferred scripts and modules after the text (with layout.html);
 - moves each exercise's checks out of the page: the notebook's stored output holds
   ``<div data-exercise="ID" data-payload='JSON'>`` (gatherlab/exercises/page.py: its
   cases, misconceptions and words, up to 70 KB an exercise), which becomes
@@ -39,18 +48,25 @@ every page submits to it.
 
 from __future__ import annotations
 
+import base64
 import html
+import io
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+import soupsieve
 import tinycss2
+from bs4 import BeautifulSoup
 from fontTools import subset
 from sphinx.application import Sphinx
 
 LEAN_CSS = "lean.css"
-LEAN_FONT = "lean-icons.woff"
+# What no element of a page as written needs: loaded at the end of <body> (layout.html).
+LATE_CSS = "lean-late.css"
+# The subset of the icon font, as a data: URL in lean.css.
+FONT_URL = "data:font/woff;base64,"
 # The theme's own stylesheets, which its template writes before Sphinx's css_files
 # (layout.html writes lean.css in their place); theme.css only imports basic.css.
 THEME_CSS = ("basic.css", "styles/pydata-sphinx-theme.css")
@@ -63,15 +79,24 @@ TEMPLATE_SCRIPTS = (
     "language_data.js",
 )
 LEAN_JS = "lean.js"
-# Loaded by every page, in this order, in one run of plain <script src> (prune checks).
+# Written inline in <head>: the inline scripts after it set DOCUMENTATION_OPTIONS's
+# page name (a ``const`` of the page's global scope).
+OPTIONS = "_static/documentation_options.js"
+# Loaded by every page, in this order, as plain <script src> (prune checks): Sphinx's,
+# sphinx-copybutton's, the theme's and the book's small classic scripts, as lean.js.
 BUNDLED = (
-    "_static/documentation_options.js",
     "_static/doctools.js",
     "_static/sphinx_highlight.js",
     "_static/clipboard.min.js",
     "_static/copybutton.js",
     "_static/scripts/sphinx-book-theme.js",
+    "_static/a11y.js",
 )
+# Classic scripts that wait for the page to be parsed anyway (each does its work on
+# DOMContentLoaded, or at once when that has passed): deferred to the end of <body>
+# (layout.html), so that they no longer hold the text. The search page keeps them in
+# <head>: its searchtools.js calls doctools.js as it runs.
+DEFERRABLE = (*BUNDLED, "_static/explorers.js")
 DEFERRED = {"defer", "async"}
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 SOLID_FONT = "vendor/fontawesome/webfonts/fa-solid-900.ttf"
@@ -88,6 +113,18 @@ RELATIVE_URL = re.compile(r"url\(\s*(['\"]?)(?!data:|[a-z]+://|/|#)([^'\")]+)\1\
 # Font Awesome's glyphs sit in the private use area; tinycss2 writes them unescaped.
 PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 IMAGE = re.compile(r"<img (?![^>]*\bloading=)")
+# What the page's own scripts may change before lean-late.css has loaded: the colour
+# scheme attributes the inline <head> script sets. Selectors on them count whatever
+# their value; other state (a class a script adds, :hover) waits for lean-late.css.
+SCHEME_ATTRIBUTE = re.compile(r"\[\s*data-(?:bs-)?(?:theme|mode)\b[^\]]*\]")
+PSEUDO = re.compile(r"::?[a-zA-Z-]+")
+NOT_STATE = re.compile(r":not\(\s*(:[a-zA-Z-]+(?:\([^()]*\))?)\s*\)")
+# Pseudo-classes soupsieve matches on a page as written (the others need a state).
+STRUCTURAL = re.compile(
+    r":(?:root|first-child|last-child|only-child|first-of-type|last-of-type|"
+    r"only-of-type|nth-child|nth-last-child|nth-of-type|nth-last-of-type|empty|"
+    r"not|is|where|has)\b"
+)
 THEBE_CONFIG = re.compile(r'\s*<script type="text/x-thebe-config">.*?</script>', re.S)
 # page.py's block: the attribute is single-quoted, its JSON escaped with &, <, > and '.
 PAYLOAD = re.compile(r"""data-exercise="([\w.-]+)" data-payload='([^']*)'""")
@@ -121,6 +158,9 @@ def prune(
     """Drop repeated, Thebe's and unused assets; hand the stylesheets to lean.css."""
     if "script_files" not in context:
         return
+    if not getattr(app, "lean_js_written", False):
+        write_lean_js(Path(app.outdir))
+        app.lean_js_written = True  # type: ignore[attr-defined]
     body = context.get("body", "")
     unused = {"thebe"} | {n for n, use in OPTIONAL.items() if not use.search(body)}
     seen: set[tuple] = set()
@@ -143,7 +183,18 @@ def prune(
             scripts.append(asset)
         if asset.filename:
             app.env.lean_scripts.add(str(asset.filename))  # type: ignore[attr-defined]
-    context["script_files"][:] = bundled(scripts)
+    scripts = [_inline_options(app, asset) for asset in scripts]
+    files = {str(asset.filename) for asset in scripts if asset.filename}
+    if pagename != "search" and files <= set(DEFERRABLE):
+        # Deferred too, before the theme's scripts and in their order (layout.html).
+        context["lean_early"] = bundled(
+            [type(a)(a.filename, defer="defer") for a in scripts if a.filename]
+        )
+        scripts = [asset for asset in scripts if not asset.filename]
+    else:
+        context["lean_early"] = []
+        scripts = bundled(scripts)
+    context["script_files"][:] = scripts
     context["lean_deferred"] = deferred
     # Every page lists the same stylesheets; lean.css holds them all (purge drops the
     # rules of an extension whose elements no page has).
@@ -162,6 +213,24 @@ def prune(
     body = payloads_out(body, Path(app.outdir) / "_static", context["pathto"])
     context["body"] = body + state
     context["lean_css"] = f"_static/{LEAN_CSS}"
+    context["lean_late_css"] = f"_static/{LATE_CSS}"
+
+
+def write_lean_js(html: Path) -> None:
+    """lean.js, the BUNDLED files in their order: written with the first page (Sphinx
+    has copied the static files by then), so that each page's ``?v=`` checksum of it
+    is this build's."""
+    # Each file ends its last statement, so one file's text cannot run into the next.
+    parts = [(html / name).read_text(encoding="utf-8") for name in BUNDLED]
+    (html / "_static" / LEAN_JS).write_text(";\n".join(parts) + "\n", encoding="utf-8")
+
+
+def _inline_options(app: Sphinx, asset: Any) -> Any:
+    """documentation_options.js as an inline script; any other ``asset`` as it is."""
+    if str(asset.filename) != OPTIONS or asset.attributes:
+        return asset
+    text = (Path(app.outdir) / OPTIONS).read_text(encoding="utf-8")
+    return type(asset)(None, body=text.strip())
 
 
 def _attribute(data: Any) -> str:
@@ -196,15 +265,21 @@ def payloads_out(body: str, static: Path, pathto: Any) -> str:
 
 
 def bundled(scripts: list[Any]) -> list[Any]:
-    """``scripts`` with the run of BUNDLED files (if the page has it) as lean.js."""
+    """``scripts`` with the BUNDLED files (those of them the page loads, in their
+    order, each with the same attributes) as lean.js, where the first of them was."""
     names = [str(asset.filename or "") for asset in scripts]
-    for start, name in enumerate(names):
-        run = scripts[start : start + len(BUNDLED)]
-        if name == BUNDLED[0] and tuple(names[start : start + len(BUNDLED)]) == BUNDLED:
-            if all(not asset.attributes for asset in run):
-                lean = type(run[0])(f"_static/{LEAN_JS}")
-                return [*scripts[:start], lean, *scripts[start + len(BUNDLED) :]]
-    return scripts
+    found = [n for n in BUNDLED if n in names]
+    if len(found) < 2:
+        return scripts
+    run = [scripts[names.index(n)] for n in found]
+    if [names.index(n) for n in found] != sorted(names.index(n) for n in found):
+        return scripts
+    if len({tuple(sorted(asset.attributes.items())) for asset in run}) != 1:
+        return scripts
+    lean = type(run[0])(f"_static/{LEAN_JS}", **run[0].attributes)
+    first = names.index(found[0])
+    rest = [a for i, a in enumerate(scripts) if names[i] not in found or i == first]
+    return [lean if asset is scripts[first] else asset for asset in rest]
 
 
 def words(html: Path, scripts: set[str]) -> set[str]:
@@ -301,12 +376,136 @@ def write_lean_assets(app: Sphinx, exception: Exception | None) -> None:
     face = subset.load_font(str(static / SOLID_FONT), subset.Options())
     font.populate(unicodes=glyphs)
     font.subset(face)
-    subset.save_font(face, str(static / LEAN_FONT), subset.Options(flavor="woff"))
-    lean = SOLID_FACE.sub(f'url({LEAN_FONT}) format("woff")', lean)
-    (static / LEAN_CSS).write_text(lean, encoding="utf-8")
-    # Each file ends its last statement, so one file's text cannot run into the next.
-    parts = [(html / name).read_text(encoding="utf-8") for name in BUNDLED]
-    (static / LEAN_JS).write_text(";\n".join(parts) + "\n", encoding="utf-8")
+    woff = io.BytesIO()
+    subset.save_font(face, woff, subset.Options(flavor="woff"))
+    # In the stylesheet as a data: URL: the glyphs (2 KB) cost no request of their own.
+    data = base64.b64encode(woff.getvalue()).decode("ascii")
+    url = f'url({FONT_URL}{data}) format("woff")'
+    lean = SOLID_FACE.sub(lambda _: url, lean)
+    pages = written_pages(html)
+    critical, late = split(lean, pages)
+    (static / LEAN_CSS).write_text(critical, encoding="utf-8")
+    (static / LATE_CSS).write_text(late, encoding="utf-8")
+
+
+def written_pages(html: Path) -> list[BeautifulSoup]:
+    """The site's pages as written, each parsed; every image in them made lazy (the
+    theme's header, outside ``body``, has the Colab logo in its closed launch menu)."""
+    pages = []
+    for path in sorted(html.rglob("*.html")):
+        if {"_static", "_sources"} & set(path.relative_to(html).parts):
+            continue
+        text = path.read_text(encoding="utf-8")
+        lazy = IMAGE.sub(r'<img loading="lazy" ', text)
+        if lazy != text:
+            path.write_text(lazy, encoding="utf-8")
+        pages.append(BeautifulSoup(lazy, "html.parser"))
+    return pages
+
+
+def as_written(selector: str) -> str:
+    """``selector`` for the page as written: the colour-scheme attributes and the
+    pseudo-classes of a state (``:hover``) or of a part (``::before``) left out."""
+    # Of a state a page as written is not in: ":not(:hover)" holds, so it goes.
+    selector = NOT_STATE.sub(
+        lambda m: m.group(0) if STRUCTURAL.match(m.group(1)) else "", selector
+    )
+    out: list[str] = []
+    i = 0
+    while i < len(selector):
+        char = selector[i]
+        scheme = SCHEME_ATTRIBUTE.match(selector, i)
+        if scheme or (char == ":" and not STRUCTURAL.match(selector, i)):
+            if scheme:
+                j = scheme.end()
+            else:
+                name = PSEUDO.match(selector, i)
+                j = name.end() if name else i + 1
+                if j < len(selector) and selector[j] == "(":  # its argument too
+                    depth = 0
+                    while j < len(selector):
+                        depth += {"(": 1, ")": -1}.get(selector[j], 0)
+                        j += 1
+                        if depth == 0:
+                            break
+            # A compound left empty (".x ::before", ":hover") is any element.
+            before = out[-1] if out else " "
+            after = selector[j] if j < len(selector) else " "
+            if before in " >+~(," and after in " >+~),":
+                out.append("*")
+            i = j
+        elif char in "[\"'":  # an attribute selector or a string: copied whole
+            end = {"[": "]"}.get(char, char)
+            j = selector.find(end, i + 1)
+            j = len(selector) if j < 0 else j + 1
+            out.append(selector[i:j])
+            i = j
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out).strip() or "*"
+
+
+def split(css: str, pages: list[BeautifulSoup]) -> tuple[str, str]:
+    """``css`` as (critical, late): the rules a selector of which matches an element
+    of a page as written (``as_written``), with @font-face, @keyframes and the like,
+    and the rest (what only a script's element or state, or print, uses)."""
+    classes = [
+        {c for tag in page.find_all(True) for c in tag.get("class", [])}
+        | {tag["id"] for tag in page.find_all(id=True)}
+        for page in pages
+    ]
+    known: dict[str, bool] = {}
+
+    def matches(selector: str) -> bool:
+        plain = as_written(selector)
+        if plain not in known:
+            needs = plain
+            while BRACKETED.search(needs):
+                needs = BRACKETED.sub("", needs)
+            names = set(NEEDS.findall(QUOTED.sub("", needs)))
+            try:
+                compiled = soupsieve.compile(plain)
+            except Exception:  # what soupsieve cannot read counts as used
+                known[plain] = True
+            else:
+                known[plain] = any(
+                    names <= found and compiled.select_one(page) is not None
+                    for page, found in zip(pages, classes, strict=True)
+                )
+        return known[plain]
+
+    return _split_rules(css, matches)
+
+
+def _split_rules(css: str, matches: Any) -> tuple[str, str]:
+    critical, late = [], []
+    rules = tinycss2.parse_stylesheet(css, skip_whitespace=True, skip_comments=True)
+    for rule in rules:
+        if rule.type == "qualified-rule":
+            selectors = _split(tinycss2.serialize(rule.prelude).split(","))
+            block = tinycss2.serialize(rule.content).strip()
+            used = [s.strip() for s in selectors if matches(s)]
+            unused = [s.strip() for s in selectors if s.strip() not in used]
+            if used:
+                critical.append(f"{','.join(used)}{{{block}}}")
+            if unused:
+                late.append(f"{','.join(unused)}{{{block}}}")
+        elif rule.type == "at-rule":
+            prelude = tinycss2.serialize(rule.prelude).strip()
+            if rule.content is None:
+                critical.append(f"@{rule.at_keyword} {prelude};")
+            elif rule.lower_at_keyword == "media" and prelude == "print":
+                late.append(tinycss2.serialize([rule]))
+            elif rule.lower_at_keyword in {"media", "supports", "container", "layer"}:
+                inner = _split_rules(tinycss2.serialize(rule.content), matches)
+                for out, part in zip((critical, late), inner, strict=True):
+                    if part:
+                        out.append(f"@{rule.at_keyword} {prelude}{{{part}}}")
+            else:  # @font-face, @keyframes, @page: kept whole, with the text
+                block = tinycss2.serialize(rule.content).strip()
+                critical.append(f"@{rule.at_keyword} {prelude}{{{block}}}")
+    return "\n".join(critical), "\n".join(late)
 
 
 def start(app: Sphinx, *args: Any) -> None:
