@@ -26,6 +26,10 @@ const { payloads, cases } = JSON.parse(
 const PYTHON_ONLY = [
   ["01.gather_loop", "assert index.shape", "assert statements: the page cannot run this (it says so)"],
 
+  ["02.fix_beam_rows", "member = torch.arange(flat_index.shape[0]) // 3", "a row layout named by ch02._layout_hint (hint.beam_major), a Python function the page does not run: the page words the first wrong read"],
+  ["02.last_valid_step", "return features[:, -1]", "a padding step named by ch02._padding_hint (hint.padding_read), a Python function the page does not run: the page words the wrong value alone"],
+  ["06.class_loss_sums", "bincount(labels, weights=", "bincount's weights=: the page cannot run this (it says so)"],
+
   ["03.fix_pairs_for_take", "answer = pairs\n", "a fix's shape: Python adds compare.shape_advice's dims advice (differ.shape), the page has fix.wrong_shape only"],
   ["04.predict_scalar_index", "9007199254740993", "an integer beyond 2**53: JavaScript numbers would round it, so the page says it cannot read it"],
   ["05.label_scores", ".diag()", "Tensor.diag: the page cannot run this (it says so)"],
