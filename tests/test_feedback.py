@@ -195,6 +195,22 @@ def test_an_index_expanded_to_another_dims_size_is_told_the_width():
     assert "expand it to `features.shape[2]` there" in too_wide
 
 
+def test_an_index_expanded_as_the_input_is_told_to_keep_its_positions():
+    steps = EXERCISES["02.select_steps"].check(
+        lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand_as(f))
+    )
+    assert steps.verdict.misconception == "expanded-as-input"
+    assert "expanded to the whole shape of features, (2, 3, 2)" in steps.message
+    assert "one entry per position (2 here), not 3" in steps.message
+    scores = EXERCISES["05.label_scores"].check(
+        lambda lp, labels: lp.gather(1, labels.unsqueeze(1).expand_as(lp))
+    )
+    assert scores.verdict.misconception == "expanded-as-input"
+    assert "(1 here), not 3" in scores.message
+    # an index already expanded along the other dims only is the solution
+    assert EXERCISES["02.select_steps"].check(gl.exercises.ch02.select_steps).passed
+
+
 def test_advanced_indexing_is_told_every_row_read_every_label():
     text = message("05.label_scores", lambda log_probs, labels: log_probs[:, labels])
     assert "every row read every position" in text
@@ -541,6 +557,9 @@ def test_the_selections_reduced_to_one_number_are_named():
     )
     assert loss.verdict.misconception == "reduced-to-one-value"
     assert "0.25: the mean of all the values the task asks for, negated" in loss.message
+    # never a pair's finish: the mean of all the values is no segment mistake
+    total = EXERCISES["06.segment_means"].check(lambda v, s, c: v.mean())
+    assert total.verdict is None or "+" not in (total.verdict.misconception or "")
     # a prediction is never told about .sum() in code
     columns = EXERCISES["01.predict_columns"].check(sum([11, 11, 10, 22, 20, 22]))
     assert columns.verdict is None or (

@@ -775,6 +775,43 @@ def _expanded_to_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"input": run(Call("gather", source, dim, index))}
 
 
+def _as_input_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    dim = _axis(case.call)
+    positions = shared_positions(to_numpy(case.call.index), dim)
+    source = to_numpy(case.call.input).shape
+    return {
+        "input": case.call.input_name,
+        "shape": shape_text(source),
+        "dim": str(dim),
+        "count": str(positions.shape[dim]) if positions.ndim > dim else "?",
+        "size": str(source[dim]),
+    }
+
+
+@misconception("expanded-as-input", "call", _as_input_words)
+def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The positions expanded to the input's whole shape (``.expand_as(input)``),
+    dim included, where gather needs one entry per position along dim: the result
+    has the input's size along dim (each position read once per entry there), or
+    expand raises where there are neither 1 nor that many positions."""
+    if not _gathering(case) or not case.writes_code:
+        return {}
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    positions = shared_positions(to_numpy(case.call.index), dim)
+    if positions.ndim > source.ndim or positions.ndim <= dim:
+        return {}
+    shape = positions.shape + (1,) * (source.ndim - positions.ndim)
+    if shape[dim] == source.shape[dim]:
+        return {"as-input": base}  # it expands only the other dims, as it should
+    if any(p not in (1, s) for p, s in zip(shape, source.shape, strict=True)):
+        return {"as-input": Raised("Error")}  # expand's own error
+    index = _torch(np.broadcast_to(positions.reshape(shape), source.shape))
+    found = run(case.call.with_part("index", index), case.finish)
+    return {"as-input": Raised("Error") if isinstance(found, Raised) else found}
+
+
 def _other_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     d, other = key
@@ -1202,6 +1239,13 @@ def _gradient_other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
 # A missing expand is tried before a moved axis: an unexpanded index is both.
 PRIORITY = {"missing-expand": -1}
 LIBRARY.sort(key=lambda item: PRIORITY.get(item.id, 0))
+# Finishes never used in a pair: one number says too little to tell a mistake under it.
+SINGLE_ONLY = {"reduced-to-one-value"}
+
+
+def _finishes() -> list[Misconception]:
+    """The output misconceptions a pair may end with."""
+    return [m for m in LIBRARY if m.stage == "output" and m.id not in SINGLE_ONLY]
 
 
 # ---------------------------------------------------------------- the search
@@ -1291,7 +1335,7 @@ class Search:
                 return self.candidate(((item, keys[0]),))
         if len(self.cases) < 2:  # one case is too little evidence for a pair
             return None
-        finishes = [m for m in LIBRARY if m.stage == "output"]
+        finishes = _finishes()
         for first in LIBRARY:
             if first.stage == "output":
                 continue
@@ -1322,7 +1366,7 @@ class Search:
                     yield found
         if len(self.cases) < 2 or not pairs:
             return
-        finishes = [m for m in LIBRARY if m.stage == "output"]
+        finishes = _finishes()
         for first in LIBRARY:
             if first.stage == "output":
                 continue
