@@ -105,6 +105,46 @@ def test_wrapping_every_position_is_told_why_it_must_raise():
     assert "raise on anything beyond" in text
 
 
+def test_a_function_that_reads_along_one_fixed_dim_is_told_to_pass_dim_on():
+    # burn's max_dim: the index built along dim, then gather(D - 1, ...)
+    def last_dim(x, dim, positions):
+        along, sizes = [1] * x.dim(), list(x.shape)
+        along[dim] = sizes[dim] = positions.numel()
+        return torch.gather(x, x.dim() - 1, positions.reshape(along).expand(sizes))
+
+    result = EXERCISES["03.select_with_gather"].check(last_dim)
+    assert result.verdict.misconception == "dim-ignored"
+    assert "reads along the last dim" in result.message
+    assert "whatever dim is" in result.message and "`x.dim() - 1`" in result.message
+
+    def only_the_dim_1_formula(input, dim, index):  # a loop without the dim-0 case
+        out = torch.empty(index.shape, dtype=input.dtype)
+        for i in range(index.shape[0]):
+            for j in range(index.shape[1]):
+                out[i, j] = input[i, int(index[i, j])]
+        return out
+
+    loop = EXERCISES["01.gather_loop"].check(only_the_dim_1_formula)
+    assert loop.verdict.misconception == "dim-ignored"
+    assert "but dim=0 asks for dim 0" in loop.message
+    # a function that follows dim is not taken for one that ignores it
+    assert EXERCISES["01.gather_loop"].check(gl.exercises.ch01.gather_2d).passed
+
+
+def test_a_negative_dim_read_as_dim_0_is_named():
+    # PennyLane's take: [slice(None)] * axis is empty for axis=-1
+    def as_zero(input, dim, index):
+        size = input.size(dim)
+        if ((index < -size) | (index >= size)).any():
+            raise IndexError("out of range")
+        from_start = torch.where(index < 0, index + size, index)
+        return torch.gather(input, max(dim, 0), from_start)
+
+    result = EXERCISES["04.gather_python_style"].check(as_zero)
+    assert result.verdict.misconception == "negative-dim"
+    assert "goes wrong only where dim is negative" in result.message
+
+
 def test_a_result_gathered_along_another_dim_names_the_dim():
     square = torch.tensor([[10, 11, 12], [20, 21, 22], [30, 31, 32]])
     exercise = Implement(
@@ -153,6 +193,22 @@ def test_an_index_expanded_to_another_dims_size_is_told_the_width():
     )
     assert "expanded along dim 2 to 3, the size of dim 1 of features" in too_wide
     assert "expand it to `features.shape[2]` there" in too_wide
+
+
+def test_an_index_expanded_as_the_input_is_told_to_keep_its_positions():
+    steps = EXERCISES["02.select_steps"].check(
+        lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand_as(f))
+    )
+    assert steps.verdict.misconception == "expanded-as-input"
+    assert "expanded to the whole shape of features, (2, 3, 2)" in steps.message
+    assert "one entry per position (2 here), not 3" in steps.message
+    scores = EXERCISES["05.label_scores"].check(
+        lambda lp, labels: lp.gather(1, labels.unsqueeze(1).expand_as(lp))
+    )
+    assert scores.verdict.misconception == "expanded-as-input"
+    assert "(1 here), not 3" in scores.message
+    # an index already expanded along the other dims only is the solution
+    assert EXERCISES["02.select_steps"].check(gl.exercises.ch02.select_steps).passed
 
 
 def test_advanced_indexing_is_told_every_row_read_every_label():
@@ -475,6 +531,40 @@ def test_a_sum_of_repeated_reads_is_not_taken_for_one_read():
     assert result.verdict.misconception == "sum-of-repeated-reads"
     assert "out[0, 0] is -1.2, 3 × -0.4" in result.message
     assert "that is log_probs" not in result.message
+
+
+def test_a_sum_of_repeated_reads_without_keepdim_is_still_named():
+    # pytorch#30574: b.gather(-1, c.unsqueeze(-1).expand_as(b)).sum(-1)
+    result = gl.exercises.check(
+        "05.label_scores",
+        lambda lp, labels: lp.gather(-1, labels.unsqueeze(-1).expand_as(lp)).sum(-1),
+    )
+    assert result.verdict.misconception == "sum-of-repeated-reads"
+    assert "out[0] is -1.2, 3 × -0.4" in result.message
+
+
+def test_the_selections_reduced_to_one_number_are_named():
+    # a one-hot product summed with no dim (tf.reduce_sum without axis)
+    def summed(lp, labels):
+        return (lp * torch.nn.functional.one_hot(labels, lp.shape[1])).sum()
+
+    result = gl.exercises.check("05.label_scores", summed)
+    assert result.verdict.misconception == "reduced-to-one-value"
+    assert "is one number, -0.5: the sum of all the values" in result.message
+    assert "(2, 1)" in result.message
+    loss = gl.exercises.check(
+        "05.label_scores", lambda lp, labels: -lp.gather(1, labels.unsqueeze(1)).mean()
+    )
+    assert loss.verdict.misconception == "reduced-to-one-value"
+    assert "0.25: the mean of all the values the task asks for, negated" in loss.message
+    # never a pair's finish: the mean of all the values is no segment mistake
+    total = EXERCISES["06.segment_means"].check(lambda v, s, c: v.mean())
+    assert total.verdict is None or "+" not in (total.verdict.misconception or "")
+    # a prediction is never told about .sum() in code
+    columns = EXERCISES["01.predict_columns"].check(sum([11, 11, 10, 22, 20, 22]))
+    assert columns.verdict is None or (
+        columns.verdict.misconception != "reduced-to-one-value"
+    )
 
 
 def test_a_size_hard_coded_from_the_visible_example_is_named():

@@ -279,6 +279,55 @@ def _other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     }
 
 
+FIXED_DIMS = {"last": "the last dim", "first": "dim 0"}
+
+
+def _fixed_dim(key: str, rank: int) -> int:
+    return rank - 1 if key == "last" else 0
+
+
+def _dim_ignored_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    name = case.call.input_name
+    rank = max(to_numpy(case.call.input).ndim, 1)
+    return {
+        "which": FIXED_DIMS[key],
+        "fixed": str(_fixed_dim(key, rank)),
+        "dim": str(case.args["dim"]),
+        "axis": str(_axis(case.call)),
+        "code": f"{name}.dim() - 1" if key == "last" else "0",
+    }
+
+
+@misconception("dim-ignored", "call", _dim_ignored_words)
+def _dim_ignored(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A function of ``dim`` that reads along one fixed dim whatever dim is: the last
+    one (``gather(x, x.dim() - 1, index)`` for ``gather(x, dim, index)``, a loop with
+    only the formula for the last dim) or dim 0. For index_select written with gather,
+    the index is built along dim and the gather runs along the fixed dim."""
+    call = case.call
+    dim = case.args.get("dim")
+    if call is None or call.op not in ("gather", "take_along_dim", "index_select"):
+        return {}
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        return {}
+    source = call.input
+    rank = max(to_numpy(source).ndim, 1)
+    found: dict[Any, Outcome] = {}
+    for key in FIXED_DIMS:
+        fixed = _fixed_dim(key, rank)
+        if call.op != "index_select":
+            outcome = run(call.with_part("dim", fixed), case.finish)
+        else:
+            along, sizes = [1] * source.dim(), list(source.shape)
+            along[_axis(call)] = sizes[_axis(call)] = call.index.numel()
+            index = call.index.reshape(along).expand(sizes)
+            outcome = run(Call("gather", source, fixed, index), case.finish)
+        # gather's error, or the IndexError a loop with that dim's formula raises
+        found[key] = Raised("Error") if isinstance(outcome, Raised) else outcome
+    return found
+
+
 def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     positions = shared_positions(to_numpy(case.call.index), _axis(case.call))
@@ -726,6 +775,43 @@ def _expanded_to_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"input": run(Call("gather", source, dim, index))}
 
 
+def _as_input_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    dim = _axis(case.call)
+    positions = shared_positions(to_numpy(case.call.index), dim)
+    source = to_numpy(case.call.input).shape
+    return {
+        "input": case.call.input_name,
+        "shape": shape_text(source),
+        "dim": str(dim),
+        "count": str(positions.shape[dim]) if positions.ndim > dim else "?",
+        "size": str(source[dim]),
+    }
+
+
+@misconception("expanded-as-input", "call", _as_input_words)
+def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The positions expanded to the input's whole shape (``.expand_as(input)``),
+    dim included, where gather needs one entry per position along dim: the result
+    has the input's size along dim (each position read once per entry there), or
+    expand raises where there are neither 1 nor that many positions."""
+    if not _gathering(case) or not case.writes_code:
+        return {}
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    positions = shared_positions(to_numpy(case.call.index), dim)
+    if positions.ndim > source.ndim or positions.ndim <= dim:
+        return {}
+    shape = positions.shape + (1,) * (source.ndim - positions.ndim)
+    if shape[dim] == source.shape[dim]:
+        return {"as-input": base}  # it expands only the other dims, as it should
+    if any(p not in (1, s) for p, s in zip(shape, source.shape, strict=True)):
+        return {"as-input": Raised("Error")}  # expand's own error
+    index = _torch(np.broadcast_to(positions.reshape(shape), source.shape))
+    found = run(case.call.with_part("index", index), case.finish)
+    return {"as-input": Raised("Error") if isinstance(found, Raised) else found}
+
+
 def _other_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     d, other = key
@@ -870,7 +956,15 @@ def _negative_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     dim = case.args.get("dim")
     if not isinstance(dim, int) or isinstance(dim, bool):
         return {}
-    return {"negative": NOT_EXPECTED if dim < 0 else base}
+    if isinstance(base, Raised):  # a case that must raise still raises (a range check)
+        return {"negative": base, "as-0": base}
+    found: dict[Any, Outcome] = {"negative": NOT_EXPECTED if dim < 0 else base}
+    call = case.call
+    if call is not None and call.op in ("gather", "take_along_dim", "index_select"):
+        # a negative dim read as dim 0 (``[slice(None)] * dim`` is empty for -1)
+        along_0 = run(call.with_part("dim", 0), case.finish) if dim < 0 else base
+        found["as-0"] = Raised("Error") if isinstance(along_0, Raised) else along_0
+    return found
 
 
 # ---------------------------------------------------------------- output misconceptions
@@ -967,9 +1061,37 @@ def _negated(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"minus": -base}
 
 
+def _reduced_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    op, sign = key
+    return {
+        "got": format_value(np.asarray(outcome).item()),
+        "op": op,
+        "negated": ", negated (a loss)" if sign < 0 else "",
+        "expected": shape_text(np.shape(case.expected)),
+    }
+
+
+@misconception("reduced-to-one-value", "output", _reduced_words)
+def _reduced(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The values the task asks for, reduced to one number by a sum or mean with no
+    dim (``(log_probs * one_hot).sum()``, ``tf.reduce_sum(q * actions)`` without an
+    axis): the whole batch added up where one value per entry was meant; negated,
+    that is a loss (``-log_probs.gather(...).mean()``) where the scores were asked."""
+    if not isinstance(base, np.ndarray) or base.size == 0 or not case.writes_code:
+        return {}
+    if base.dtype.kind not in "iuf":
+        return {}
+    found: dict[Any, Outcome] = {}
+    for sign in (1, -1):
+        found[("sum", sign)] = np.asarray(sign * base.sum())
+        found[("mean", sign)] = np.asarray(sign * base.mean())
+    return found
+
+
 def _repeat_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
-    count = to_numpy(case.call.input).shape[key]
+    summed = key[0] if isinstance(key, tuple) else key
+    count = to_numpy(case.call.input).shape[summed]
     values = np.asarray(outcome)
     where = _first_difference(values, case.expected) or _first_nonzero(values)
     got = values[where] if values.size else 0
@@ -988,12 +1110,19 @@ def _first_nonzero(values: np.ndarray) -> tuple[int, ...]:
 
 @misconception("sum-of-repeated-reads", "output", _repeat_words)
 def _sum_of_repeats(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """Reads repeated along dim d of the input (an expand), then summed."""
+    """Reads repeated along dim d of the input (an expand), then summed; the sum
+    keeps the summed dim (``keepdim=True``) or drops it (``.sum(-1)``), and a dim the
+    result has with size 1 is the one a sum over the copies leaves."""
     call = case.call
     if not isinstance(base, np.ndarray) or base.size == 0 or call is None:
         return {}
     shape = to_numpy(call.input).shape
-    return {d: base * size for d, size in enumerate(shape)}
+    found: dict[Any, Outcome] = {d: base * size for d, size in enumerate(shape)}
+    for d, size in enumerate(shape):
+        for summed in range(base.ndim):
+            if base.shape[summed] == 1:
+                found[(d, summed)] = np.squeeze(base * size, axis=summed)
+    return found
 
 
 def _normalised_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -1110,6 +1239,13 @@ def _gradient_other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
 # A missing expand is tried before a moved axis: an unexpanded index is both.
 PRIORITY = {"missing-expand": -1}
 LIBRARY.sort(key=lambda item: PRIORITY.get(item.id, 0))
+# Finishes never used in a pair: one number says too little to tell a mistake under it.
+SINGLE_ONLY = {"reduced-to-one-value"}
+
+
+def _finishes() -> list[Misconception]:
+    """The output misconceptions a pair may end with."""
+    return [m for m in LIBRARY if m.stage == "output" and m.id not in SINGLE_ONLY]
 
 
 # ---------------------------------------------------------------- the search
@@ -1199,7 +1335,7 @@ class Search:
                 return self.candidate(((item, keys[0]),))
         if len(self.cases) < 2:  # one case is too little evidence for a pair
             return None
-        finishes = [m for m in LIBRARY if m.stage == "output"]
+        finishes = _finishes()
         for first in LIBRARY:
             if first.stage == "output":
                 continue
@@ -1230,7 +1366,7 @@ class Search:
                     yield found
         if len(self.cases) < 2 or not pairs:
             return
-        finishes = [m for m in LIBRARY if m.stage == "output"]
+        finishes = _finishes()
         for first in LIBRARY:
             if first.stage == "output":
                 continue
