@@ -775,11 +775,15 @@ def test_a_take_fix_explains_rows_times_columns():
     for wrong in (
         pairs[:, 0] * 4 + pairs[:, 1],  # the row times the number of rows
         pairs[:, 1] * 4 + pairs[:, 0],  # counted column by column
-        pairs[:, 1] * 5 + pairs[:, 0],  # (column, row): position 23 is out of range
     ):
         result = exercise.check(wrong)
         assert result.verdict.misconception == "flat-stride"
         assert fix in result.message
+    # (column, row) gives position 23, out of range: one error is no evidence of a
+    # stride (any position past the end raises it), so the message says what is known
+    swapped = exercise.check(pairs[:, 1] * 5 + pairs[:, 0])
+    assert swapped.verdict.misconception is None
+    assert "index[1] = 23, but the flattened input has size 20" in swapped.message
     # the fix as written gives the intended result
     assert exercise.check(pairs[:, 0] * exercise.broken.input.shape[1] + pairs[:, 1])
 

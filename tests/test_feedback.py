@@ -492,3 +492,35 @@ def test_a_message_names_a_read_only_when_the_learners_own_call_made_it():
     result = gl.exercises.check("01.pick_columns", shifted)
     assert result.verdict.template == "implement.wrong_value_yours_read"
     assert "your torch.gather read x[" in result.message
+
+
+# ---------------------------------------------------------------- one error, no cause
+
+
+def test_an_index_fix_that_raises_names_no_misconception_it_did_not_make():
+    """An error on a fix's one case is any index breaking the same rule: a 1-based
+    index was called "the other dim", a +1 flat position "reads position 23"."""
+    one_based = message("01.fix_shared_columns", torch.tensor([[3, 1], [3, 1]]))
+    assert "dim 0" not in one_based and "use dim=1" not in one_based
+    assert "index[0, 0] = 3, but dim 1 of input has size 3" in one_based
+    plus_one = EXERCISES["03.fix_pairs_for_take"].check(torch.tensor([7, 20]))
+    assert plus_one.verdict.misconception is None
+    assert "23" not in plus_one.message and "index[1] = 20" in plus_one.message
+    beam = EXERCISES["02.fix_beam_rows"]
+    rows = beam.broken.index + torch.arange(6)[:, None]  # the row, not its member
+    assert beam.check(rows).verdict.misconception is None
+    assert "use dim=1" not in beam.check(rows).message
+    # a dim fix keeps the intended index, so there the error names the dim
+    dim_fix = gl.exercises.Fix(
+        "99.fix_dim",
+        "fix",
+        broken=Call(
+            "gather",
+            torch.tensor([[10, 11, 12], [20, 21, 22]]),
+            0,
+            torch.tensor([[2, 0], [1, 1]]),
+        ),
+        solution=lambda x, index: 1,
+        part="dim",
+    )
+    assert dim_fix.check(0).verdict.misconception == "other-dim"

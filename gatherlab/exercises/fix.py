@@ -100,7 +100,7 @@ class Fix(Exercise):
             positions=self.positions,
             write=self.write,
         )
-        return Search([case])
+        return Search([case], one_error_names=self.part == "dim")
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:

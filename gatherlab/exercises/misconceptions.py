@@ -1138,8 +1138,11 @@ class Search:
     """The misconceptions' outcomes on a fixed list of cases, computed case by case
     and only as far as a learner's outcomes keep matching (memoised)."""
 
-    def __init__(self, cases: Sequence[Case]) -> None:
+    def __init__(self, cases: Sequence[Case], one_error_names: bool = False) -> None:
         self.cases = list(cases)
+        # True where an answer can raise only as a misconception's call does (a fix
+        # of the dim alone: the index is the intended one), so one error is evidence.
+        self.one_error_names = one_error_names
         self._memo: dict[tuple[int, int, Any], Mapping[Any, Outcome]] = {}
 
     def _variants(
@@ -1168,6 +1171,8 @@ class Search:
         first: tuple[Misconception, Any] | None,
         learner: Sequence[Outcome],
     ) -> list[Any]:
+        if self.one_error(learner[0]):
+            return []
         keys: list[Any] | None = None
         for number, case in enumerate(self.cases):
             variants = self._variants(item, number, first)
@@ -1180,6 +1185,13 @@ class Search:
             if not keys:
                 return []
         return keys or []
+
+    def one_error(self, outcome: Outcome) -> bool:
+        """Too little evidence: one case, and on it an error. Any index that breaks
+        the rule a misconception's call breaks (a position off the end, whichever)
+        gives that error, so it names no mistake: the error's own words say more."""
+        single = len(self.cases) < 2 and not self.one_error_names
+        return single and isinstance(outcome, Raised)
 
     def candidate(self, parts: tuple[tuple[Misconception, Any], ...]) -> Candidate:
         """The candidate with its outcome on every case."""
@@ -1226,7 +1238,9 @@ class Search:
         for item in LIBRARY:
             for key in self._keys(item, None):
                 found = self.candidate(((item, key),))
-                if _differs(found.outcomes, self.cases):
+                if _differs(found.outcomes, self.cases) and not self.one_error(
+                    found.outcomes[0]
+                ):
                     yield found
         if len(self.cases) < 2 or not pairs:
             return
