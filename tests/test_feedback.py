@@ -524,3 +524,28 @@ def test_an_index_fix_that_raises_names_no_misconception_it_did_not_make():
         part="dim",
     )
     assert dim_fix.check(0).verdict.misconception == "other-dim"
+
+
+def test_an_index_expanded_to_the_input_shape_is_told_to_keep_the_index_shape():
+    """A fix's answer is an index: 'make the result with torch.empty(index.shape)'
+    is advice for a loop, which the learner of a fix never wrote."""
+    labels = EXERCISES["01.fix_missing_axis"].broken.index
+    result = EXERCISES["01.fix_missing_axis"].check(labels.unsqueeze(1).expand(-1, 3))
+    assert result.verdict.misconception == "result-of-input-shape"
+    assert "torch.empty" not in result.message
+    assert "give fixed_index that shape" in result.message
+    assert "(3, 1)" in result.message
+
+
+def test_a_gradient_of_ones_is_not_called_a_softmax_over_one_value():
+    """Every entry read once gives a gradient of ones: no softmax was involved."""
+    text = message("05.predict_gradient", [[1, 1, 1], [1, 1, 1]])
+    assert "softmax" not in text
+    # the softmax of one selected value per row is still named
+    scores = EXERCISES["05.label_scores"]
+    found = scores.check(
+        lambda log_probs, labels: torch.gather(
+            log_probs, 1, labels.unsqueeze(1)
+        ).softmax(1)
+    )
+    assert found.verdict.misconception == "normalised-after-selecting"

@@ -99,6 +99,7 @@ class Fix(Exercise):
             self.intended,
             positions=self.positions,
             write=self.write,
+            index_answer=self.part == "index",
         )
         return Search([case], one_error_names=self.part == "dim")
 

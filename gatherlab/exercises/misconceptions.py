@@ -128,6 +128,7 @@ class Case:
     gradient: bool = False
     grad_output: Any = None
     writes_code: bool = True  # False for a prediction: no advice in code terms
+    index_answer: bool = False  # True for a fix: the learner's answer is the index
     visible_expected: Any = None  # the visible example's expected value
     visible_shapes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     write: Any = None  # the intended write (``writes.Write``), for writing exercises
@@ -766,12 +767,24 @@ def _expanded_to_other(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 
 def _input_shape_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    """The next step for what the learner wrote: a result (a loop's ``out``), an
+    index (a fix: expanded to the input's shape) or a value (a prediction)."""
     assert case.call is not None
+    index, input = case.call.index_name, case.call.input_name
+    if case.index_answer:
+        advice = f"give {index} that shape (do not expand it to the shape of {input})"
+    elif case.writes_code:
+        advice = (
+            f"make the result with the shape of {index} "
+            "(`torch.empty(index.shape, dtype=input.dtype)`)"
+        )
+    else:
+        advice = "one value for each entry of the index"
     return {
-        "input": case.call.input_name,
-        "index": case.call.index_name,
+        "input": input,
         "shape": _shape(np.zeros(to_numpy(case.call.input).shape)),
         "expected": _shape(case.expected),
+        "advice": advice,
     }
 
 
@@ -1006,7 +1019,11 @@ def _normalised_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     _normalised_words,
 )
 def _normalised_after(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Softmax (log_softmax) over a row of one selected value: all 1 (all 0). Only a
+    selection of values with one per row has such rows; a gradient is none."""
     if not isinstance(base, np.ndarray) or base.dtype.kind != "f" or base.size == 0:
+        return {}
+    if case.gradient or base.ndim == 0 or base.shape[-1] != 1:
         return {}
     return {
         ("0", "log_softmax"): np.zeros_like(base),
