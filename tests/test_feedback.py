@@ -549,3 +549,26 @@ def test_a_gradient_of_ones_is_not_called_a_softmax_over_one_value():
         ).softmax(1)
     )
     assert found.verdict.misconception == "normalised-after-selecting"
+
+
+def test_a_gather_under_another_name_is_forbidden_counted_and_spied():
+    """`from torch import gather` binds the function itself: replacing torch.gather
+    missed it, so a forbidden gather passed and a required one was 'not used'."""
+    own_name = torch.gather  # what `from torch import gather` binds
+    loop = EXERCISES["01.gather_loop"].check(
+        lambda input, dim, index: own_name(input, dim, index)
+    )
+    assert loop.verdict.template == "implement.forbidden"
+
+    def select(x, dim, positions):
+        shape = [positions.numel() if d == dim else 1 for d in range(x.dim())]
+        sizes = [positions.numel() if d == dim else s for d, s in enumerate(x.shape)]
+        return own_name(x, dim, positions.reshape(shape).expand(sizes))
+
+    assert EXERCISES["03.select_with_gather"].check(select).passed
+    # and its error is worded by the rule it broke, as torch.gather's is
+    raised = EXERCISES["02.select_steps"].check(
+        lambda features, positions: own_name(features, 1, positions)
+    )
+    assert "its call torch.gather breaks a rule" in raised.message
+    assert torch.gather is own_name  # restored
