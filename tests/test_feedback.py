@@ -572,3 +572,26 @@ def test_a_gather_under_another_name_is_forbidden_counted_and_spied():
     )
     assert "its call torch.gather breaks a rule" in raised.message
     assert torch.gather is own_name  # restored
+
+
+def test_a_max_where_values_add_up_is_named_as_a_max_not_as_one_write():
+    """scatter_reduce(..., "amax") keeps the largest value: 'an assignment keeps one
+    write' named a mistake the learner did not make."""
+    sums = EXERCISES["06.class_loss_sums"].check(
+        lambda losses, labels, classes: torch.zeros(
+            classes, dtype=losses.dtype
+        ).scatter_reduce(0, labels, losses, "amax")
+    )
+    assert sums.verdict.misconception == "other-reduction"
+    assert "takes the max of the values written to each position" in sums.message
+    assert "assignment" not in sums.message and "0.5, 2, 0.25" in sums.message
+    means = EXERCISES["06.segment_means"].check(
+        lambda values, segments, count: torch.zeros(
+            count, dtype=values.dtype
+        ).scatter_reduce(0, segments, values, "amin", include_self=False)
+    )
+    assert means.verdict.misconception == "other-reduction"
+    assert "takes the min" in means.message and "averages them" in means.message
+    # the old values alone are no reduction: a min that keeps every 0 writes nothing
+    nothing = EXERCISES["06.predict_scatter_nd"].check([0, 0, 0, 0])
+    assert nothing.verdict.misconception != "other-reduction"
