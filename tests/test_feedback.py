@@ -595,3 +595,17 @@ def test_a_max_where_values_add_up_is_named_as_a_max_not_as_one_write():
     # the old values alone are no reduction: a min that keeps every 0 writes nothing
     nothing = EXERCISES["06.predict_scatter_nd"].check([0, 0, 0, 0])
     assert nothing.verdict.misconception != "other-reduction"
+
+
+def test_positions_moved_the_wrong_way_are_not_told_they_were_left_negative():
+    """size - index also raises wherever a position is negative: the words must be
+    true of it as of a negative left as it is."""
+
+    def wrong_way(input, dim, index):
+        size = input.size(dim)
+        return torch.gather(input, dim, torch.where(index < 0, size - index, index))
+
+    result = EXERCISES["04.gather_python_style"].check(wrong_way)
+    assert result.verdict.misconception == "python-style-unwrapped"
+    assert "a negative position is still refused (it stays outside" in result.message
+    assert "and only to them" in result.message
