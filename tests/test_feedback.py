@@ -609,3 +609,20 @@ def test_positions_moved_the_wrong_way_are_not_told_they_were_left_negative():
     assert result.verdict.misconception == "python-style-unwrapped"
     assert "a negative position is still refused (it stays outside" in result.message
     assert "and only to them" in result.message
+
+
+def test_an_answer_that_is_the_index_itself_is_named():
+    """Writing the positions where the values they pick are due: said for every read
+    whose result has the index's shape, the notebook's predictions and code alike."""
+    for exercise_id, answer in (
+        ("01.predict_columns", [[1, 1, 0], [2, 0, 2]]),
+        ("03.predict_flat_positions", [[13, 0], [-1, 7]]),
+        ("04.predict_scalar_index", 2),
+    ):
+        result = EXERCISES[exercise_id].check(answer)
+        assert result.verdict.misconception == "wrote-the-positions", exercise_id
+        assert "holds the positions themselves" in result.message
+    text = message("01.predict_columns", [[1, 1, 0], [2, 0, 2]])
+    assert "out[0, 0] should be 11, the value that position 1 picks" in text
+    returned = EXERCISES["01.pick_columns"].check(lambda x, columns: columns)
+    assert returned.verdict.misconception == "wrote-the-positions"

@@ -803,6 +803,34 @@ def _input_shape(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"input": base if shape == base.shape else Shaped(shape)}
 
 
+def _positions_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    where = _first_difference(outcome, case.expected)
+    at = where if where is not None else (0,) * np.ndim(case.expected)
+    return {
+        "index": case.call.index_name,
+        "input": case.call.input_name,
+        "where": entry("out", at),
+        "position": format_value(np.asarray(outcome)[at]),
+        "expected": format_value(np.asarray(case.expected)[at]),
+    }
+
+
+@misconception("wrote-the-positions", "case", _positions_words)
+def _wrote_the_positions(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The positions themselves where the values they pick are due: a read's index,
+    whose shape is the result's (gather, take_along_dim, take), given back."""
+    call = case.call
+    if call is None or case.gradient or case.finish is not None:
+        return {}
+    if case.index_answer or not isinstance(base, np.ndarray):
+        return {}
+    index = np.asarray(to_numpy(call.index))
+    if index.shape != base.shape or index.dtype.kind not in "iu":
+        return {}
+    return {"index": index.astype(base.dtype)}
+
+
 @misconception(
     "ignores-inputs",
     "case",
