@@ -1093,3 +1093,18 @@ def test_a_row_number_and_a_column_of_positions_broadcast_is_named():
     # the shape quoted is the learner's own: (n * n, 1) after the view
     n = EXERCISES["05.label_scores"].example["labels"].shape[0]
     assert f"has shape ({n * n}, 1)" in viewed.message
+
+
+def test_last_valid_step_cannot_be_passed_by_counting_nonzero_steps():
+    """A learner who ignores lengths and counts the steps holding anything but 0
+    passed every case when no real step held zeros."""
+    exercise = EXERCISES["02.last_valid_step"]
+
+    def counts_nonzero(features, lengths):
+        steps = (features.abs().sum(-1) != 0).sum(1)
+        return features[torch.arange(features.shape[0]), steps - 1]
+
+    result = exercise.check(counts_nonzero)
+    assert not result.passed and "hidden case" in result.message
+    # a zero last step is still the last real step: lengths says so
+    assert exercise.check(exercise.solution).passed
