@@ -786,11 +786,15 @@ def test_a_take_fix_explains_rows_times_columns():
     for wrong in (
         pairs[:, 0] * 4 + pairs[:, 1],  # the row times the number of rows
         pairs[:, 1] * 4 + pairs[:, 0],  # counted column by column
-        pairs[:, 1] * 5 + pairs[:, 0],  # (column, row): position 23 is out of range
     ):
         result = exercise.check(wrong)
         assert result.verdict.misconception == "flat-stride"
         assert fix in result.message
+    # (column, row) gives position 23, out of range: one error is no evidence of a
+    # stride (any position past the end raises it), so the message says what is known
+    swapped = exercise.check(pairs[:, 1] * 5 + pairs[:, 0])
+    assert swapped.verdict.misconception is None
+    assert "index[1] = 23, but the flattened input has size 20" in swapped.message
     # the fix as written gives the intended result
     assert exercise.check(pairs[:, 0] * exercise.broken.input.shape[1] + pairs[:, 1])
 
@@ -1087,3 +1091,28 @@ def test_a_fix_that_expands_a_row_as_a_column_is_told_where_the_new_axis_goes():
     assert "would repeat each position along dim 1" in result.message
     assert "put the new axis first (.unsqueeze(0)), then expand it" in result.message
     assert exercise.check(positions.unsqueeze(0).expand(2, -1)).passed  # as told
+
+
+def test_last_valid_step_cannot_be_passed_by_counting_nonzero_steps():
+    """A learner who ignores lengths and counts the steps holding anything but 0
+    passed every case when no real step held zeros."""
+    exercise = EXERCISES["02.last_valid_step"]
+
+    def counts_nonzero(features, lengths):
+        steps = (features.abs().sum(-1) != 0).sum(1)
+        return features[torch.arange(features.shape[0]), steps - 1]
+
+    result = exercise.check(counts_nonzero)
+    assert not result.passed and "hidden case" in result.message
+    # a zero last step is still the last real step: lengths says so
+    assert exercise.check(exercise.solution).passed
+
+
+def test_the_inverse_permutation_is_not_also_the_reverse_or_the_complement():
+    """06.fix_write_as_read's destination has an inverse that no other simple answer
+    equals (with [2, 0, 3, 1], its reverse and 3 - destination were the inverse)."""
+    exercise = EXERCISES["06.fix_write_as_read"]
+    destination = exercise.broken.index
+    assert exercise.check(destination.argsort()).passed
+    for wrong in (destination.flip(0), 3 - destination, destination, torch.arange(4)):
+        assert not exercise.check(wrong).passed, wrong

@@ -582,3 +582,137 @@ def test_a_message_names_a_read_only_when_the_learners_own_call_made_it():
     result = gl.exercises.check("01.pick_columns", shifted)
     assert result.verdict.template == "implement.wrong_value_yours_read"
     assert "your torch.gather read x[" in result.message
+
+
+# ---------------------------------------------------------------- one error, no cause
+
+
+def test_an_index_fix_that_raises_names_no_misconception_it_did_not_make():
+    """An error on a fix's one case is any index breaking the same rule: a 1-based
+    index was called "the other dim", a +1 flat position "reads position 23"."""
+    one_based = message("01.fix_shared_columns", torch.tensor([[3, 1], [3, 1]]))
+    assert "dim 0" not in one_based and "use dim=1" not in one_based
+    assert "index[0, 0] = 3, but dim 1 of input has size 3" in one_based
+    plus_one = EXERCISES["03.fix_pairs_for_take"].check(torch.tensor([7, 20]))
+    assert plus_one.verdict.misconception is None
+    assert "23" not in plus_one.message and "index[1] = 20" in plus_one.message
+    beam = EXERCISES["02.fix_beam_rows"]
+    rows = beam.broken.index + torch.arange(6)[:, None]  # the row, not its member
+    assert beam.check(rows).verdict.misconception is None
+    assert "use dim=1" not in beam.check(rows).message
+    # a dim fix keeps the intended index, so there the error names the dim
+    dim_fix = gl.exercises.Fix(
+        "99.fix_dim",
+        "fix",
+        broken=Call(
+            "gather",
+            torch.tensor([[10, 11, 12], [20, 21, 22]]),
+            0,
+            torch.tensor([[2, 0], [1, 1]]),
+        ),
+        solution=lambda x, index: 1,
+        part="dim",
+    )
+    assert dim_fix.check(0).verdict.misconception == "other-dim"
+
+
+def test_an_index_expanded_to_the_input_shape_is_told_to_keep_the_index_shape():
+    """A fix's answer is an index: 'make the result with torch.empty(index.shape)'
+    is advice for a loop, which the learner of a fix never wrote."""
+    labels = EXERCISES["01.fix_missing_axis"].broken.index
+    result = EXERCISES["01.fix_missing_axis"].check(labels.unsqueeze(1).expand(-1, 3))
+    assert result.verdict.misconception == "expanded-as-input"
+    assert "torch.empty" not in result.message
+    assert "expanded to the whole shape of predictions, (3, 3)" in result.message
+    assert "Expand it only along the other dims" in result.message
+
+
+def test_a_gradient_of_ones_is_not_called_a_softmax_over_one_value():
+    """Every entry read once gives a gradient of ones: no softmax was involved."""
+    text = message("05.predict_gradient", [[1, 1, 1], [1, 1, 1]])
+    assert "softmax" not in text
+    # the softmax of one selected value per row is still named
+    scores = EXERCISES["05.label_scores"]
+    found = scores.check(
+        lambda log_probs, labels: torch.gather(
+            log_probs, 1, labels.unsqueeze(1)
+        ).softmax(1)
+    )
+    assert found.verdict.misconception == "normalised-after-selecting"
+
+
+def test_a_gather_under_another_name_is_forbidden_counted_and_spied():
+    """`from torch import gather` binds the function itself: replacing torch.gather
+    missed it, so a forbidden gather passed and a required one was 'not used'."""
+    own_name = torch.gather  # what `from torch import gather` binds
+    loop = EXERCISES["01.gather_loop"].check(
+        lambda input, dim, index: own_name(input, dim, index)
+    )
+    assert loop.verdict.template == "implement.forbidden"
+
+    def select(x, dim, positions):
+        shape = [positions.numel() if d == dim else 1 for d in range(x.dim())]
+        sizes = [positions.numel() if d == dim else s for d, s in enumerate(x.shape)]
+        return own_name(x, dim, positions.reshape(shape).expand(sizes))
+
+    assert EXERCISES["03.select_with_gather"].check(select).passed
+    # and its error is worded by the rule it broke, as torch.gather's is
+    raised = EXERCISES["02.select_steps"].check(
+        lambda features, positions: own_name(features, 1, positions)
+    )
+    assert "its call torch.gather breaks a rule" in raised.message
+    assert torch.gather is own_name  # restored
+
+
+def test_a_max_where_values_add_up_is_named_as_a_max_not_as_one_write():
+    """scatter_reduce(..., "amax") keeps the largest value: 'an assignment keeps one
+    write' named a mistake the learner did not make."""
+    sums = EXERCISES["06.class_loss_sums"].check(
+        lambda losses, labels, classes: torch.zeros(
+            classes, dtype=losses.dtype
+        ).scatter_reduce(0, labels, losses, "amax")
+    )
+    assert sums.verdict.misconception == "other-reduction"
+    assert "takes the max of the values written to each position" in sums.message
+    assert "assignment" not in sums.message and "0.5, 2, 0.25" in sums.message
+    means = EXERCISES["06.segment_means"].check(
+        lambda values, segments, count: torch.zeros(
+            count, dtype=values.dtype
+        ).scatter_reduce(0, segments, values, "amin", include_self=False)
+    )
+    assert means.verdict.misconception == "other-reduction"
+    assert "takes the min" in means.message and "averages them" in means.message
+    # the old values alone are no reduction: a min that keeps every 0 writes nothing
+    nothing = EXERCISES["06.predict_scatter_nd"].check([0, 0, 0, 0])
+    assert nothing.verdict.misconception != "other-reduction"
+
+
+def test_positions_moved_the_wrong_way_are_not_told_they_were_left_negative():
+    """size - index also raises wherever a position is negative: the words must be
+    true of it as of a negative left as it is."""
+
+    def wrong_way(input, dim, index):
+        size = input.size(dim)
+        return torch.gather(input, dim, torch.where(index < 0, size - index, index))
+
+    result = EXERCISES["04.gather_python_style"].check(wrong_way)
+    assert result.verdict.misconception == "python-style-unwrapped"
+    assert "a negative position is still refused (it stays outside" in result.message
+    assert "and only to them" in result.message
+
+
+def test_an_answer_that_is_the_index_itself_is_named():
+    """Writing the positions where the values they pick are due: said for every read
+    whose result has the index's shape, the notebook's predictions and code alike."""
+    for exercise_id, answer in (
+        ("01.predict_columns", [[1, 1, 0], [2, 0, 2]]),
+        ("03.predict_flat_positions", [[13, 0], [-1, 7]]),
+        ("04.predict_scalar_index", 2),
+    ):
+        result = EXERCISES[exercise_id].check(answer)
+        assert result.verdict.misconception == "wrote-the-positions", exercise_id
+        assert "holds the positions themselves" in result.message
+    text = message("01.predict_columns", [[1, 1, 0], [2, 0, 2]])
+    assert "out[0, 0] should be 11, the value that position 1 picks" in text
+    returned = EXERCISES["01.pick_columns"].check(lambda x, columns: columns)
+    assert returned.verdict.misconception == "wrote-the-positions"

@@ -246,7 +246,7 @@ implement(
 # --- writing where reading was meant ---------------------------------------------
 
 tokens = torch.tensor([10, 11, 12, 13])
-destination = torch.tensor([2, 0, 3, 1])
+destination = torch.tensor([3, 0, 2, 1])
 
 
 def read_where_it_went(tokens: torch.Tensor, destination: torch.Tensor):

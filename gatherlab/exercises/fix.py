@@ -100,8 +100,9 @@ class Fix(Exercise):
             self.intended,
             positions=self.positions,
             write=self.write,
+            index_answer=self.part == "index",
         )
-        return Search([case])
+        return Search([case], one_error_names=self.part == "dim")
 
     def _check(self, answer: Any) -> Result:
         if answer is ...:

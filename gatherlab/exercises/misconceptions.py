@@ -128,6 +128,7 @@ class Case:
     gradient: bool = False
     grad_output: Any = None
     writes_code: bool = True  # False for a prediction: no advice in code terms
+    index_answer: bool = False  # True for a fix: the learner's answer is the index
     visible_expected: Any = None  # the visible example's expected value
     visible_shapes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     write: Any = None  # the intended write (``writes.Write``), for writing exercises
@@ -852,12 +853,24 @@ def _expanded_to_other(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 
 def _input_shape_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    """The next step for what the learner wrote: a result (a loop's ``out``), an
+    index (a fix: expanded to the input's shape) or a value (a prediction)."""
     assert case.call is not None
+    index, input = case.call.index_name, case.call.input_name
+    if case.index_answer:
+        advice = f"give {index} that shape (do not expand it to the shape of {input})"
+    elif case.writes_code:
+        advice = (
+            f"make the result with the shape of {index} "
+            "(`torch.empty(index.shape, dtype=input.dtype)`)"
+        )
+    else:
+        advice = "one value for each entry of the index"
     return {
-        "input": case.call.input_name,
-        "index": case.call.index_name,
+        "input": input,
         "shape": _shape(np.zeros(to_numpy(case.call.input).shape)),
         "expected": _shape(case.expected),
+        "advice": advice,
     }
 
 
@@ -874,6 +887,34 @@ def _input_shape(case: Case, base: Any) -> Mapping[Any, Outcome]:
     ):
         return {"input": Raised("IndexError")}  # a loop over the index runs off it
     return {"input": base if shape == base.shape else Shaped(shape)}
+
+
+def _positions_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    where = _first_difference(outcome, case.expected)
+    at = where if where is not None else (0,) * np.ndim(case.expected)
+    return {
+        "index": case.call.index_name,
+        "input": case.call.input_name,
+        "where": entry("out", at),
+        "position": format_value(np.asarray(outcome)[at]),
+        "expected": format_value(np.asarray(case.expected)[at]),
+    }
+
+
+@misconception("wrote-the-positions", "case", _positions_words)
+def _wrote_the_positions(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The positions themselves where the values they pick are due: a read's index,
+    whose shape is the result's (gather, take_along_dim, take), given back."""
+    call = case.call
+    if call is None or case.gradient or case.finish is not None:
+        return {}
+    if case.index_answer or not isinstance(base, np.ndarray):
+        return {}
+    index = np.asarray(to_numpy(call.index))
+    if index.shape != base.shape or index.dtype.kind not in "iu":
+        return {}
+    return {"index": index.astype(base.dtype)}
 
 
 @misconception(
@@ -1135,7 +1176,11 @@ def _normalised_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     _normalised_words,
 )
 def _normalised_after(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Softmax (log_softmax) over a row of one selected value: all 1 (all 0). Only a
+    selection of values with one per row has such rows; a gradient is none."""
     if not isinstance(base, np.ndarray) or base.dtype.kind != "f" or base.size == 0:
+        return {}
+    if case.gradient or base.ndim == 0 or base.shape[-1] != 1:
         return {}
     return {
         ("0", "log_softmax"): np.zeros_like(base),
@@ -1274,8 +1319,11 @@ class Search:
     """The misconceptions' outcomes on a fixed list of cases, computed case by case
     and only as far as a learner's outcomes keep matching (memoised)."""
 
-    def __init__(self, cases: Sequence[Case]) -> None:
+    def __init__(self, cases: Sequence[Case], one_error_names: bool = False) -> None:
         self.cases = list(cases)
+        # True where an answer can raise only as a misconception's call does (a fix
+        # of the dim alone: the index is the intended one), so one error is evidence.
+        self.one_error_names = one_error_names
         self._memo: dict[tuple[int, int, Any], Mapping[Any, Outcome]] = {}
 
     def _variants(
@@ -1304,6 +1352,8 @@ class Search:
         first: tuple[Misconception, Any] | None,
         learner: Sequence[Outcome],
     ) -> list[Any]:
+        if self.one_error(learner[0]):
+            return []
         keys: list[Any] | None = None
         for number, case in enumerate(self.cases):
             variants = self._variants(item, number, first)
@@ -1316,6 +1366,13 @@ class Search:
             if not keys:
                 return []
         return keys or []
+
+    def one_error(self, outcome: Outcome) -> bool:
+        """Too little evidence: one case, and on it an error. Any index that breaks
+        the rule a misconception's call breaks (a position off the end, whichever)
+        gives that error, so it names no mistake: the error's own words say more."""
+        single = len(self.cases) < 2 and not self.one_error_names
+        return single and isinstance(outcome, Raised)
 
     def candidate(self, parts: tuple[tuple[Misconception, Any], ...]) -> Candidate:
         """The candidate with its outcome on every case."""
@@ -1362,7 +1419,9 @@ class Search:
         for item in LIBRARY:
             for key in self._keys(item, None):
                 found = self.candidate(((item, key),))
-                if _differs(found.outcomes, self.cases):
+                if _differs(found.outcomes, self.cases) and not self.one_error(
+                    found.outcomes[0]
+                ):
                     yield found
         if len(self.cases) < 2 or not pairs:
             return

@@ -43,23 +43,64 @@ def function(name: str) -> Any:
     return getattr(*owner(name))
 
 
+def _rerouting(routes: dict[Any, Callable[..., Any]]) -> Any:
+    """A torch function mode that sends each listed torch function to its
+    replacement, however the learner reached it: ``torch.gather``, a method, or a
+    name of their own (``from torch import gather``, ``g = torch.gather``), which
+    replacing the attribute alone would miss (a forbidden op would run, a required
+    one go uncounted)."""
+    from torch.overrides import TorchFunctionMode
+
+    class Rerouting(TorchFunctionMode):
+        def __torch_function__(
+            self,
+            func: Any,
+            types: Any,
+            args: tuple[Any, ...] = (),
+            kwargs: dict[str, Any] | None = None,
+        ) -> Any:
+            # the mode is off while this runs: the replacement's own call of the
+            # original goes on to the modes below it, then to torch
+            return routes.get(func, func)(*args, **(kwargs or {}))
+
+    return Rerouting()
+
+
+def _torch_function(holder: Any) -> bool:
+    """Whether a function on ``holder`` reaches torch's function modes (it lives in
+    torch or on torch.Tensor), so a mode can reroute it under any name."""
+    name = str(getattr(holder, "__module__", None) or getattr(holder, "__name__", ""))
+    return name == "torch" or name.startswith("torch.")
+
+
 @contextlib.contextmanager
 def _patched(
     names: Iterable[str], replacement: Callable[[str, Any], Callable[..., Any]]
 ) -> Iterator[None]:
     """Replace each named function by ``replacement(name, original)``; restore after.
 
-    The originals come back however the block ends, so a learner's failing function
-    never leaves ``torch.gather`` broken in their notebook.
+    Torch functions are rerouted by a torch function mode (so every name for them
+    is caught), others by replacing the attribute. The originals come back however
+    the block ends, so a learner's failing function never leaves ``torch.gather``
+    broken in their notebook.
     """
     saved = []
+    routes: dict[Any, Callable[..., Any]] = {}
     try:
         for name in names:
             holder, attribute = owner(name)
+            if _torch_function(holder):
+                original = getattr(holder, attribute)
+                routes[original] = replacement(name, original)
+                continue
             original = getattr(holder, attribute)
             saved.append((holder, attribute, vars(holder).get(attribute, _ABSENT)))
             setattr(holder, attribute, replacement(name, original))
-        yield
+        if routes:
+            with _rerouting(routes):
+                yield
+        else:
+            yield
     finally:
         for holder, attribute, original in reversed(saved):
             if original is _ABSENT:

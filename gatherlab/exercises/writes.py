@@ -20,7 +20,7 @@ reading family (a case with a ``Write`` exists only once it is imported).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -529,6 +529,56 @@ def _averaged(case: Case, base: Any) -> Mapping[Any, Outcome]:
         "without-old": without.astype(old.dtype),
         "with-old": with_old.astype(old.dtype),
     }
+
+
+# The reductions a learner may reach for where the values should add up or average.
+OTHER_REDUCTIONS: dict[str, Callable[[list[Any]], Any]] = {
+    "amax": np.max,
+    "amin": np.min,
+    "prod": np.prod,
+}
+
+
+def _reduced_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write, where = _base_words(case, outcome)
+    reduce, with_old = key
+    parts = _parts(write, where)
+    if with_old:
+        parts = [to_numpy(write.base)[where], *parts]
+    return {
+        "reduction": REDUCE_WORDS[reduce],
+        "where": entry("out", where),
+        "got": _at(outcome, where),
+        "parts": _joined(parts, ", "),
+        "op": _op(write),
+        "combines": "adds them up" if write.adds else "averages them",
+        "expected": _at(case.expected, where),
+    }
+
+
+@misconception("other-reduction", "call", _reduced_words)
+def _other_reduction(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The values written to a position combined by a max, a min or a product where
+    they add up (or average): with the old value (scatter_reduce's default
+    include_self=True) or without it."""
+    write = _writes_of(case)
+    if write is None or not (write.adds or write.reduce == "mean"):
+        return {}
+    if write.op == "plus_equals":
+        return {}
+    old = to_numpy(write.base)
+    written: dict[tuple[int, ...], list[Any]] = {}
+    for to, value in write.writes():
+        written.setdefault(to, []).append(value)
+    found: dict[Any, Outcome] = {}
+    for reduce, combine in OTHER_REDUCTIONS.items():
+        for with_old in (False, True):
+            out = old.copy()
+            for to, values in written.items():
+                out[to] = combine([old[to], *values] if with_old else values)
+            if not np.array_equal(out, old):  # else it is "nothing written"
+                found[(reduce, with_old)] = out
+    return found
 
 
 # ---------------------------------------------------------------- counts
