@@ -1116,3 +1116,31 @@ def test_the_inverse_permutation_is_not_also_the_reverse_or_the_complement():
     assert exercise.check(destination.argsort()).passed
     for wrong in (destination.flip(0), 3 - destination, destination, torch.arange(4)):
         assert not exercise.check(wrong).passed, wrong
+
+
+def test_the_page_runs_a_case_that_tells_each_misconception_from_the_solution():
+    """An answer that one misconception explains must fail on the page as in the
+    notebook: the page's hidden cases include, for each misconception that some
+    notebook case tells from the solution, a case that does (04.gather_python_style
+    needs one with a negative dim, which its first five hidden cases lack)."""
+    from gatherlab.exercises.misconceptions import Search, equal
+    from gatherlab.exercises.page import _page_hidden
+
+    for exercise in EXERCISES.values():
+        if not isinstance(exercise, Implement):
+            continue
+        valid = len(exercise.cases)
+        shown = {0, *_page_hidden(exercise)}
+        search = Search(exercise.all_cases[:valid])
+        for candidate in search.candidates(pairs=False):
+            wrong = {
+                k
+                for k in range(valid)
+                if not equal(candidate.outcomes[k], search.cases[k].expected)
+            }
+            assert not wrong or wrong & shown, (exercise.id, candidate.id)
+    numbers = _page_hidden(EXERCISES["04.gather_python_style"])
+    dims = [
+        EXERCISES["04.gather_python_style"].all_cases[k].args["dim"] for k in numbers
+    ]
+    assert any(d < 0 for d in dims), dims

@@ -115,8 +115,8 @@ class Generator:
         }
         if any(isinstance(v, tf.Tensor) for v in env.values()) or "tf." in expr:
             case["tf"] = True
-        if "softmax" in expr:  # exp and log: torch's kernels and JavaScript's Math
-            case["approx"] = True  # differ in the last bits
+        if "softmax" in expr or "weights=" in expr:  # exp and log (torch's kernels
+            case["approx"] = True  # and JavaScript's Math), sums in another order
 
         try:
             value = eval(expr, {"__builtins__": __builtins__}, names)  # noqa: S307
@@ -540,6 +540,9 @@ class Generator:
             f"torch.clamp(x, {bound}, {k})",
             "x.clamp()",
             "torch.bincount(j)",
+            "torch.bincount(j, weights=v.flatten()[: j.numel()])",
+            "j.bincount(weights=j.double(), minlength=3)",
+            "torch.bincount(j, v.flatten()[: j.numel()].float())",
             f"torch.bincount(j, minlength={self.int(0, 5)})",
             "i.flatten().bincount()",
             "torch.bincount(x)",

@@ -121,12 +121,14 @@ from gatherlab.exercises.misconceptions import (
     Search,
     Shaped,
     Voice,
+    equal,
     verdict_of,
 )
 from gatherlab.exercises.result import NOT_ATTEMPTED, Result
 from gatherlab.exercises.verdict import Verdict, messages, render
 
 PAGE_HIDDEN = 5
+PAGE_EXTRA = 5  # hidden cases more, for misconceptions the first ones do not tell
 PAGE_INVALID = 3
 # JSON has no inf or nan: the payload writes them as Python prints them (the page's
 # ``fromPayload`` reads them back).
@@ -278,11 +280,33 @@ def _templates(data: Any) -> Iterator[str]:
             yield from _templates(item)
 
 
+def _page_hidden(exercise: Any) -> list[int]:
+    """The hidden cases the page runs: the first PAGE_HIDDEN, and for each
+    misconception that only the notebook's other hidden cases tell from the solution
+    (a negative dim, an index of another size), the first case that does, up to
+    PAGE_EXTRA more; so an answer that one misconception explains fails on the page
+    as in the notebook."""
+    valid = len(exercise.cases)
+    numbers = list(range(1, min(valid, 1 + PAGE_HIDDEN)))
+    search = Search(exercise.all_cases[:valid])
+    for candidate in search.candidates(pairs=False):
+        wrong = [
+            k
+            for k in range(valid)
+            if not equal(candidate.outcomes[k], search.cases[k].expected)
+        ]
+        told = not wrong or wrong[0] == 0 or set(wrong) & set(numbers)
+        if not told and len(numbers) < PAGE_HIDDEN + PAGE_EXTRA:
+            numbers.append(wrong[0])
+    return sorted(numbers)
+
+
 def _implement(exercise: Any) -> dict[str, Any]:
     from gatherlab.exercises.implement import IMPLEMENT_VOICE, ErrorHint
 
     valid = len(exercise.cases)
-    chosen = exercise.all_cases[: 1 + PAGE_HIDDEN]
+    numbers = _page_hidden(exercise)
+    chosen = [exercise.all_cases[0], *(exercise.all_cases[k] for k in numbers)]
     chosen += exercise.all_cases[valid : valid + PAGE_INVALID]
     search = Search(chosen)
     inputs = {
@@ -302,8 +326,8 @@ def _implement(exercise: Any) -> dict[str, Any]:
         }
         for case, data in zip(chosen, listed, strict=True):
             data["hint_fields"] = exercise.hint.fields(dict(case.args))
-    invalid = len(chosen) - 1 - PAGE_HIDDEN
-    hidden = str(min(PAGE_HIDDEN, valid - 1))
+    invalid = len(chosen) - 1 - len(numbers)
+    hidden = str(len(numbers))
     invalid_all = len(exercise.all_cases) - valid
     also = f" and {invalid_all} invalid ones" if invalid_all else ""
     gradient = ", that gradients reach the input" if exercise.gradient else ""

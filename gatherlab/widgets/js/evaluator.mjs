@@ -757,12 +757,19 @@ function clamp(t, lo, hi) {
   return tensor(t.shape.slice(), t.data.map((v) => cast(bounded(cast(v, dtype)), dtype)), dtype);
 }
 
-function bincount(t, minlength) {
+// torch.bincount(t, weights=None, minlength=0): how often each value occurs, or the
+// sum of the weights at each value (float32 weights sum as float32, any other dtype as
+// float64; an empty input counts nothing, as int64).
+function bincount(t, minlength, weights = NONE) {
   if (isFloatDtype(t.dtype)) throw new PyError("NotImplementedError", `"bincount_cpu" not implemented for '${torchDtypeName(t.dtype)}'`);
   if (t.shape.length !== 1 || t.data.some((v) => v < 0)) throw new PyError("RuntimeError", "bincount only supports 1-d non-negative integral inputs.");
+  const w = weights.t === "none" ? null : asTensor(weights);
+  if (w && (w.shape.length !== 1 || w.data.length !== t.data.length))
+    throw new PyError("RuntimeError", "weights should be 1-d and have the same length as input");
   const counts = new Array(Math.max(minlength, ...t.data.map((v) => v + 1), 0)).fill(0);
-  for (const v of t.data) counts[v] += 1;
-  return tensor([counts.length], counts, "int64");
+  t.data.forEach((v, k) => { counts[v] += w ? Number(w.data[k]) : 1; });
+  const dtype = !w || !t.data.length ? "int64" : w.dtype === "float32" ? "float32" : "float64";
+  return tensor([counts.length], counts.map((c) => cast(c, dtype)), dtype);
 }
 
 function where(cond, a, b) {
@@ -1512,8 +1519,8 @@ function callMethod(t, name, g, kw) {
       return clamp(t, a.min, a.max);
     }
     case "bincount": {
-      const a = dimKw(["minlength=0"]);
-      return bincount(t, toInt(a.minlength));
+      const a = dimKw(["weights=None", "minlength=0"]);
+      return bincount(t, toInt(a.minlength), a.weights);
     }
     default:
       throw new UnsupportedError(`the method .${name}()`);
