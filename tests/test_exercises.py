@@ -947,10 +947,13 @@ def test_feedback_names_the_index_as_the_task_and_the_trace_do():
 def test_last_valid_step_explains_padding_and_counting_from_zero():
     exercise = EXERCISES["02.last_valid_step"]
     padding = exercise.check(lambda features, lengths: features[:, -1])
+    assert padding.verdict.misconception == "last-position"
     assert padding.message == (
-        "On the visible example, out[1, 0] should be 8, but your function returned 0 "
-        "(that is features[1, 3, 0], padding; the last real step of sequence 1 is at "
-        "lengths[1] - 1 = 1)."
+        "On the visible example, your result is what position 3, the last along dim 1 "
+        "of features, gives for every entry, where lengths - 1 (expanded) gives each "
+        "entry its own position: where features is a padded batch, its last position "
+        "is padding for every shorter sequence, whose last real step is at its "
+        "length - 1."
     )
 
     def without_minus_one(features, lengths):

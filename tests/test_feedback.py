@@ -241,9 +241,73 @@ def test_the_old_same_size_rule_is_told_the_call_is_valid():
 def test_a_beam_major_layout_is_named():
     parents = torch.tensor([[2, 2, 1], [0, 1, 1]])
     beam_major = (parents * 2 + torch.arange(2)[:, None]).reshape(-1, 1)
-    text = message("02.fix_beam_rows", beam_major.expand(-1, 4))
-    assert "beam-major layout k * batch + b" in text
-    assert "row b * beam + k" in text
+    result = EXERCISES["02.fix_beam_rows"].check(beam_major.expand(-1, 4))
+    assert result.verdict.misconception == "other-group-layout"
+    assert "row k * 2 + g (position 0 of every group first: beam-major)" in (
+        result.message
+    )
+    assert "at row g * 3 + k" in result.message
+    offsets = (parents + torch.arange(2)[:, None] * 2).reshape(-1, 1)
+    result = EXERCISES["02.fix_beam_rows"].check(offsets.expand(-1, 4))
+    assert result.verdict.misconception == "offset-by-group-count"
+    assert "starts group g at row g * 2" in result.message
+    assert "group g starts at row g * 3" in result.message
+
+
+def _grouped_fix() -> gl.exercises.Fix:
+    """Two groups of four rows (batch 2, beam 4), another size than chapter 2's."""
+    parents = torch.tensor([[3, 0, 1, 1], [2, 2, 0, 3]]).reshape(-1, 1)
+    member = torch.arange(8)[:, None] // 4
+    return gl.exercises.Fix(
+        "99.fix_groups",
+        "fix",
+        broken=Call("gather", torch.arange(16).reshape(8, 2), 0, parents),
+        solution=lambda x, index: index + member * 4,
+    )
+
+
+def test_the_other_group_layout_is_named_for_any_grouped_index():
+    exercise = _grouped_fix()
+    parents = exercise.broken.index
+    member = torch.arange(8)[:, None] // 4
+    result = exercise.check(parents * 2 + member)
+    assert result.verdict.misconception == "other-group-layout"
+    assert "row k * 2 + g" in result.message and "row g * 4 + k" in result.message
+    assert exercise.check(parents + member * 4).passed
+    # one group's rows only: no layout names it
+    assert exercise.check(parents).verdict.misconception == "missing-group-offset"
+
+
+def test_offsets_by_the_number_of_groups_are_named_for_any_grouped_index():
+    exercise = _grouped_fix()
+    parents = exercise.broken.index
+    member = torch.arange(8)[:, None] // 4
+    result = exercise.check(parents + member * 2)
+    assert result.verdict.misconception == "offset-by-group-count"
+    assert "starts group g at row g * 2" in result.message
+    assert "(2 groups of 4 rows: batch-major)" in result.message
+
+
+def test_the_last_position_for_every_entry_is_named_in_any_gather():
+    exercise = gl.exercises.Fix(
+        "99.fix_last",
+        "fix",
+        broken=Call(
+            "gather", torch.tensor([[1, 2, 0], [3, 0, 0]]), 1, torch.tensor([[0], [0]])
+        ),
+        solution=lambda x, index: torch.tensor([[1], [0]]),
+    )
+    result = exercise.check(torch.tensor([[2], [2]]))
+    assert result.verdict.misconception == "last-position"
+    assert "position 2, the last along dim 1 of x" in result.message
+    # one entry moved to the last position is too little evidence on a fix's one case
+    one = gl.exercises.Fix(
+        "99.fix_one_last",
+        "fix",
+        broken=exercise.broken,
+        solution=lambda x, index: torch.tensor([[2], [0]]),
+    )
+    assert one.check(torch.tensor([[2], [2]])).verdict.misconception is None
 
 
 def test_predicting_that_take_raises_is_told_it_reads_the_flattened_input():

@@ -5,10 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from gatherlab._arrays import to_numpy
 from gatherlab.exercises import Call, cases, fix, implement, predict
 from gatherlab.exercises.implement import ErrorHint
-from gatherlab.exercises.verdict import Hinted, fields_of
 
 features = torch.arange(12).reshape(2, 3, 2)  # (batch, time, feature)
 positions = torch.tensor([[2, 0], [1, 1]])  # (batch, picks)
@@ -98,38 +96,6 @@ def _padded_case(rng: np.random.Generator) -> dict[str, torch.Tensor]:
     return {"features": padded, "lengths": lengths}
 
 
-def _padding_hint(
-    args: dict[str, torch.Tensor],
-    outcome: object,
-    expected: torch.Tensor,
-    where: tuple[int, ...] | None,
-) -> Hinted | None:
-    """Name a padding value read, or a position one past the last real step."""
-    features, lengths = args["features"], args["lengths"]
-    steps = features.shape[1]
-    if where is None:
-        out_of_range = f"out of bounds for dimension 1 with size {steps}"
-        if out_of_range in str(outcome) and int(lengths.max()) == steps:
-            return "hint.padding_past_end", {}
-        return None
-    sequence, feature = where
-    length = int(lengths[sequence])
-    value = to_numpy(outcome)[where]
-    padding = [
-        step
-        for step in range(length, steps)
-        if int(features[sequence, step, feature]) == value
-    ]
-    if not padding:
-        return None
-    return "hint.padding_read", {
-        "sequence": str(sequence),
-        "step": str(padding[-1]),
-        "feature": str(feature),
-        "last": str(length - 1),
-    }
-
-
 implement(
     "02.last_valid_step",
     "Take the last real step of every padded sequence",
@@ -151,7 +117,6 @@ implement(
         index_name="lengths - 1 (expanded)",
     ),
     finish=lambda out: out.squeeze(1),
-    hint=_padding_hint,
 )
 
 wrong_index = positions.unsqueeze(1).expand(2, 2, 2)
@@ -191,27 +156,6 @@ def add_batch_offsets(states: torch.Tensor, flat_index: torch.Tensor) -> torch.T
     return flat_index + (member * beam)[:, None]
 
 
-def _layout_hint(
-    answer: torch.Tensor,
-    got: torch.Tensor,
-    expected: torch.Tensor,
-    where: tuple[int, ...],
-) -> Hinted | None:
-    """Name a row layout other than states' batch-major ``b * beam + k``."""
-    batch = beam_parents.shape[0]
-    member = torch.arange(batch)[:, None]
-    layouts = {
-        "hint.beam_major": beam_parents * batch + member,
-        "hint.member_offsets": beam_parents + member * batch,
-    }
-    rows = to_numpy(answer)[:, 0] if answer.dim() == 2 else None
-    for layout, index in layouts.items():
-        if rows is not None and (rows == to_numpy(index).reshape(-1)).all():
-            sizes = {"beam": str(beam), "batch": str(batch)}
-            return layout, {k: v for k, v in sizes.items() if k in fields_of(layout)}
-    return None
-
-
 fix(
     "02.fix_beam_rows",
     "Fix a beam reordering that reads the first batch member's beams for everyone",
@@ -224,7 +168,6 @@ fix(
         index_name="flat_index",
     ),
     solution=add_batch_offsets,
-    hint=_layout_hint,
 )
 
 

@@ -557,34 +557,103 @@ def _offset_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     }
 
 
-@misconception("missing-group-offset", "call", _offset_words)
-def _missing_offset(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """Positions counted within each group of ``size`` rows of a flattened dim (a
-    beam within its batch member, an item within its sequence) used as they are,
-    without the group's first row: ``parents`` for ``parents + member * beam``."""
+def _grouped(case: Case) -> Iterator[tuple[Any, np.ndarray, np.ndarray, int]]:
+    """The group structures of a gather's intended index along a flattened dim: for
+    each axis ``along`` of the index and group ``size`` (dividing both the dim and
+    that axis) under which every position lies in its entry's group, the key
+    ``(along, size)``, each entry's group ``member`` (p // size), its position
+    ``local`` within the group and the number of groups (a batch member's beams)."""
     if not _gathering(case):
-        return {}
+        return
     assert case.call is not None
     source, dim = to_numpy(case.call.input), _axis(case.call)
     index = to_numpy(case.call.index)
     if index.ndim == 0 or index.dtype.kind not in "iu" or index.size == 0:
-        return {}
-    found: dict[Any, Outcome] = {}
+        return
     extent = source.shape[dim]
     for along in range(index.ndim):
         coordinate = np.indices(index.shape)[along]
         for size in range(2, extent):
             if extent % size or index.shape[along] % size:
                 continue
-            group = (coordinate // size) * size
-            local = index - group
-            if not group.any() or (local < 0).any() or (local >= size).any():
+            member = coordinate // size
+            local = index - member * size
+            if not member.any() or (local < 0).any() or (local >= size).any():
                 continue
-            variant = _torch(local.astype(np.int64))
-            found[(along, size)] = run(
-                case.call.with_part("index", variant), case.finish
-            )
-    return found
+            yield (along, size), member, local, extent // size
+
+
+def _regrouped(case: Case, index: np.ndarray) -> Outcome:
+    assert case.call is not None
+    variant = _torch(index.astype(np.int64))
+    return run(case.call.with_part("index", variant), case.finish)
+
+
+@misconception("missing-group-offset", "call", _offset_words)
+def _missing_offset(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Positions counted within each group of ``size`` rows of a flattened dim (a
+    beam within its batch member, an item within its sequence) used as they are,
+    without the group's first row: ``parents`` for ``parents + member * beam``."""
+    return {key: _regrouped(case, local) for key, _, local, _ in _grouped(case)}
+
+
+def _layout_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    extent = to_numpy(case.call.input).shape[_axis(case.call)]
+    return {**_offset_words(case, key, outcome), "groups": str(extent // key[1])}
+
+
+@misconception("other-group-layout", "call", _layout_words)
+def _other_layout(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The flat row of position k in group g computed in the other layout, group
+    position major (``k * groups + g``: beam-major, beam 0 of every member first),
+    where the dim holds its groups one after another (``g * size + k``)."""
+    return {
+        key: _regrouped(case, local * groups + member)
+        for key, member, local, groups in _grouped(case)
+    }
+
+
+@misconception("offset-by-group-count", "call", _layout_words)
+def _group_count_offset(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Each group's first row taken as its number times the number of groups
+    (``k + g * groups``: member b's beams at b * batch) where it is its number
+    times the group size (``g * size + k``); the same where the two are equal."""
+    return {
+        key: _regrouped(case, local + member * groups)
+        for key, member, local, groups in _grouped(case)
+        if groups != key[1]
+    }
+
+
+def _last_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    dim = _axis(case.call)
+    return {
+        "input": case.call.input_name,
+        "index": case.call.index_name,
+        "dim": str(dim),
+        "last": str(to_numpy(case.call.input).shape[dim] - 1),
+    }
+
+
+@misconception("last-position", "call", _last_words)
+def _last_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The last position along the gathered dim read for every entry (``x[:, -1]``)
+    where the index gives each its own (a padded sequence's last real step)."""
+    if not _gathering(case):
+        return {}
+    assert case.call is not None
+    index = to_numpy(case.call.index)
+    extent = to_numpy(case.call.input).shape[_axis(case.call)]
+    if index.size == 0 or index.dtype.kind not in "iu" or extent == 0:
+        return {}
+    own = shared_positions(index, _axis(case.call)) % extent
+    if case.index_answer and int((own != extent - 1).sum()) < 2:
+        # a fix's one case: one entry moved to the last is too little evidence
+        return {}
+    # also where the intended positions are the last ones already (the same value)
+    return {"last": _regrouped(case, np.full_like(index, extent - 1))}
 
 
 def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:

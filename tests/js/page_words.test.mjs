@@ -24,8 +24,6 @@ const { payloads, cases, shape_advice: shapePairs } = JSON.parse(
 // The cases whose words only a run in Python can give, and why; the page's words there
 // must still not contradict the notebook's: the same pass or not, and never a pass.
 const PYTHON_ONLY = [
-  ["02.fix_beam_rows", "member = torch.arange(flat_index.shape[0]) // 3", "a row layout named by ch02._layout_hint (hint.beam_major), a Python function the page does not run: the page words the first wrong read"],
-  ["02.last_valid_step", "return features[:, -1]", "a padding step named by ch02._padding_hint (hint.padding_read), a Python function the page does not run: the page words the wrong value alone"],
   ["04.predict_scalar_index", "9007199254740993", "an integer beyond 2**53: JavaScript numbers would round it, so the page says it cannot read it"],
   ["05.label_scores", "torch.from_numpy", "torch.from_numpy: the page cannot run this (it says so)"],
 ];
