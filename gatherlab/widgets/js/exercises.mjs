@@ -283,23 +283,22 @@ function floatPositions(payload, inputs, value) {
 // pairs of tools/page_cases.py).
 const dimsText = (count) => (count === 1 ? "1 dim" : `${count} dims`);
 const expandSizes = (expected, d) => expected.map((s, i) => (i === d ? String(s) : "-1")).join(", ");
-const sameSizes = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 export function shapeAdvice(expected, got) {
   const without = (shape, d) => [...shape.slice(0, d), ...shape.slice(d + 1)];
   if (got.length + 1 === expected.length)
     for (let d = 0; d < expected.length; d++)
-      if (sameSizes(without(expected, d), got)) {
+      if (sameShape(without(expected, d), got)) {
         if (expected[d] === 1) return { template: "advice.missing_unsqueeze", fields: { d: String(d) } };
         return { template: "advice.missing_expand", fields: { d: String(d), size: String(expected[d]), sizes: expandSizes(expected, d) } };
       }
   if (got.length === expected.length + 1)
     for (let d = 0; d < got.length; d++)
-      if (got[d] === 1 && sameSizes(without(got, d), expected)) return { template: "advice.extra", fields: { d: String(d) } };
+      if (got[d] === 1 && sameShape(without(got, d), expected)) return { template: "advice.extra", fields: { d: String(d) } };
   if (got.length !== expected.length)
     return { template: "advice.rank", fields: { got: dimsText(got.length), expected: dimsText(expected.length) } };
   const n = got.length;
-  if (n >= 2 && sameSizes(got, [...expected.slice(0, -2), expected[n - 1], expected[n - 2]])) {
+  if (n >= 2 && sameShape(got, [...expected.slice(0, -2), expected[n - 1], expected[n - 2]])) {
     if (n === 2 && got[0] === 1) return { template: "advice.one_row", fields: { count: String(got[1]) } };
     return { template: "advice.swapped", fields: {} };
   }
