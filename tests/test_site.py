@@ -14,6 +14,8 @@ Uses the book built once for the browser tests (tests/conftest.py). Checked here
   console error, and the search page finds a word;
 - .github/workflows/pages.yml is the standard GitHub Pages workflow over ``make book``;
 - the repository link, the Colab launch and the notebook download are on every chapter;
+- each chapter's page opens with its title: the notebook's how-to note (its first cell)
+  follows it, folded (tools/howto_fold.py);
 - each exercise's payload leaves its page for ``_static/exercises/ID.json`` (the
   notebook's own payload, unchanged), which the page fetches, with the evaluator, only
   when that exercise's box is first used, and says so when the fetch fails;
@@ -57,6 +59,7 @@ from tests.test_page_exercises import ANSWERS, answer, check_exercise, page_payl
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+import howto_fold  # noqa: E402
 import lean_pages  # noqa: E402
 import site_zip  # noqa: E402
 
@@ -430,6 +433,53 @@ def test_payloads_and_the_evaluator_load_on_first_use(
 
 
 # --------------------------------------------------------------------- publish
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_chapter_opens_with_its_title_and_folds_the_how_to_note(
+    built_book: Path, chapter: str
+) -> None:
+    """The online reader sees the title first; the note on running the notebook (its
+    first cell, word for word) is one closed line under it."""
+    soup = BeautifulSoup(
+        (built_book / f"{chapter}.html").read_text("utf-8"), "html.parser"
+    )
+    article = soup.select_one("article.bd-article")
+    assert article is not None
+    first = article.find(True)
+    assert (
+        first is not None and first.name == "section" and first.find(True).name == "h1"
+    )
+    fold = first.find("h1").find_next_sibling(True)
+    assert (
+        fold.name == "details"
+        and "howto" in fold["class"]
+        and not fold.has_attr("open")
+    )
+    assert fold.summary.get_text() == howto_fold.SUMMARY
+    cells = json.loads((ROOT / f"{chapter}.ipynb").read_text("utf-8"))["cells"]
+
+    def plain(text: str) -> str:  # the words, without markdown's marks
+        return " ".join(re.sub(r"[>*`]", "", text).replace("’", "'").split())
+
+    assert plain(" ".join(p.get_text() for p in fold.find_all("p"))) == plain(
+        "".join(cells[0]["source"])
+    )
+    assert f"make reset-lab CHAPTER={chapter[10:12]}" in fold.get_text()
+
+
+def test_fold_leaves_a_page_without_the_note_as_it_is() -> None:
+    page = "<section><h1>Title</h1><blockquote><div><p>Other.</p></div></blockquote>"
+    assert howto_fold.folded(page) == page
+    note = (
+        "<blockquote>\n<div><p><strong>Working in this notebook.</strong> Run.</p>\n"
+        "</div></blockquote>\n<section><h1>T</h1><p>Text.</p>"
+    )
+    assert howto_fold.folded(note) == (
+        '<section><h1>T</h1>\n<details class="howto">\n<summary>'
+        f"{howto_fold.SUMMARY}</summary>\n"
+        "<p><strong>Working in this notebook.</strong> Run.</p>\n</details><p>Text.</p>"
+    )
 
 
 def test_pages_workflow_is_the_standard_one() -> None:
