@@ -826,6 +826,37 @@ def disagreements(
     return problems
 
 
+def shown_key(library: str, version: str | None, atlas: dict) -> tuple[str, str]:
+    """The column a table shows for ``version`` (default: the installed release), and
+    a note when that release was never measured: then the nearest stored release of
+    the library stands in (the newest not after it, else the oldest), so a chapter run
+    on another torch, such as a hosted notebook's, shows the atlas instead of stopping.
+    A ``version`` asked for by name must be stored (``column`` raises otherwise)."""
+    key = column_key(library, version)
+    if version is not None or key in atlas["columns"]:
+        return key, ""
+    stored = sorted(
+        (
+            item
+            for item in atlas["columns"].items()
+            if item[0].startswith(f"{library} ")
+        ),
+        key=_column_order,
+    )
+    if not stored:
+        return key, ""
+    installed = _column_order((key, None))
+    earlier = [
+        name for name, data in stored if _column_order((name, data)) <= installed
+    ]
+    stand_in = earlier[-1] if earlier else stored[0][0]
+    note = (
+        f"{key} is not in the atlas: the columns are {stand_in}'s, the nearest "
+        "measured release."
+    )
+    return stand_in, note
+
+
 def column(library: str, version: str | None = None, atlas: dict | None = None) -> dict:
     """One stored column (``provenance``, ``outcomes``); KeyError lists the stored."""
     atlas = atlas or load()
@@ -1085,21 +1116,24 @@ def table(
     (``WRITE_BEHAVIOURS`` for the writing ops, e.g. ``DEFAULT_WRITE_BEHAVIOURS``).
 
     Read from the stored atlas; ``versions`` picks a release per library (default:
-    the installed one), ``mode`` the eager or compiled column.
+    the installed one, or the nearest stored one: ``shown_key``), ``mode`` the eager
+    or compiled column.
     """
     atlas = atlas or load()
     versions = versions or {}
-    rows, used = [], []
+    rows, used, notes = [], [], []
     for name in ops:
         op = OPS_BY_NAME[name]
-        key = column_key(op.library, versions.get(op.library))
+        key, note = shown_key(op.library, versions.get(op.library), atlas)
         if key not in used:
             used.append(key)
-        outcomes = column(op.library, versions.get(op.library), atlas)["outcomes"]
+            notes += [note] if note else []
+        outcomes = column(op.library, key.split(" ", 1)[1], atlas)["outcomes"]
         cells = _behaviours(op, outcomes, mode, behaviours)
         rows.append((name, FAMILY_WORDS[op.family], *cells))
     header = ("op", "positions", *behaviours)
-    return Table(header, tuple(rows), _provenance_line(used, atlas))
+    caption = " ".join([_provenance_line(used, atlas), *notes])
+    return Table(header, tuple(rows), caption)
 
 
 def changes(

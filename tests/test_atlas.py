@@ -74,6 +74,36 @@ def test_columns_are_keyed_by_release_without_build_tag():
         atlas.column("torch", "1.0.0", STORED)
 
 
+@pytest.mark.parametrize(
+    ("installed", "shown"),
+    [
+        ("2.9.0+cu126", "torch 2.8.0"),  # a hosted notebook's release, never measured
+        ("2.14.1+cu130", "torch 2.13.0"),
+        ("2.99.0", "torch 2.15.0"),
+        ("1.13.1", "torch 2.7.1"),  # older than every column: the oldest
+        ("2.13.0+cpu", "torch 2.13.0"),  # measured: no note
+    ],
+)
+def test_a_table_on_an_unmeasured_release_shows_the_nearest_one(
+    monkeypatch, installed, shown
+):
+    monkeypatch.setattr(
+        atlas, "_version", lambda library: installed if library == "torch" else "2.4.6"
+    )
+    table = atlas.table([GATHER], atlas=STORED)
+    assert (
+        table.rows
+        == atlas.table(
+            [GATHER], versions={"torch": shown.split()[1]}, atlas=STORED
+        ).rows
+    )
+    note = f"{atlas.column_key('torch', installed)} is not in the atlas: the columns"
+    note += f" are {shown}'s"
+    assert (note in table.caption) == (atlas.release(installed) != shown.split()[1])
+    with pytest.raises(KeyError):  # a release asked for by name must be stored
+        atlas.table([GATHER], versions={"torch": "2.9.0"}, atlas=STORED)
+
+
 def test_every_column_has_provenance_and_every_outcome():
     # every release the atlas covers, 2.7.1 to 2.15.0, with the reading and the
     # writing ops (each on its own cases)
