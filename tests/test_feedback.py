@@ -570,6 +570,17 @@ def test_memory_a_loop_never_wrote_is_named_and_never_quoted():
     assert not any(char.isdigit() for char in result.message.split("written")[1])
 
 
+def test_a_nan_the_function_computed_is_no_unwritten_memory():
+    # 0 / 0 for an empty segment: NaN on every run, whatever torch.empty holds
+    def divides_by_zero_counts(values, segments, count):
+        sums = torch.zeros(count).index_add(0, segments, values)
+        return sums / torch.bincount(segments, minlength=count)
+
+    result = gl.exercises.check("06.segment_means", divides_by_zero_counts)
+    assert result.verdict.template != "implement.unwritten"
+    assert "but your function returned nan" in result.message
+
+
 def test_an_answer_that_cuts_the_gradient_fails_the_gradient_exercise():
     for cut in (
         lambda lp, labels: lp.detach().gather(1, labels.unsqueeze(1)),

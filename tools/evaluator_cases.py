@@ -651,6 +651,10 @@ def build() -> dict[str, Any]:
     for make, count in plan:
         for _ in range(count):
             make()
+    # a range as an index (torch reads it as the list of its ints)
+    x = torch.arange(12).reshape(3, 4)
+    for expr in ("x[range(2)]", "x[range(3), range(3)]", "x[range(1, 3), 0]"):
+        gen.add(expr, {"x": x})
     return {
         "versions": {"torch": torch.__version__, "tensorflow": tf.__version__},
         "cases": gen.cases,

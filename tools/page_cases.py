@@ -310,6 +310,48 @@ def _shaped_answers(exercise: Fix, data: dict[str, Any]) -> list[str]:
     return answers
 
 
+# Code as learners write it, beyond the collected mistakes: renamed parameters, a
+# default, a one-line def, print calls and f-strings left in, type hints, no return,
+# writes through x[i][j], range indexes, lists and other dtypes or frameworks as
+# results (the page must word each as the notebook does).
+IDIOMS = {
+    "01.pick_columns": [
+        "def pick_columns(a, b):\n    return a.gather(1, b)\n",
+        "def pick_columns(x: torch.Tensor, columns: torch.Tensor, dim: int = 1):\n"
+        "    return x.gather(dim, columns)\n",
+        "def pick_columns(x, columns): return torch.gather(x, 1, columns)\n",
+        "def pick_columns(x, columns):\n    print(f'{x.shape=}', x)\n"
+        "    return x.gather(1, columns)\n",
+        "def pick_columns(x, columns):\n    x.gather(1, columns)\n",
+        "def pick_columns(x, columns):\n    return x.gather(1, columns).float()\n",
+        "def pick_columns(x, columns):\n    return x.gather(1, columns).tolist()\n",
+        "def pick_columns(x, columns):\n    return x[range(x.shape[0]), columns.T].T\n",
+        "def pick_columns(x):\n    return x\n",
+        "def pick_columns(x, columns):\n"
+        "    out = torch.zeros(columns.shape, dtype=x.dtype)\n"
+        "    for i in range(columns.shape[0]):\n"
+        "        for j in range(columns.shape[1]):\n"
+        "            out[i][j] = x[i][columns[i][j]]\n"
+        "    return out\n",
+    ],
+    "06.one_hot": [
+        "def one_hot(labels, classes):\n"
+        "    rows = torch.zeros(labels.shape[0], classes)\n"
+        "    return rows.scatter_(1, labels[:, None], 1)\n",
+        "def one_hot(labels, classes):\n"
+        "    return labels.unsqueeze(1) == torch.arange(classes)\n",
+    ],
+    "02.tf_select_steps": [
+        "import tensorflow as tf\n\ndef tf_select_steps(features, positions):\n"
+        "    return tf.gather(features, positions, axis=1, batch_dims=1)\n",
+        "def tf_select_steps(features, positions):\n    pass\n",
+    ],
+    "01.fix_missing_axis": [
+        "fixed_index: torch.Tensor = labels.unsqueeze(1)\nprint(fixed_index)\n",
+        "fixed_index = [[2], [1], [0]]\n",
+    ],
+}
+
 # Shapes for compare.shape_advice against exercises.mjs's shapeAdvice: each expected
 # shape with shapes that differ from it in every way the advice names.
 ADVICE_SHAPES = ((1,), (2,), (2, 1), (1, 3), (2, 3), (3, 2), (2, 3, 4), (3, 1, 2))
@@ -373,6 +415,7 @@ def build() -> dict[str, Any]:
         data = payload(exercise)
         payloads[exercise_id] = data
         codes = [m["code"] for m in mistakes if m["exercise"] == exercise_id]
+        codes += IDIOMS.get(exercise_id, [])
         if data["kind"] in ("implement", "fix"):  # the solution, as shown, and the
             codes += [exercise.solution_source(), _unchanged(data)]  # input unchanged
         if isinstance(exercise, Fix):

@@ -49,6 +49,8 @@ every ``{name}`` in ``templates[V.template]`` becomes ``V.fields[name]``, nothin
      "gradient": argname | ""                      # implement: the input whose
                                                     # gradient must flow (the page
                                                     # reads the code)
+     "framework": "torch" | "tensorflow"           # implement: what the result must
+                                                    # be (its dtype, the case's)
      "notebook_checks": str,                       # implement, fix: what only
                                                     # the notebook checks (shown)
      "templates": {id: text}}
@@ -110,7 +112,7 @@ from typing import Any
 
 import numpy as np
 
-from gatherlab._arrays import to_numpy
+from gatherlab._arrays import framework_of, to_numpy
 from gatherlab.diagnose import RuleError
 from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.misconceptions import (
@@ -235,6 +237,11 @@ PAGE_TEMPLATES = {
         "implement.not_required",
         "implement.must_raise_type",
         "implement.not_a_tensor",
+        # compare.differences' strict checks (implement._python_only)
+        "differ.returned_none",
+        "differ.dtype",
+        "differ.framework_torch",
+        "differ.framework_tensorflow",
     ),
     "fix": (
         *CODE_TEMPLATES,
@@ -337,14 +344,16 @@ def _implement(exercise: Any) -> dict[str, Any]:
             f"The page runs the visible example and {hidden} hidden cases"
             f"{f' and {invalid} invalid ones' if invalid else ''}; the "
             f"notebook runs all {valid - 1} hidden cases{also}, and checks what only "
-            f"Python sees: inputs changed in place, the result's framework, dtype and "
-            f"device{gradient}, the exercise's own hints and torch's error messages."
+            f"Python sees: inputs changed in place, the result's device{gradient}, the "
+            f"exercise's own hints and torch's error messages."
         ),
         "args": list(exercise.example),
         "cases": listed,
         "misconceptions": verdicts,
         "error_hint": error_hint,
         "gradient": exercise.gradient,
+        # what the result must be (compare.differences, strict): "torch", "tensorflow"
+        "framework": framework_of(exercise.cases[0][1]),
         "forbid": list(exercise.forbid),
         "require": list(exercise.require),
         # the notebook's pass, word for word; the counts are in notebook_checks

@@ -90,9 +90,18 @@ test("never eval: names outside the subset are refused, naming what is not suppo
     ["(lambda: 1)()", "lambda"],
     ["while True:\n    pass", "while loops"],
     ["def f():\n    return x", "defining functions"],
+    ["x @ x", "the @ operator"],
+    ["x[:1][0] = 5", "assigning through an indexed tensor"],
   ]) {
     assert.throws(() => run(code, { x }), (error) => error.message.includes(named), code);
   }
+});
+
+test("x[i][j] = v writes into x, as torch's view does; print runs and shows nothing; annotations and f-string echoes", () => {
+  const x = fromPayload({ dtype: "int64", shape: [2, 3], data: [1, 2, 3, 4, 5, 6] });
+  assert.deepEqual(run("x[1][2] = 0\nx[0][1] += 10\nx", { x }).data, [1, 12, 3, 4, 5, 0]);
+  assert.equal(run("n: int = x.shape[0]\nprint(n, f'{n=}')\nf'{n=} {n + 1}'", { x }).v, "n=2 3");
+  assert.equal(run("print(x)", { x }, { function: true }).t, "none");  // no return: None
 });
 
 test("assert: a true test goes on, a false one raises AssertionError with its message", () => {

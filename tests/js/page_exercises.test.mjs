@@ -102,7 +102,23 @@ test("a whole function, def line included, is accepted", () => {
   const payload = payloads["01.pick_columns"];
   const verdict = judge(payload, "def pick_columns(x, columns):\n    return torch.gather(x, 1, columns)");
   assert.equal(verdict.passed, true);
-  assert.equal(body("def f(\n    x,\n) -> int:\n    return x"), "return x");
+  assert.deepEqual(body("def f(\n    x,\n) -> int:\n    return x"), { code: "\n\n\nreturn x", function: true, name: "f", params: [{ name: "x", fallback: null }] });
+  assert.deepEqual(body("import torch\ndef f(x: list[int], y=(1, 2)):\n    return x"),
+    { code: "import torch\n\nreturn x", function: true, name: "f", params: [{ name: "x", fallback: null }, { name: "y", fallback: "(1, 2)" }] });
+  assert.deepEqual(body("x.T"), { code: "x.T", function: false });
+});
+
+test("a def Python cannot read is a syntax error on the learner's line; lines outside it, or a body without return, are not run as Python would not", () => {
+  const payload = payloads["01.pick_columns"];
+  const words = (code) => render(judge(payload, code), payload.templates);
+  assert.match(words("def pick_columns(x, columns)\n    return x"), /^Python cannot read your lines: line 1: expected ':'/);
+  assert.match(words("def pick_columns(x, columns):\nreturn x.gather(1, columns)"), /^Python cannot read your lines: line 2: expected an indented block/);
+  assert.match(words("def pick_columns(x, columns):\n    return x.gather(1, columns\n"), /^Python cannot read your lines: line 2: expected '\)' before the end/);
+  assert.match(words("def helper(r):\n    return r\n\ndef pick_columns(x, columns):\n    return x"), /^The page cannot run this: lines outside the function's body/);
+  // no `return`: Python's function gives None, its last expression is not its value
+  assert.equal(words("def pick_columns(x, columns):\n    x.gather(1, columns)"), "On the visible example, your result is None (a function without `return` gives None).");
+  assert.equal(words("def pick_columns(x, columns):\n    return x.gather(1, columns).float()"), "On the visible example, your result has dtype float32, but it should have int64 (selection keeps the input's dtype).");
+  assert.equal(words("def pick_columns(x, columns):\n    return [1]"), "On the visible example, your result is a list, but it should be a torch.Tensor: build it with torch ops (torch.as_tensor converts).");
 });
 
 test("typed answers read as learners paste them", () => {

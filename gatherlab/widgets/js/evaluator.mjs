@@ -852,8 +852,9 @@ function locate(x, indexValue) {
       if (isFloatDtype(item.dtype)) throw new PyError("IndexError", "tensors used as indices must be long, int, byte or bool tensors");
       // torch reads a 0-d integer tensor as an integer
       parts.push(item.shape.length === 0 && item.dtype !== "bool" ? pyInt(item.data[0]) : item);
-    } else if (item.t === "list" || item.t === "tuple") {
-      const t = fromSequence(item, null, "torch");
+    } else if (item.t === "list" || item.t === "tuple" || item.t === "range") {
+      // torch reads a range index as the list of its ints
+      const t = fromSequence(item.t === "range" ? list(item.items) : item, null, "torch");
       if (isFloatDtype(t.dtype)) throw new PyError("IndexError", "tensors used as indices must be long, int, byte or bool tensors");
       parts.push(t);
     } else throw new PyError("IndexError", `only integers, slices (\`:\`), ellipsis (\`...\`), None and long or byte Variables are valid indices (got ${typeName(item)})`);
@@ -1650,6 +1651,9 @@ const BUILTINS = {
   abs: fn("abs", (g) => (g[0].t === "tensor" ? callMethod(g[0], "abs", [], []) : g[0].t === "float" ? pyFloat(Math.abs(g[0].v)) : pyInt(Math.abs(numberOf(g[0]))))),
   min: fn("min", (g) => pickExtreme(g, (a, b) => a < b)),
   max: fn("max", (g) => pickExtreme(g, (a, b) => a > b)),
+  // print shows nothing on the page (the notebook prints): its arguments still run
+  print: fn("print", () => NONE),
+  repr: fn("repr", (g) => ({ t: "str", v: repr(g[0]) })),
   enumerate: fn("enumerate", (g) => list(iterate(g[0]).map((v, k) => tuple([pyInt(k), v])))),
   zip: fn("zip", (g) => {
     const lists = g.map(iterate);
@@ -1678,6 +1682,7 @@ class Return {
 }
 
 function binary(op, left, right) {
+  if (op === "@") throw new UnsupportedError("the @ operator");
   if (left.t === "tensor" || right.t === "tensor") return tensorBinary(op, left, right);
   if (isNumber(left) && isNumber(right)) {
     const x = numberOf(left);
@@ -1840,13 +1845,27 @@ export function run(source, inputs = {}, options = {}) {
     throw new PyError("TypeError", `'${typeName(func)}' object is not callable`);
   }
 
+  // The tensor a subscript target writes into, and where: torch's x[i][j] is a view of
+  // x, so a write through integer positions is x[i, j]'s (the page's x[i] is a copy).
+  function chained(target) {
+    const index = evaluate(target.index);
+    if (target.value.e !== "subscript") return [evaluate(target.value), index];
+    const [root, inner] = chained(target.value);
+    if (root.t !== "tensor") return [getItem(root, inner), index];
+    const items = (v) => (v.t === "tuple" ? v.items : [v]);
+    const whole = (v) => v.t === "int" || (v.t === "tensor" && !v.shape.length && !isFloatDtype(v.dtype) && v.dtype !== "bool");
+    if (!items(inner).every(whole)) throw new UnsupportedError("assigning through an indexed tensor (write x[a, b] = ... rather than x[a][b] = ...)");
+    return [root, tuple([...items(inner), ...items(index)])];
+  }
+
   function bind(target, value) {
     if (target.e === "name") {
       scope.set(target.name, value);
       return;
     }
     if (target.e === "subscript") {
-      setItem(evaluate(target.value), evaluate(target.index), value);
+      const [root, index] = chained(target);
+      setItem(root, index, value);
       return;
     }
     const items = iterate(value);
@@ -1918,6 +1937,9 @@ export function run(source, inputs = {}, options = {}) {
     if (signal instanceof Return) return signal.value;
     throw signal;
   }
+  // options.function: the lines are a function's body, whose value is what `return`
+  // gives (None without one), as Python calls it
+  if (options.function) return NONE;
   if (lastValue === null) throw new PyError("ValueError", "the answer has no value: end with the expression (or `return` it)");
   return lastValue;
 }

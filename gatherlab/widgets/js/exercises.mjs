@@ -15,7 +15,7 @@
 // nothing is sent anywhere. tests/js/page_exercises.test.mjs checks judge() and
 // readTyped() (after ready()).
 
-import { entry, formatValue, shapeText, trace, unravel } from "./core.mjs";
+import { entry, formatValue, problem, shapeText, trace, unravel } from "./core.mjs";
 import { strRepr } from "./python.mjs";
 
 // The evaluator (about 100 KB), imported by ready(): judge() and readTyped() need it.
@@ -162,16 +162,70 @@ function close(a, b) {
   return Math.abs(a - b) <= ATOL + RTOL * Math.abs(b);
 }
 
-// The learner's lines: a whole `def name(args):` is accepted too (its body is run).
+// The learner's lines, {code, function}: a whole `def name(args):` (after any
+// imports) is accepted too: its body is run as a function's (function: true, its value
+// is what it returns), its lines keeping their numbers. A def Python cannot read, or
+// with lines outside its body, throws (a SyntaxError, or what the page cannot run).
+const DEF = /^\s*def\s+\w+\s*\(/;
+const DEF_END = /\)\s*(->[^:]*)?:\s*(#.*)?$/;
 export function body(code) {
   const lines = code.replace(/\r\n?/g, "\n").split("\n");
-  const head = lines.findIndex((line) => line.trim() && !line.trim().startsWith("#"));
-  if (head < 0 || !/^\s*def\s+\w+\s*\(/.test(lines[head])) return code;
-  const end = lines.findIndex((line, k) => k >= head && /\)\s*(->[^:]*)?:\s*(#.*)?$/.test(line));
-  if (end < 0) return code;
-  const rest = lines.slice(end + 1);
-  const indent = Math.min(...rest.filter((l) => l.trim()).map((l) => l.match(/^\s*/)[0].length));
-  return rest.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n");
+  const blank = (line) => !line.trim() || line.trim().startsWith("#");
+  const indentOf = (line) => line.match(/^\s*/)[0].length;
+  const head = lines.findIndex((line) => !blank(line) && !/^\s*import\s/.test(line));
+  if (head < 0 || !DEF.test(lines[head])) return { code, function: false };
+  const end = lines.findIndex((line, k) => k >= head && DEF_END.test(line));
+  const oneLine = lines[head].match(/^(\s*def\s+\w+\s*\(.*\)\s*(?:->[^:]*)?:)(.*)$/);
+  if (end < 0 && oneLine && oneLine[2].trim() && !lines.some((line, k) => k > head && !blank(line))) {  // def f(x): return x
+    const kept = lines.map((line, k) => (k < head ? line : k === head ? oneLine[2].trim() : ""));
+    return { code: kept.join("\n"), function: true, name: oneLine[1].match(/def\s+(\w+)/)[1], params: parameters(oneLine[1]) };
+  }
+  if (end < 0) throw new PyError("SyntaxError", `line ${head + 1}: expected ':' at the end of the def line`);
+  const inside = (line) => blank(line) || indentOf(line) > indentOf(lines[head]);
+  const first = lines.findIndex((line, k) => k > end && !blank(line));
+  if (first < 0 || !inside(lines[first]))
+    throw new PyError("IndentationError", `line ${first < 0 ? end + 1 : first + 1}: expected an indented block after the def on line ${head + 1}`);
+  if (lines.some((line, k) => k > end && !inside(line)))
+    throw new UnsupportedError("lines outside the function's body (a second def, or code after it)");
+  const indent = Math.min(...lines.slice(end + 1).filter((l) => !blank(l)).map(indentOf));
+  const kept = lines.map((line, k) => (k < head ? line : k <= end ? "" : line.slice(Math.min(indent, indentOf(line)))));
+  const header = lines.slice(head, end + 1).join(" ");
+  return { code: kept.join("\n"), function: true, name: header.match(/def\s+(\w+)/)[1], params: parameters(header) };
+}
+
+// A def's parameters, {name, fallback}: their annotations dropped, a default's source
+// in fallback (else null).
+function parameters(header) {
+  const inside = header.slice(header.indexOf("(") + 1, header.lastIndexOf(")"));
+  const parts = [""];
+  let depth = 0;
+  for (const c of inside) {
+    depth += "([{".includes(c) ? 1 : ")]}".includes(c) ? -1 : 0;
+    if (c === "," && depth === 0) parts.push("");
+    else parts[parts.length - 1] += c;
+  }
+  return parts.map((p) => p.trim()).filter(Boolean).map((p) => {
+    if (/^[*/]/.test(p)) throw new UnsupportedError("*args, **kwargs or / in a def");
+    const [, name, fallback] = p.match(/^([A-Za-z_]\w*)\s*(?::[^=]*)?(?:=(.*))?$/s) ?? [];
+    if (!name) throw new PyError("SyntaxError", `invalid parameter ${p}`);
+    return { name, fallback: fallback ?? null };
+  });
+}
+
+// The learner's function called with the case's arguments, in order, as Python calls
+// it: its parameters' names bound to them, or the TypeError Python raises.
+function called(lines, args, inputs) {
+  if (!lines.params) return inputs;
+  const { name, params } = lines;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (params.length < args.length)
+    throw new PyError("TypeError", `${name}() takes ${plural(params.length, "positional argument")} but ${args.length} were given`);
+  const missing = params.slice(args.length).filter((p) => p.fallback === null).map((p) => `'${p.name}'`);
+  if (missing.length) {
+    const listed = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")}${missing.length > 2 ? "," : ""} and ${missing.at(-1)}`;
+    throw new PyError("TypeError", `${name}() missing ${plural(missing.length, "required positional argument")}: ${listed}`);
+  }
+  return Object.fromEntries(params.map((p, k) => [p.name, k < args.length ? inputs[args[k]] : run(p.fallback.trim())]));
 }
 
 // The name a fix's lines bind: the notebook's (payload.call.answer), or `answer`.
@@ -182,15 +236,25 @@ function boundName(payload, code) {
 
 // The outputs of code (implement, fix) on every case of the payload.
 function codeOutputs(payload, answer) {
+  let lines;
+  try {
+    lines = body(answer);
+    parse(lines.code);  // Python reads the lines before it runs any
+  } catch (error) {
+    const out = errorOf(error);
+    return out.unsupported ? out : { syntax: out.error.message };
+  }
   // a fix's lines bind the part (payload.call.answer, e.g. `answer = index.T`): the
   // name, read last, is their value, unless they `return` one first
-  const code = payload.kind === "fix" ? `${body(answer)}\n${boundName(payload, answer)}` : body(answer);
+  const code = payload.kind === "fix" ? `${lines.code}\n${boundName(payload, answer)}` : lines.code;
   const calls = new Set();
   const results = [];
   for (const testCase of payload.cases) {
-    const inputs = Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v)]));
+    // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
+    const lib = payload.framework === "tensorflow" ? "tf" : "torch";
+    const inputs = Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v, lib)]));
     try {
-      const value = run(code, inputs, { tf: true, forbid: payload.forbid, calls });
+      const value = run(code, payload.kind === "implement" ? called(lines, payload.args, inputs) : inputs, { tf: true, forbid: payload.forbid, calls, function: lines.function && payload.kind === "implement" });
       if (payload.kind === "fix") {
         const why = payload.call.part === "index" ? floatPositions(payload, inputs, value) : null;
         if (why) return { verdict: why };
@@ -201,7 +265,6 @@ function codeOutputs(payload, answer) {
       const out = errorOf(error);
       if (out.unsupported) return out;
       if (out.forbidden) return { ...out, case: testCase.name };
-      if (out.error && out.error.type === "SyntaxError") return { syntax: out.error.message };
       results.push(out);
     }
   }
@@ -216,12 +279,17 @@ function fixedCall(payload, inputs, value) {
   const input = inputs[payload.args[0]];
   try {
     if (part === "dim") return outputOf(family(op, input, value, inputs[payload.args[1]]));
-    const index = value.t === "tensor" ? value : asTensor(value) ?? value;
-    const out = outputOf(family(op, input, dim, index));
-    out.index = index;  // the learner's index (fixShape reshapes it)
+    if (value.t !== "tensor") {  // diagnose's not-a-tensor rule, as Python words it
+      const hintId = ["list", "tuple"].includes(value.t) ? "sequence" : "other";
+      const got = value.t === "none" ? "None" : value.t;
+      const { message, hint, rule } = problem("not-a-tensor", "not-a-tensor", hintId, { op, name: "index", got });
+      return { error: { type: "TypeError", rule, message, hint, call: `torch.${op}` } };
+    }
+    const out = outputOf(family(op, input, dim, value));
+    out.index = value;  // the learner's index (fixShape reshapes it)
     // what each output entry read, as the notebook's trace says it
     const name = payload.args[0];
-    const steps = trace(input, dim, index, op).steps;
+    const steps = trace(input, dim, value, op).steps;
     out.read = (flat) => `${entry(name, steps[flat].source)} = ${formatValue(steps[flat].value, input.dtype)}`;
     return out;
   } catch (error) {
@@ -429,6 +497,8 @@ function judged(payload, answer) {
     if (found.unsupported) return v("page.unsupported", { what: found.unsupported });
     if (found.forbidden) return v("implement.forbidden", { case: found.case, name: found.forbidden });
     if (found.syntax) return v("page.syntax", { error: found.syntax });
+    const early = payload.kind === "implement" && typeDifference(payload, found);
+    if (early) return early;
     if (found.missing) {  // the notebook asks that the result come from one of them
       const short = payload.require[0].split(".").pop();
       return v("implement.not_required", { case: payload.cases[0].name, names: payload.require.join(" or "), short });
@@ -452,6 +522,27 @@ function judged(payload, answer) {
   return fallback(payload, mine);
 }
 
+// implement._python_only's strict checks (compare.differences) on the first case the
+// result fails: None; a tensor not from the required function is left to
+// implement.not_required; then the framework and the dtype.
+const FRAMEWORKS = { torch: "a torch.Tensor", tf: "a TensorFlow tensor" };
+function typeDifference(payload, found) {
+  const k = found.missing ? 0 : payload.cases.findIndex((c, i) => !equals(found.outputs[i], c.expected) || !sameType(found.outputs[i], c.expected));
+  const [testCase, got] = [payload.cases[k], found.outputs[k]];
+  if (k < 0 || testCase.expected.error || got.error) return null;
+  const v = (template, fields = {}) =>
+    ({ passed: false, template, fields: { lead: `${testCase.name}, `, what: "your result", ...fields }, misconception: null });
+  if (got.other?.t === "none") return v("differ.returned_none");
+  if (found.missing && got.tensor) return null;  // implement.not_required says it
+  const framework = got.tensor ? (got.tensor.lib === "tf" ? "tensorflow" : "torch") : null;
+  if (framework !== payload.framework)
+    return v(`differ.framework_${payload.framework}`, { kind: got.tensor ? FRAMEWORKS[got.tensor.lib] : kindOf(got.other) });
+  const expected = fromPayload(testCase.expected).dtype;
+  if (got.tensor.dtype !== expected) return v("differ.dtype", { got: got.tensor.dtype, expected });
+  return null;
+}
+const sameType = (output, want) => want.error || (output.tensor && output.tensor.dtype === fromPayload(want).dtype);
+
 // compare.py's _ragged: where nested lists stop being rectangular.
 const entries = (value) =>
   !["list", "tuple"].includes(value.t) ? "is a number" : value.items.length === 1 ? "has 1 entry" : `has ${value.items.length} entries`;
@@ -471,7 +562,7 @@ function ragged(value, path = []) {
 
 // compare.py's kind_of, for the values a typed answer reads as.
 const KINDS = { int: "an int", float: "a float", bool: "a bool", list: "a list", tuple: "a tuple" };
-const kindOf = (value) => (value.t === "tensor" ? "a NumPy array" : KINDS[value.t]);
+const kindOf = (value) => (value.t === "tensor" ? "a NumPy array" : KINDS[value.t] ?? `a ${value.t}`);
 const pyList = (words) => `[${words.map(strRepr).join(", ")}]`;
 
 // The first label wrongly judged: the omitted raising ones first, then the others.

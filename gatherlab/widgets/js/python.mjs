@@ -153,11 +153,12 @@ function tokenize(source) {
     }
     if (depth === 0 && !line.trimEnd().endsWith("\\")) tokens.push({ k: "nl", line: n + 1 });
   }
+  const last = tokens.findLast((token) => token.line)?.line;  // where the answer ends
   while (indents.length > 1) {
     indents.pop();
-    tokens.push({ k: "dedent" });
+    tokens.push({ k: "dedent", line: last });
   }
-  tokens.push({ k: "end" });
+  tokens.push({ k: "end", line: last });
   return tokens;
 }
 
@@ -172,12 +173,15 @@ const NOT_SUPPORTED = {
   "^": "the ^ operator", ";": "semicolons",
 };
 
-// One {expression} of an f-string (no format specs).
-function fstringPart(source) {
+// One {expression} of an f-string (no format specs), as the parts it shows: `{x=}`
+// shows its own text and the value's repr.
+function fstringParts(source) {
   if (/[!:]/.test(source.replace(/\[[^\]]*\]|\([^)]*\)|==|!=|<=|>=/g, ""))) throw new UnsupportedError("format specs in f-strings");
-  const [statement] = parse(source);
+  const echo = /[^=!<>]=\s*$/.test(source);
+  const [statement] = parse(echo ? source.replace(/=\s*$/, "") : source);
   if (!statement || statement.s !== "expr") throw new PyError("SyntaxError", "f-string: expecting an expression");
-  return statement.value;
+  if (!echo) return [statement.value];
+  return [source, { e: "call", func: { e: "name", name: "repr" }, args: [statement.value], kwargs: [] }];
 }
 
 export function parse(source) {
@@ -258,6 +262,13 @@ export function parse(source) {
     }
     if (is("from")) throw new UnsupportedError(NOT_SUPPORTED.from);
     const first = expressionList();
+    if (is(":") && first.e !== "tuple") {  // an annotated name: `index: torch.Tensor = ...`
+      k++;
+      checkTarget(first);
+      expression();  // the annotation, which Python does not check either
+      if (!accept("=")) return { s: "pass" };
+      return { s: "assign", targets: [first], value: expressionList(), line: token.line };
+    }
     if (is("=")) {
       const targets = [first];
       let value;
@@ -447,7 +458,7 @@ export function parse(source) {
         while (is("str")) v += take("str").v;
         return { e: "const", v: { t: "str", v } };
       }
-      case "fstr": return { e: "fstr", parts: token.v.split(/(\{[^{}]*\})/).map((part) => (/^\{.*\}$/.test(part) ? fstringPart(part.slice(1, -1)) : part)) };
+      case "fstr": return { e: "fstr", parts: token.v.split(/(\{[^{}]*\})/).flatMap((part) => (/^\{.*\}$/.test(part) ? fstringParts(part.slice(1, -1)) : [part])) };
       case "None": return { e: "const", v: NONE };
       case "True": return { e: "const", v: { t: "bool", v: true } };
       case "False": return { e: "const", v: { t: "bool", v: false } };
