@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import html
+import itertools
 import linecache
 import platform
 import random
@@ -62,13 +63,25 @@ def gpu_label() -> str:
     return f"GPU run: {name}, {backend}, torch {torch.__version__}"
 
 
+# The names run_in_shell gives the code of %%gpu and %%tensorflow cells.
+_MAGIC_SOURCES: set[str] = set()
+_RUNS = itertools.count(1)
+
+
 def run_in_shell(shell, cell: str, name: str = "<gpu cell>") -> None:
     """Run a cell's code in the notebook's namespace, as the cell itself would.
 
     A trailing expression is displayed; an exception propagates to the caller, so the
     notebook shows it once, as the error of the ``%%gpu`` (or ``%%tensorflow``) cell.
     """
-    tree = ast.parse(shell.transform_cell(cell))
+    source = shell.transform_cell(cell)
+    # The source under a name of its own, so that inspect (AutoGraph's tf.function
+    # reads it) finds a function the cell defines; not counted as a notebook cell's
+    # code (``_is_cell_code``), so its errors still show as its magic cell's.
+    name = f"{name[:-1]} {next(_RUNS)}>"
+    _MAGIC_SOURCES.add(name)
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    tree = ast.parse(source)
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
@@ -106,7 +119,12 @@ def tensorflow_cell(line: str, cell: str) -> None:
 def _is_cell_code(filename: str) -> bool:
     """True for code typed into a notebook cell (IPython caches its source, no file)."""
     entry = linecache.cache.get(filename)
-    return entry is not None and len(entry) == 4 and entry[1] is None
+    return (
+        filename not in _MAGIC_SOURCES
+        and entry is not None
+        and len(entry) == 4
+        and entry[1] is None
+    )
 
 
 def shows_one_line(tb) -> bool:

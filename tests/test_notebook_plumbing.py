@@ -269,6 +269,39 @@ def test_tensorflow_magic_runs_the_cell_and_shows_its_last_value(capsys):
     assert capsys.readouterr().out.strip().endswith("42")
 
 
+def test_a_magic_cells_functions_have_their_source(capsys):
+    """AutoGraph (tf.function) reads a function's source with inspect: one defined in a
+    %%tensorflow or %%gpu cell has it, so no "could not transform" warning."""
+    import inspect
+
+    from IPython.testing.globalipapp import get_ipython
+
+    shell = get_ipython()
+    cell = "def doubled(x):\n    return 2 * x\n"
+    notebook.run_in_shell(shell, cell, "<tensorflow cell>")
+    assert inspect.getsource(shell.user_ns["doubled"]) == cell
+    notebook.run_in_shell(shell, "def doubled(x):\n    return 3 * x\n", "<gpu cell>")
+    assert "3 * x" in inspect.getsource(shell.user_ns["doubled"])
+    name = shell.user_ns["doubled"].__code__.co_filename
+    assert name.startswith("<gpu cell ") and not notebook._is_cell_code(name)
+
+
+def test_a_tf_function_in_a_tensorflow_cell_is_converted_without_warning(capfd):
+    cell = (
+        "import tensorflow as tf\n"
+        "@tf.function\n"
+        "def first(x):\n"
+        "    if tf.reduce_sum(x) > 0:\n"  # AutoGraph turns this into tf.cond
+        "        return x[0]\n"
+        "    return -x[0]\n"
+        "print(int(first(tf.constant([3, 4]))))\n"
+    )
+    notebook.tensorflow_cell("", cell)
+    shown = capfd.readouterr()
+    assert shown.out.strip().endswith("3")
+    assert "could not transform" not in shown.out + shown.err
+
+
 def _error_display(source_cells: list[str], capsys) -> str:
     """What the book's kernel shows for the last of these cells (each run as a cell)."""
     from IPython.testing.globalipapp import get_ipython
