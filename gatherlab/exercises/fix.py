@@ -23,14 +23,20 @@ from gatherlab.exercises.compare import (
 from gatherlab.exercises.misconceptions import Case, Raised, Search, Voice, explain
 from gatherlab.exercises.rendering import as_assignment, source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted
-from gatherlab.exercises.verdict import Hinted, Verdict, completed, messages, verdict
+from gatherlab.exercises.verdict import (
+    Hinted,
+    Verdict,
+    completed,
+    phrase,
+    picked,
+    verdict,
+)
 from gatherlab.exercises.wrong import off_by_one, transposed
-from gatherlab.rules import fill
 from gatherlab.trace import format_value
 
-FIX_VOICE = Voice(lambda case: "The call runs now, but ", "your call's result")
-STILL_BROKEN_VOICE = Voice(lambda case: "Still broken: ", "your call")
-RUNS_NOW = "The call runs now; "  # the lead of a difference in the call's result
+FIX_VOICE = Voice(lambda case: phrase("lead.runs_now_but"), "your call's result")
+STILL_BROKEN_VOICE = Voice(lambda case: phrase("lead.still_broken"), "your call")
+RUNS_NOW = phrase("lead.runs_now")  # the lead of a difference in the call's result
 
 FixPart = Literal["index", "dim"]
 # hint(answer, got, expected, where): the exercise's own words for a wrong result, a
@@ -211,7 +217,7 @@ class Fix(Exercise):
         target = tuple(to_numpy(self.reference_answer).shape)
         index = answer
         short = [d for d, size in enumerate(index.shape) if size == 1 != target[d]]
-        words = fill(messages()["advice.size"], advice[1])  # without the expand
+        words = picked("advice.size", advice[1])  # without the expand
         head = {**said.fields, "advice": words}
         if len(short) != 1 or self.gives_expected(index.expand(target)):
             return said

@@ -314,15 +314,14 @@ export function shapeAdvice(expected, got) {
 // advice; where that advice is an expand that would repeat the wrong positions, where
 // the index's new axis belongs (found by running the call, as Python does).
 function fixShape(payload, got, want) {
-  const words = (advice) => render({ template: advice.template, fields: advice.fields }, payload.templates);
   const advice = shapeAdvice(want.shape, got.tensor.shape);
-  const shape = { lead: "The call runs now; ", what: "the result", got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(want.shape) };
-  const said = { passed: false, template: "differ.shape", fields: { ...shape, advice: words(advice) }, misconception: null };
+  const shape = { lead: { template: "lead.runs_now", fields: {} }, what: "the result", got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(want.shape) };
+  const said = { passed: false, template: "differ.shape", fields: { ...shape, advice }, misconception: null };
   const index = got.index;
   if (advice.template !== "advice.size_expand" || payload.call.part !== "index" || !index) return said;
   const target = fromPayload(payload.reference).shape;
   const short = index.shape.map((s, d) => d).filter((d) => index.shape[d] === 1 && target[d] !== 1);
-  const head = { ...shape, advice: words({ template: "advice.size", fields: advice.fields }) };
+  const head = { ...shape, advice: { template: "advice.size", fields: advice.fields } };
   const inputs = Object.fromEntries(Object.entries(payload.cases[0].inputs).map(([k, v]) => [k, fromPayload(v)]));
   const gives = (code, names) => {
     try {
@@ -419,7 +418,7 @@ function judged(payload, answer) {
     if (!output.tensor) {
       const where = ragged(read.value);
       const fields = { lead: "", what: "Your answer" };
-      return where ? v("differ.ragged", { ...fields, ragged: where }) : v("differ.unreadable", fields);
+      return where ? v("differ.ragged", { ...fields, ...where }) : v("differ.unreadable", fields);
     }
     mine = [output];
   } else {
@@ -452,16 +451,22 @@ function judged(payload, answer) {
   return fallback(payload, mine);
 }
 
-// compare.py's _ragged: where nested lists stop being rectangular.
+// compare.py's _ragged: where nested lists stop being rectangular, as differ.ragged's
+// phrases here, here_has, there, there_has.
+const phrase = (template, fields = {}) => ({ template, fields });
+const length = (value) => (["list", "tuple"].includes(value.t) ? value.items.length : null);  // null: a number
 const entries = (value) =>
-  !["list", "tuple"].includes(value.t) ? "is a number" : value.items.length === 1 ? "has 1 entry" : `has ${value.items.length} entries`;
-const place = (path) => (path.length === 1 ? `row ${path[0]}` : `entry ${path.map((i) => `[${i}]`).join("")}`);
+  length(value) === null ? phrase("entries.number")
+    : length(value) === 1 ? phrase("entries.one") : phrase("entries.many", { count: String(length(value)) });
+const place = (path) =>
+  path.length === 1 ? phrase("place.row", { row: String(path[0]) }) : phrase("place.entry", { path: path.map((i) => `[${i}]`).join("") });
 
 function ragged(value, path = []) {
-  if (!["list", "tuple"].includes(value.t) || !value.items.length) return null;
-  const first = entries(value.items[0]);
+  if (!length(value)) return null;
+  const first = value.items[0];
   for (const [i, item] of value.items.entries())
-    if (entries(item) !== first) return `${place([...path, i])} ${entries(item)} but ${place([...path, 0])} ${first}`;
+    if (length(item) !== length(first))
+      return { here: place([...path, i]), here_has: entries(item), there: place([...path, 0]), there_has: entries(first) };
   for (const [i, item] of value.items.entries()) {
     const found = ragged(item, [...path, i]);
     if (found) return found;
@@ -535,9 +540,14 @@ function fallback(payload, mine) {
 }
 
 // A verdict in words: its template (from the payload's `templates`, page.py's subset
-// of messages.json) with every {field} substituted, as verdict.render does.
+// of messages.json) with every {field} substituted, as verdict.render does: a string
+// as it is, a phrase ({template, fields}: a piece of the sentence) by its own words
+// without their final period.
 export function render(verdict, templates) {
-  return templates[verdict.template].replace(/\{([a-z_]+)\}/g, (whole, name) => verdict.fields[name]);
+  return templates[verdict.template].replace(/\{([a-z_]+)\}/g, (whole, name) => {
+    const field = verdict.fields[name];
+    return typeof field === "string" ? field : render(field, templates).replace(/\.$/, "");
+  });
 }
 
 // ------------------------------------------------------------------ progress
