@@ -226,9 +226,9 @@ class Fix(Exercise):
             moved = index.squeeze(d).unsqueeze(new)
             if not self.gives_expected(moved.expand(target)):
                 continue
-            place = {0: "first", rank - 1: "last"}.get(new, f"at dim {new}")
-            along = {0: "row", 1: "column"}.get(new, f"slice along dim {new}")
-            along = along if rank == 2 else f"slice along dim {new}"
+            place = {0: "axis.first", rank - 1: "axis.last"}.get(new, "axis.at")
+            along = {0: "slice.row", 1: "slice.column"}.get(new, "slice.along")
+            along = along if rank == 2 else "slice.along"
             return verdict(
                 False,
                 "fix.expand_repeats",
@@ -236,9 +236,9 @@ class Fix(Exercise):
                 expected_shape=head["expected_shape"],
                 advice=head["advice"],
                 d=str(d),
-                along=along,
+                along=picked(along, {"dim": str(new)}),
                 positions=str(to_numpy(index.squeeze(d)).tolist()),
-                place=place,
+                place=picked(place, {"dim": str(new)}),
                 new=str(new),
                 sizes=expand_sizes(target, new),
             )

@@ -251,6 +251,7 @@ PAGE_TEMPLATES = {
         "differ.shape",
         "lead.runs_now",
         "fix.expand_repeats",
+        *(t for t in messages() if t.startswith(("slice.", "axis."))),
         *ADVICE_TEMPLATES,
         # strategies.float_positions, which the page runs too
         "fix.values_not_positions",

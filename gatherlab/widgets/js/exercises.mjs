@@ -180,6 +180,11 @@ function boundName(payload, code) {
   return !binds(payload.call.answer) && binds("answer") ? "answer" : payload.call.answer;
 }
 
+// A case's inputs as evaluator values, fresh: the learner's lines may write into them
+// (x[0] = 1, scatter_), so each run gets its own.
+const inputsOf = (testCase) =>
+  Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v)]));
+
 // The outputs of code (implement, fix) on every case of the payload.
 function codeOutputs(payload, answer) {
   // a fix's lines bind the part (payload.call.answer, e.g. `answer = index.T`): the
@@ -188,7 +193,7 @@ function codeOutputs(payload, answer) {
   const calls = new Set();
   const results = [];
   for (const testCase of payload.cases) {
-    const inputs = Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v)]));
+    const inputs = inputsOf(testCase);
     try {
       const value = run(code, inputs, { tf: true, forbid: payload.forbid, calls });
       if (payload.kind === "fix") {
@@ -310,19 +315,22 @@ export function shapeAdvice(expected, got) {
   return { template: "advice.size", fields };
 }
 
+// A piece of a verdict's sentence: a template and its fields (verdict.py's Phrase).
+const phrase = (template, fields = {}) => ({ template, fields });
+
 // A fix's result of the wrong shape (fix._expand_advice): differ.shape with the
 // advice; where that advice is an expand that would repeat the wrong positions, where
 // the index's new axis belongs (found by running the call, as Python does).
 function fixShape(payload, got, want) {
   const advice = shapeAdvice(want.shape, got.tensor.shape);
-  const shape = { lead: { template: "lead.runs_now", fields: {} }, what: "the result", got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(want.shape) };
+  const shape = { lead: phrase("lead.runs_now"), what: "the result", got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(want.shape) };
   const said = { passed: false, template: "differ.shape", fields: { ...shape, advice }, misconception: null };
   const index = got.index;
   if (advice.template !== "advice.size_expand" || payload.call.part !== "index" || !index) return said;
   const target = fromPayload(payload.reference).shape;
   const short = index.shape.map((s, d) => d).filter((d) => index.shape[d] === 1 && target[d] !== 1);
-  const head = { ...shape, advice: { template: "advice.size", fields: advice.fields } };
-  const inputs = Object.fromEntries(Object.entries(payload.cases[0].inputs).map(([k, v]) => [k, fromPayload(v)]));
+  const head = { ...shape, advice: phrase("advice.size", advice.fields) };
+  const inputs = inputsOf(payload.cases[0]);  // not the run's: its lines may have written into them
   const gives = (code, names) => {
     try {
       return equals(fixedCall(payload, inputs, run(code, names)), payload.cases[0].expected);
@@ -337,14 +345,15 @@ function fixShape(payload, got, want) {
   const [d, rank] = [short[0], target.length];
   for (let fresh = 0; fresh < rank; fresh++) {
     if (fresh === d || !gives(`i.squeeze(${d}).unsqueeze(${fresh}).expand(${sizes})`, { i: index })) continue;
-    const place = fresh === 0 ? "first" : fresh === rank - 1 ? "last" : `at dim ${fresh}`;
-    const along = rank === 2 && fresh < 2 ? ["row", "column"][fresh] : `slice along dim ${fresh}`;
+    const at = { dim: String(fresh) };
+    const place = fresh === 0 ? phrase("axis.first") : fresh === rank - 1 ? phrase("axis.last") : phrase("axis.at", at);
+    const along = rank === 2 && fresh < 2 ? phrase(["slice.row", "slice.column"][fresh]) : phrase("slice.along", at);
     const positions = repr(run(`i.squeeze(${d}).tolist()`, { i: index }));
     return {
       passed: false,
       template: "fix.expand_repeats",
       fields: {
-        got_shape: head.got_shape, expected_shape: head.expected_shape, advice: head.advice,
+        got_shape: shape.got_shape, expected_shape: shape.expected_shape, advice: head.advice,
         d: String(d), along, positions, place, new: String(fresh), sizes: expandSizes(target, fresh),
       },
       misconception: null,
@@ -453,7 +462,6 @@ function judged(payload, answer) {
 
 // compare.py's _ragged: where nested lists stop being rectangular, as differ.ragged's
 // phrases here, here_has, there, there_has.
-const phrase = (template, fields = {}) => ({ template, fields });
 const length = (value) => (["list", "tuple"].includes(value.t) ? value.items.length : null);  // null: a number
 const entries = (value) =>
   length(value) === null ? phrase("entries.number")
