@@ -209,6 +209,17 @@ def _gathering(case: Case) -> bool:
     return call is not None and call.op in ("gather", "take_along_dim")
 
 
+def _gathered(case: Case) -> tuple[np.ndarray, int, np.ndarray] | None:
+    """A gather's input, its dim and its positions without the dims they were
+    expanded over (``shared_positions``); None where the call is no gather."""
+    if not _gathering(case):
+        return None
+    assert case.call is not None
+    dim = _axis(case.call)
+    index = to_numpy(case.call.index)
+    return to_numpy(case.call.input), dim, shared_positions(index, dim)
+
+
 def _axis(call: Call) -> int:
     rank = max(to_numpy(call.input).ndim, 1)
     return int(call.axis or 0) % rank
@@ -346,11 +357,10 @@ def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, s
     _every_position_words,
 )
 def _every_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    if not _gathering(case):
+    gathered = _gathered(case)
+    if gathered is None:
         return {}
-    assert case.call is not None
-    source, dim = to_numpy(case.call.input), _axis(case.call)
-    positions = shared_positions(to_numpy(case.call.index), dim)
+    source, dim, positions = gathered
     if (
         positions.size == 0
         or positions.min() < 0
@@ -422,11 +432,10 @@ def _whole_rows_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     _whole_rows_words,
 )
 def _whole_rows(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    if not _gathering(case):
+    gathered = _gathered(case)
+    if gathered is None:
         return {}
-    assert case.call is not None
-    source, dim = to_numpy(case.call.input), _axis(case.call)
-    positions = shared_positions(to_numpy(case.call.index), dim)
+    source, dim, positions = gathered
     if dim == 0 or positions.size == 0:
         return {}
     if positions.min() < 0 or positions.max() >= source.shape[0]:
@@ -866,11 +875,11 @@ def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     dim included, where gather needs one entry per position along dim: the result
     has the input's size along dim (each position read once per entry there), or
     expand raises where there are neither 1 nor that many positions."""
-    if not _gathering(case) or not case.writes_code:
+    gathered = _gathered(case)
+    if gathered is None or not case.writes_code:
         return {}
     assert case.call is not None
-    source, dim = to_numpy(case.call.input), _axis(case.call)
-    positions = shared_positions(to_numpy(case.call.index), dim)
+    source, dim, positions = gathered
     if positions.ndim > source.ndim or positions.ndim <= dim:
         return {}
     shape = positions.shape + (1,) * (source.ndim - positions.ndim)

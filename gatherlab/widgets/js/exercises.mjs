@@ -15,7 +15,7 @@
 // nothing is sent anywhere. tests/js/page_exercises.test.mjs checks judge() and
 // readTyped() (after ready()).
 
-import { entry, formatValue, shapeText, trace, unravel } from "./core.mjs";
+import { entry, formatValue, isFloat, shapeText, trace, unravel } from "./core.mjs";
 import { strRepr } from "./python.mjs";
 
 // The evaluator (about 100 KB), imported by ready(): judge() and readTyped() need it.
@@ -240,7 +240,6 @@ function fixedCall(payload, inputs, value) {
 // truncation of floats that stand for whole numbers (tools/page_cases.py stores float
 // answers to every fix, so the page words test holds both to one verdict).
 const NEAR_WHOLE = 1e-3;
-const isFloating = (t) => t.dtype.startsWith("float");
 const roundHalfEven = (x) => {
   const r = Math.round(x);
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
@@ -253,7 +252,7 @@ function floatPositions(payload, inputs, value) {
   const [inputName, indexName] = payload.args;
   const source = inputs[inputName];
   const values = value.data.map(Number);
-  if (isFloating(value)) {
+  if (isFloat(value.dtype)) {
     if (!values.length) return null;
     const fractions = values.filter((x) => Math.abs(x - roundHalfEven(x)) > 0);
     const known = new Set(source.data.map(Number));
@@ -266,10 +265,10 @@ function floatPositions(payload, inputs, value) {
     if (equals(fixedCall(payload, inputs, whole), payload.cases[0].expected)) return null;
     return v("fix.float_wrong_positions");
   }
-  if (isFloating(source) && sameShape(value.shape, source.shape) && values.every((x, k) => x === Math.trunc(source.data[k])))
+  if (isFloat(source.dtype) && sameShape(value.shape, source.shape) && values.every((x, k) => x === Math.trunc(source.data[k])))
     return v("fix.values_long", { input: inputName, value: String(values[0]), index: indexName });
   const original = inputs[indexName];
-  if (!isFloating(original) || !sameShape(value.shape, original.shape)) return null;
+  if (!isFloat(original.dtype) || !sameShape(value.shape, original.shape)) return null;
   const truncated = original.data.map(Math.trunc);
   const rounded = original.data.map(roundHalfEven);
   const wrong = truncated.findIndex((x, k) => x !== rounded[k]);
