@@ -23,7 +23,7 @@ from gatherlab.exercises import (
 from gatherlab.exercises.compare import shape_advice
 from gatherlab.exercises.registry import Registry
 from gatherlab.exercises.result import FAILED, NOT_ATTEMPTED, PASSED
-from gatherlab.exercises.verdict import PLACEHOLDER, messages
+from gatherlab.exercises.verdict import PLACEHOLDER, messages, phrase
 from gatherlab.rules import fill
 
 IDS = list(EXERCISES)
@@ -1025,7 +1025,7 @@ def test_type_dtype_and_device_mistakes_are_templates_with_fields():
     as_numpy = SELECT.check(lambda x, index: _select_columns(x, index).numpy())
     assert as_numpy.verdict.template == "differ.framework_torch"
     assert as_numpy.verdict.fields == {
-        "lead": "On the visible example, ",
+        "lead": phrase("lead.case", case=phrase("case.visible")),
         "what": "your result",
         "kind": "a NumPy array",
     }
@@ -1045,15 +1045,42 @@ def test_type_dtype_and_device_mistakes_are_templates_with_fields():
 
 
 def test_no_template_is_a_free_text_escape():
-    """Every template has words of its own, but two: an exercise's authored reason
-    for a known wrong prediction, and two verdicts joined."""
+    """Every template has words of its own, but three: an exercise's authored reason
+    for a known wrong prediction, two verdicts joined, and a case's lead (its name,
+    itself a case.* phrase, and a comma)."""
     bare = [
         template
         for template, text in messages().items()
         if PLACEHOLDER.sub("", text).strip(" .;,") == ""
     ]
-    assert bare == ["known"]
-    assert messages()["pair"] == "{first}; also, {second}"
+    assert sorted(bare) == ["known", "lead.case"]
+    assert messages()["pair"] == "{first}; also, {second}."
+    assert messages()["lead.case"] == "{case}, "
+
+
+def test_a_pair_of_misconceptions_is_two_phrases_joined_by_the_pair_template():
+    result = EXERCISES["01.pick_columns"].check(
+        lambda x, columns: torch.gather(x, 0, columns).unsqueeze(0)
+    )
+    said = result.verdict
+    assert (said.template, said.misconception) == ("pair", "other-dim+extra-axis")
+    first, second = said.fields["first"], said.fields["second"]
+    assert (first.template, second.template) == ("mc.other-dim", "mc.extra-axis")
+    # the lead, and the along clause of a 2-d input, are phrases of the table too
+    assert first.fields["lead"] == phrase("lead.case", case=phrase("case.visible"))
+    assert first.fields["along"] == phrase("along.column")
+    assert second.fields["lead"] == ""
+    # each part's final period gives way to the pair's "; also, " and its own
+    assert result.message.startswith(
+        "On the visible example, your result is what the same positions give along "
+        "dim 0, but columns count along dim 1 (a column in each row): use dim=1; "
+        "also, your result has shape "
+    )
+    assert result.message.endswith("remove it with `.squeeze(0)`.")
+    assert said.to_json()["fields"]["first"]["fields"]["along"] == {
+        "template": "along.column",
+        "fields": {},
+    }
 
 
 def test_coordinates_in_the_wrong_order_are_named_for_indexing_and_gather_nd():

@@ -3,7 +3,7 @@
 Every exercise kind reports type, dtype, device, shape and value mistakes through this
 module, so a wrong answer reads the same wherever it comes from: a ``Difference`` holds
 the ``differ.*`` template of ``messages.json`` and its fields, and ``verdict(lead)``
-words it after the checker's own lead ("On hidden case 3 of 50, ").
+words it after the checker's own lead (a ``lead.*`` phrase: "On hidden case 3 of 50, ").
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from gatherlab._arrays import dtype_name, framework_of, to_numpy
-from gatherlab.exercises.verdict import Verdict, messages
-from gatherlab.rules import fill
+from gatherlab.exercises.verdict import Field, Phrase, Verdict, phrase, picked
 
 FRAMEWORK_NAMES = {
     "torch": "a torch.Tensor",
@@ -32,21 +31,22 @@ class Difference:
     ``fields``, all but ``lead``: the checker's words before ``what``."""
 
     template: str | None = None
-    fields: dict[str, str] | None = None
+    fields: dict[str, Field] | None = None
     where: tuple[int, ...] | None = None
     got: Any = None  # the answer's value at ``where``
     expected: Any = None  # the expected value at ``where``
     shape: bool = False  # True when the shapes differ
     advice: tuple[str, dict[str, str]] | None = None  # shape_advice's, if they do
 
-    def verdict(self, lead: str = "") -> Verdict:
+    def verdict(self, lead: Phrase | None = None) -> Verdict:
         """The difference worded after ``lead``; with no lead, ``what`` starts the
         sentence, capitalised."""
         assert self.template is not None and self.fields is not None
         fields = dict(self.fields)
-        if not lead:
-            fields["what"] = fields["what"][:1].upper() + fields["what"][1:]
-        return Verdict(False, self.template, {**fields, "lead": lead})
+        if lead is None:
+            what = str(fields["what"])
+            fields["what"] = what[:1].upper() + what[1:]
+        return Verdict(False, self.template, {**fields, "lead": lead or ""})
 
 
 def kind_of(value: Any) -> str:
@@ -127,7 +127,7 @@ def _readable(got: Any, what: str) -> tuple[np.ndarray | None, Difference | None
     except Exception:  # e.g. a ragged list; the reason matters more than the trace
         ragged = _ragged(got)
         if ragged:
-            return None, Difference("differ.ragged", {"what": what, "ragged": ragged})
+            return None, Difference("differ.ragged", {"what": what, **ragged})
         return None, Difference("differ.unreadable", {"what": what})
     if values.dtype.kind not in "biuf":
         return None, Difference(
@@ -136,28 +136,36 @@ def _readable(got: Any, what: str) -> tuple[np.ndarray | None, Difference | None
     return values, None
 
 
-def _entries(value: Any) -> str:
+def _entries(value: Any) -> Phrase:
     if not isinstance(value, (list, tuple)):
-        return "is a number"
-    return "has 1 entry" if len(value) == 1 else f"has {len(value)} entries"
+        return phrase("entries.number")
+    if len(value) == 1:
+        return phrase("entries.one")
+    return phrase("entries.many", count=str(len(value)))
 
 
-def _place(path: tuple[int, ...]) -> str:
+def _place(path: tuple[int, ...]) -> Phrase:
     """``row 1`` at the top level, ``entry [0][1]`` deeper down."""
     if len(path) == 1:
-        return f"row {path[0]}"
-    return "entry " + "".join(f"[{i}]" for i in path)
+        return phrase("place.row", row=str(path[0]))
+    return phrase("place.entry", path="".join(f"[{i}]" for i in path))
 
 
-def _ragged(value: Any, path: tuple[int, ...] = ()) -> str | None:
-    """Where nested lists stop being rectangular: ``row 1 has 2 entries but...``."""
+def _ragged(value: Any, path: tuple[int, ...] = ()) -> dict[str, Field] | None:
+    """Where nested lists stop being rectangular (``row 1 has 2 entries but row 0
+    has 3 entries``): differ.ragged's fields ``here``, ``here_has``, ``there``,
+    ``there_has``."""
     if not isinstance(value, (list, tuple)) or not value:
         return None
     first = _entries(value[0])
     for i, item in enumerate(value):
         if _entries(item) != first:
-            here, there = _place((*path, i)), _place((*path, 0))
-            return f"{here} {_entries(item)} but {there} {first}"
+            return {
+                "here": _place((*path, i)),
+                "here_has": _entries(item),
+                "there": _place((*path, 0)),
+                "there_has": first,
+            }
     for i, item in enumerate(value):
         found = _ragged(item, (*path, i))
         if found:
@@ -175,8 +183,8 @@ def differences(
 
     ``strict`` answers must match framework, dtype and device too (functions the learner
     writes); loose answers (predictions) are compared by shape and value only. A shape
-    difference carries ``shape_advice``'s template and fields (``advice``), and its
-    words in the ``advice`` field.
+    difference carries ``shape_advice``'s template and fields (``advice``), and them
+    as the ``advice`` field's phrase.
     """
     if strict:
         problem = _type_difference(expected, got, what)
@@ -215,7 +223,7 @@ def differences(
                 "what": what,
                 "got_shape": shape_text(got_values.shape),
                 "expected_shape": shape_text(want_values.shape),
-                "advice": fill(messages()[advice[0]], advice[1]),
+                "advice": picked(*advice),
             },
             shape=True,
             advice=advice,

@@ -23,14 +23,20 @@ from gatherlab.exercises.compare import (
 from gatherlab.exercises.misconceptions import Case, Raised, Search, Voice, explain
 from gatherlab.exercises.rendering import as_assignment, source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted
-from gatherlab.exercises.verdict import Hinted, Verdict, completed, messages, verdict
+from gatherlab.exercises.verdict import (
+    Hinted,
+    Verdict,
+    completed,
+    phrase,
+    picked,
+    verdict,
+)
 from gatherlab.exercises.wrong import off_by_one, transposed
-from gatherlab.rules import fill
 from gatherlab.trace import format_value
 
-FIX_VOICE = Voice(lambda case: "The call runs now, but ", "your call's result")
-STILL_BROKEN_VOICE = Voice(lambda case: "Still broken: ", "your call")
-RUNS_NOW = "The call runs now; "  # the lead of a difference in the call's result
+FIX_VOICE = Voice(lambda case: phrase("lead.runs_now_but"), "your call's result")
+STILL_BROKEN_VOICE = Voice(lambda case: phrase("lead.still_broken"), "your call")
+RUNS_NOW = phrase("lead.runs_now")  # the lead of a difference in the call's result
 
 FixPart = Literal["index", "dim"]
 # hint(answer, got, expected, where): the exercise's own words for a wrong result, a
@@ -211,7 +217,7 @@ class Fix(Exercise):
         target = tuple(to_numpy(self.reference_answer).shape)
         index = answer
         short = [d for d, size in enumerate(index.shape) if size == 1 != target[d]]
-        words = fill(messages()["advice.size"], advice[1])  # without the expand
+        words = picked("advice.size", advice[1])  # without the expand
         head = {**said.fields, "advice": words}
         if len(short) != 1 or self.gives_expected(index.expand(target)):
             return said
@@ -220,9 +226,9 @@ class Fix(Exercise):
             moved = index.squeeze(d).unsqueeze(new)
             if not self.gives_expected(moved.expand(target)):
                 continue
-            place = {0: "first", rank - 1: "last"}.get(new, f"at dim {new}")
-            along = {0: "row", 1: "column"}.get(new, f"slice along dim {new}")
-            along = along if rank == 2 else f"slice along dim {new}"
+            place = {0: "axis.first", rank - 1: "axis.last"}.get(new, "axis.at")
+            along = {0: "slice.row", 1: "slice.column"}.get(new, "slice.along")
+            along = along if rank == 2 else "slice.along"
             return verdict(
                 False,
                 "fix.expand_repeats",
@@ -230,9 +236,9 @@ class Fix(Exercise):
                 expected_shape=head["expected_shape"],
                 advice=head["advice"],
                 d=str(d),
-                along=along,
+                along=picked(along, {"dim": str(new)}),
                 positions=str(to_numpy(index.squeeze(d)).tolist()),
-                place=place,
+                place=picked(place, {"dim": str(new)}),
                 new=str(new),
                 sizes=expand_sizes(target, new),
             )

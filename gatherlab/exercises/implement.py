@@ -40,7 +40,15 @@ from gatherlab.exercises.patching import (
 )
 from gatherlab.exercises.rendering import source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted
-from gatherlab.exercises.verdict import Hinted, Verdict, completed, verdict
+from gatherlab.exercises.verdict import (
+    Field,
+    Hinted,
+    Phrase,
+    Verdict,
+    completed,
+    phrase,
+    verdict,
+)
 from gatherlab.exercises.wrong import (
     never_raising,
     off_by_one,
@@ -165,10 +173,10 @@ class Implement(Exercise):
     def solution_source(self) -> str:
         return source(self.solution)
 
-    def _where(self, number: int) -> str:
+    def _where(self, number: int) -> Phrase:
         if number == 0:
-            return "On the visible example"
-        return f"On hidden case {number} of {self.hidden}"
+            return phrase("case.visible")
+        return phrase("case.hidden", number=str(number), count=str(self.hidden))
 
     @cached_property
     def all_cases(self) -> list[Case]:
@@ -182,13 +190,13 @@ class Implement(Exercise):
         }
         expected_at_0 = to_numpy(visible_expected)
         found = []
-        listed: list[tuple[str, dict[str, Any], Any]] = [
+        listed: list[tuple[Phrase, dict[str, Any], Any]] = [
             (self._where(number), args, to_numpy(expected))
             for number, (args, expected) in enumerate(self.cases)
         ]
         listed += [
             (
-                f"On invalid hidden case {number} of {self.invalid}",
+                phrase("case.invalid", number=str(number), count=str(self.invalid)),
                 args,
                 Raised("Error"),
             )
@@ -359,7 +367,7 @@ class Implement(Exercise):
             )
         difference = differences(expected, run.value, "your result")
         if difference is not None and difference.where is None and not difference.shape:
-            return difference.verdict(f"{case.name}, ")
+            return difference.verdict(phrase("lead.case", case=case.name))
         return None
 
     def _unwritten(self, answer: Any, case: Case, run: Run) -> Verdict | None:
@@ -484,7 +492,7 @@ class Implement(Exercise):
             )
         return None
 
-    def _refused(self, where: str, refused: ForbiddenOpError) -> Result:
+    def _refused(self, where: Field, refused: ForbiddenOpError) -> Result:
         return failed(self.id, "implement.forbidden", case=where, name=refused.name)
 
     def _hint(
@@ -600,7 +608,7 @@ def like_torch(value: Any) -> Any:
     return value
 
 
-IMPLEMENT_VOICE = Voice(lambda case: f"{case.name}, ", "your result")
+IMPLEMENT_VOICE = Voice(lambda case: phrase("lead.case", case=case.name), "your result")
 
 
 @dataclass

@@ -32,7 +32,7 @@ import numpy as np
 from gatherlab._arrays import entry, framework_of, to_numpy
 from gatherlab.exercises.call import TORCH_ERRORS, Call
 from gatherlab.exercises.compare import shape_text
-from gatherlab.exercises.verdict import PLACEHOLDER, Verdict, messages, render
+from gatherlab.exercises.verdict import Field, Phrase, Verdict, fields_of, phrase
 from gatherlab.trace import format_value
 
 
@@ -112,13 +112,14 @@ def reproduces(predicted: Outcome, learner: Outcome, expected: Outcome) -> bool:
 class Case:
     """One case of an exercise, as the misconceptions read it.
 
-    ``name`` leads the case's sentences ("On hidden case 3 of 50"); ``args`` are its
-    torch inputs by name; ``call`` is the intended call bound to them (None where no
-    call explains the value); ``finish`` turns that call's output into the expected
-    value (e.g. ``squeeze(1)``); ``positions`` names the positions the learner holds.
+    ``name`` leads the case's sentences (a ``case.*`` phrase, "On hidden case 3 of
+    50"; "" where one case needs no name); ``args`` are its torch inputs by name;
+    ``call`` is the intended call bound to them (None where no call explains the
+    value); ``finish`` turns that call's output into the expected value (e.g.
+    ``squeeze(1)``); ``positions`` names the positions the learner holds.
     """
 
-    name: str
+    name: Field
     visible: bool
     args: Mapping[str, Any]
     expected: Outcome
@@ -136,10 +137,10 @@ class Case:
 
 @dataclass(frozen=True)
 class Voice:
-    """How a kind of exercise talks: ``lead(case)`` starts a sentence, ``yours`` names
-    the learner's value (``your result``, ``your answer``)."""
+    """How a kind of exercise talks: ``lead(case)`` starts a sentence (a ``lead.*``
+    phrase), ``yours`` names the learner's value (``your result``, ``your answer``)."""
 
-    lead: Callable[[Case], str]
+    lead: Callable[[Case], Phrase]
     yours: str
 
 
@@ -167,7 +168,7 @@ def _torch(values: np.ndarray) -> Any:
 # misconception transforms (the expected value, or a call misconception's outcome).
 Variants = Callable[[Case, Any], Mapping[Any, Outcome]]
 # (case, key, outcome) -> the template's fields other than lead and yours
-Words = Callable[[Case, Any, Outcome], dict[str, str]]
+Words = Callable[[Case, Any, Outcome], Mapping[str, Field]]
 
 
 @dataclass(frozen=True)
@@ -208,14 +209,25 @@ def _gathering(case: Case) -> bool:
     return call is not None and call.op in ("gather", "take_along_dim")
 
 
+def _gathered(case: Case) -> tuple[np.ndarray, int, np.ndarray] | None:
+    """A gather's input, its dim and its positions without the dims they were
+    expanded over (``shared_positions``); None where the call is no gather."""
+    if not _gathering(case):
+        return None
+    assert case.call is not None
+    dim = _axis(case.call)
+    index = to_numpy(case.call.index)
+    return to_numpy(case.call.input), dim, shared_positions(index, dim)
+
+
 def _axis(call: Call) -> int:
     rank = max(to_numpy(call.input).ndim, 1)
     return int(call.axis or 0) % rank
 
 
-def _along(call: Call, dim: int) -> str:
+def _along(call: Call, dim: int) -> Field:
     if to_numpy(call.input).ndim == 2 and call.op != "index_select":
-        return " (a column in each row)" if dim == 1 else " (a row in each column)"
+        return phrase("along.column" if dim == 1 else "along.row")
     return ""
 
 
@@ -251,7 +263,7 @@ def _no_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
 # ---------------------------------------------------------------- call misconceptions
 
 
-def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     dim = _axis(case.call)
     rank = max(to_numpy(case.call.input).ndim, 1)
@@ -345,11 +357,10 @@ def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, s
     _every_position_words,
 )
 def _every_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    if not _gathering(case):
+    gathered = _gathered(case)
+    if gathered is None:
         return {}
-    assert case.call is not None
-    source, dim = to_numpy(case.call.input), _axis(case.call)
-    positions = shared_positions(to_numpy(case.call.index), dim)
+    source, dim, positions = gathered
     if (
         positions.size == 0
         or positions.min() < 0
@@ -421,11 +432,10 @@ def _whole_rows_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     _whole_rows_words,
 )
 def _whole_rows(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    if not _gathering(case):
+    gathered = _gathered(case)
+    if gathered is None:
         return {}
-    assert case.call is not None
-    source, dim = to_numpy(case.call.input), _axis(case.call)
-    positions = shared_positions(to_numpy(case.call.index), dim)
+    source, dim, positions = gathered
     if dim == 0 or positions.size == 0:
         return {}
     if positions.min() < 0 or positions.max() >= source.shape[0]:
@@ -865,11 +875,11 @@ def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     dim included, where gather needs one entry per position along dim: the result
     has the input's size along dim (each position read once per entry there), or
     expand raises where there are neither 1 nor that many positions."""
-    if not _gathering(case) or not case.writes_code:
+    gathered = _gathered(case)
+    if gathered is None or not case.writes_code:
         return {}
     assert case.call is not None
-    source, dim = to_numpy(case.call.input), _axis(case.call)
-    positions = shared_positions(to_numpy(case.call.index), dim)
+    source, dim, positions = gathered
     if positions.ndim > source.ndim or positions.ndim <= dim:
         return {}
     shape = positions.shape + (1,) * (source.ndim - positions.ndim)
@@ -1520,7 +1530,7 @@ def _changed(before: Sequence[Outcome], after: Sequence[Outcome]) -> int:
 def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
     """The candidate's verdict: each part worded on the first case it shows on."""
     cases = search.cases
-    texts: list[Verdict] = []
+    texts: list[Phrase] = []
     before: Sequence[Outcome] = [case.expected for case in cases]
     for position, (item, key) in enumerate(candidate.parts):
         own = search.candidate(candidate.parts[: position + 1])
@@ -1529,21 +1539,15 @@ def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
         case, outcome = cases[number], own.outcomes[number]
         fields = {
             **item.words(case, key, outcome),
-            "lead": "" if texts else voice.lead(case),
+            "lead": voice.lead(case) if not texts else "",
             "yours": voice.yours,
         }
-        wanted = PLACEHOLDER.findall(messages()[item.template])
-        used = {name: fields[name] for name in wanted}
-        texts.append(Verdict(False, item.template, used, candidate.id))
+        wanted = fields_of(item.template)
+        texts.append(Phrase(item.template, {name: fields[name] for name in wanted}))
     if len(texts) == 1:
-        return texts[0]
+        return Verdict(False, texts[0].template, texts[0].fields, candidate.id)
     first, second = texts
-    return Verdict(
-        False,
-        "pair",
-        {"first": render(first).removesuffix("."), "second": render(second)},
-        candidate.id,
-    )
+    return Verdict(False, "pair", {"first": first, "second": second}, candidate.id)
 
 
 def explain(search: Search, learner: Sequence[Outcome], voice: Voice) -> Verdict | None:

@@ -10,8 +10,9 @@ The payload carries the templates it can use (``templates``: the subset of
 the page's own messages name). The book's build moves the payload into a file that the
 page fetches on first use (tools/lean_pages.py; the zip of tools/site_zip.py puts it
 back as a ``data:`` URL); the page renders a verdict ``V`` by plain substitution:
-every ``{name}`` in ``templates[V.template]`` becomes ``V.fields[name]``, nothing else
-(``render`` in ``verdict.py`` does the same in Python). The payload JSON is::
+every ``{name}`` in ``templates[V.template]`` becomes ``V.fields[name]`` (a phrase's
+own words, rendered alike), nothing else (``render`` in ``verdict.py`` does the same in
+Python). The payload JSON is::
 
     {"id": "01.pick_columns",
      "kind": "implement" | "fix" | "predict" | "raises" | "choose",
@@ -21,7 +22,7 @@ every ``{name}`` in ``templates[V.template]`` becomes ``V.fields[name]``, nothin
                                                  # notebook's names the solution reads)
      "call": {"op", "dim", "part", "answer"}     # fix only: the call the answer enters
      "reference": T | null                       # fix only: the corrected index
-     "cases": [{"name": "On hidden case 3 of 50" | "",
+     "cases": [{"name": P | "",                  # P: "On hidden case 3 of 50"
                 "visible": bool,
                 "inputs": {argname: T},          # implement and fix
                 "expected": T | ERROR,
@@ -60,8 +61,10 @@ row-major numbers]}`` (bools as 0/1; ``"nan"``, ``"inf"``, ``"-inf"`` where JSON
 no number), ``ERROR = {"error": {"rule": diagnose's rule id or null, "type":
 "IndexError" | ... | "Error" (any error)}}``, ``OUT`` is ``T``, ``ERROR``,
 ``{"not_expected": true}`` (any value but the expected one) or ``{"any_of_shape":
-[..]}`` (any value of that shape), and ``V = {"passed": bool, "template": id, "fields":
-{name: str}, "misconception": id | null}``.
+[..]}`` (any value of that shape), ``V = {"passed": bool, "template": id, "fields":
+{name: str | P}, "misconception": id | null}`` and ``P = {"template": id, "fields":
+{name: str | P}}``, a phrase (a piece of the sentence, rendered by its own template,
+without its final period).
 
 The page's check: unanswered (typed text that reads as ``...``, as ``typed_answer``
 reads it; an empty or ``...`` code box) gives ``verdicts.unanswered``; for predict, a
@@ -127,7 +130,7 @@ from gatherlab.exercises.misconceptions import (
     verdict_of,
 )
 from gatherlab.exercises.result import NOT_ATTEMPTED, Result
-from gatherlab.exercises.verdict import Verdict, messages, render
+from gatherlab.exercises.verdict import Verdict, field_json, messages, render
 
 PAGE_HIDDEN = 5
 PAGE_EXTRA = 5  # hidden cases more, for misconceptions the first ones do not tell
@@ -196,7 +199,7 @@ def _cases(
     for number, case in enumerate(search.cases):
         listed.append(
             {
-                "name": case.name,
+                "name": field_json(case.name),
                 "visible": case.visible,
                 "inputs": names.get(number, {}),
                 "expected": outcome(case.expected),
@@ -253,7 +256,9 @@ PAGE_TEMPLATES = {
         "fix.not_a_tensor",
         # a result of the wrong shape (fix._expand_advice, which the page runs too)
         "differ.shape",
+        "lead.runs_now",
         "fix.expand_repeats",
+        *(t for t in messages() if t.startswith(("slice.", "axis."))),
         *ADVICE_TEMPLATES,
         # strategies.float_positions, which the page runs too
         "fix.values_not_positions",
@@ -267,6 +272,7 @@ PAGE_TEMPLATES = {
         "differ.not_numbers",
         "differ.unreadable",
         "differ.ragged",
+        *(t for t in messages() if t.startswith(("place.", "entries."))),
         "page.unsupported_value",
     ),
     "raises": ("raises.unknown", "raises.not_labels"),

@@ -24,25 +24,25 @@ from gatherlab.exercises.misconceptions import Case, Search, Voice
 from gatherlab.exercises.misconceptions import explain as explain_misconception
 from gatherlab.exercises.rendering import as_shown, assigned, body
 from gatherlab.exercises.result import Feedback, Result, not_attempted
-from gatherlab.exercises.verdict import Verdict, verdict
+from gatherlab.exercises.verdict import Phrase, Verdict, phrase, verdict
 from gatherlab.exercises.wrong import transposed
 from gatherlab.trace import format_value
 
 SAYS_IT_RAISES = re.compile(r"rais|error|exception|fail|throw|crash", re.IGNORECASE)
 
 
-def runs_because(explain: Call | None) -> str:
-    """Why the code runs, for calls whose reason is the op itself (take flattens)."""
+def runs_because(explain: Call | None, expected: Any) -> Phrase:
+    """Why the code runs: for calls whose reason is the op itself (take flattens),
+    that reason; else the shape of what it returns."""
     if explain is None or explain.op != "take":
-        return ""
+        return phrase("runs.shape", shape=shape_text(to_numpy(expected).shape))
     size = int(to_numpy(explain.input).size)
-    return (
-        f"take reads the flattened {explain.input_name} ({size} entries, positions "
-        f"-{size}..{size - 1}), not its rows, so every position here is valid"
+    return phrase(
+        "runs.take", input=explain.input_name, size=str(size), last=str(size - 1)
     )
 
 
-PREDICT_VOICE = Voice(lambda case: "Not quite: ", "your answer")
+PREDICT_VOICE = Voice(lambda case: phrase("lead.not_quite"), "your answer")
 
 
 def prediction_case(
@@ -98,12 +98,7 @@ def prediction_feedback(
     says what is known: the first wrong coordinate and what it should read.
     """
     if isinstance(answer, str) and SAYS_IT_RAISES.search(answer):
-        shape = shape_text(to_numpy(expected).shape)
-        why = (
-            runs
-            or runs_because(explain)
-            or f"the code returns a value of shape {shape}"
-        )
+        why = runs or runs_because(explain, expected)
         return Feedback(verdict(False, "predict.says_raises", why=why))
     difference = differences(expected, answer, "your answer", strict=False)
     if difference is None:

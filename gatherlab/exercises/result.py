@@ -11,7 +11,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from gatherlab.exercises.verdict import Verdict, render, verdict
+from gatherlab.exercises.verdict import Field, Verdict, render, verdict
 
 PASSED, FAILED, NOT_ATTEMPTED = "passed", "not yet", "not attempted yet"
 MARKS = {PASSED: "✔", FAILED: "✘", NOT_ATTEMPTED: "✏"}
@@ -72,10 +72,10 @@ def judged(exercise_id: str, verdict: Verdict, details: tuple[str, ...] = ()) ->
 
 
 def failed(
-    exercise_id: str, template: str, details: tuple[str, ...] = (), **fields: str
+    exercise_id: str, template: str, details: tuple[str, ...] = (), **fields: Field
 ) -> Result:
     """A wrong answer: template ``template`` of ``messages.json`` with ``fields``."""
-    return judged(exercise_id, verdict(False, template, **fields), details)
+    return judged(exercise_id, Verdict(False, template, fields), details)
 
 
 def not_attempted(exercise_id: str, kind: str) -> Result:

@@ -1,10 +1,14 @@
 """A check's verdict as data, and the one table that turns it into words.
 
 ``Verdict`` holds whether an answer passed, the template that words it, the fields the
-template names (strings, already formatted as ``gatherlab.trace.format_value`` formats
-numbers) and the misconception found, if one was. ``messages.json`` maps a template id
-to text with ``{field}`` placeholders; ``render`` substitutes them, nothing more, so the
-book's page (which loads the same file) words a verdict exactly as the notebook does.
+template names and the misconception found, if one was. A field is a string (a number
+formatted as ``gatherlab.trace.format_value`` formats it, a coordinate, a shape, a code
+name) or a ``Phrase``: a piece of a sentence, itself a template of the table and its
+fields (a lead such as "On hidden case 3 of 50, ", a pair's two verdicts).
+``messages.json`` maps a template id to text with ``{field}`` placeholders; ``render``
+substitutes them, a phrase by its own words without a final period (it is a clause of
+the sentence around it), nothing more, so the book's page (which loads the same file and
+renders alike, exercises.mjs's ``render``) words a verdict exactly as the notebook does.
 """
 
 from __future__ import annotations
@@ -31,43 +35,85 @@ def messages() -> dict[str, str]:
     return table
 
 
+def _check_fields(template: str, fields: Mapping[str, Field]) -> None:
+    if template not in messages():
+        raise ValueError(f"no message template {template!r}")
+    wanted = fields_of(template)
+    given = set(fields)
+    if wanted != given or not all(isinstance(v, str | Phrase) for v in fields.values()):
+        raise ValueError(
+            f"template {template!r} needs the fields (strings or phrases) "
+            f"{sorted(wanted)}, got {sorted(given)}"
+        )
+
+
+def field_json(value: Field) -> Any:
+    """A field as the page reads it: a string, or a phrase's ``P``."""
+    return value if isinstance(value, str) else value.to_json()
+
+
+def _fields_json(fields: Mapping[str, Field]) -> dict[str, Any]:
+    return {k: field_json(v) for k, v in fields.items()}
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A piece of a sentence: a ``template`` id and its ``fields``."""
+
+    template: str
+    fields: Mapping[str, Field] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_fields(self.template, self.fields)
+
+    def to_json(self) -> dict[str, Any]:
+        """The phrase as the page reads it (``P`` in ``page.py``'s contract)."""
+        return {"template": self.template, "fields": _fields_json(self.fields)}
+
+
+# A verdict's field: words that are data (a number, a coordinate, a name), or a phrase.
+Field = str | Phrase
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """``passed``, a ``template`` id, its string ``fields``, a ``misconception``."""
+    """``passed``, a ``template`` id, its ``fields``, a ``misconception``."""
 
     passed: bool
     template: str
-    fields: Mapping[str, str] = field(default_factory=dict)
+    fields: Mapping[str, Field] = field(default_factory=dict)
     misconception: str | None = None
 
     def __post_init__(self) -> None:
-        if self.template not in messages():
-            raise ValueError(f"no message template {self.template!r}")
-        wanted = set(PLACEHOLDER.findall(messages()[self.template]))
-        given = set(self.fields)
-        if wanted != given or not all(isinstance(v, str) for v in self.fields.values()):
-            raise ValueError(
-                f"template {self.template!r} needs the string fields "
-                f"{sorted(wanted)}, got {sorted(given)}"
-            )
+        _check_fields(self.template, self.fields)
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as the page reads it (``V`` in ``page.py``'s contract)."""
         return {
             "passed": self.passed,
             "template": self.template,
-            "fields": dict(self.fields),
+            "fields": _fields_json(self.fields),
             "misconception": self.misconception,
         }
 
 
-def render(verdict: Verdict) -> str:
-    """The verdict in words: its template with every ``{field}`` substituted."""
-    return fill(messages()[verdict.template], verdict.fields)
+def render(verdict: Verdict | Phrase) -> str:
+    """The verdict in words: its template with every ``{field}`` substituted, a
+    phrase by its words without their final period."""
+    words = {
+        k: v if isinstance(v, str) else render(v).removesuffix(".")
+        for k, v in verdict.fields.items()
+    }
+    return fill(messages()[verdict.template], words)
+
+
+def phrase(template: str, **fields: Field) -> Phrase:
+    """``Phrase(template, fields)`` with keyword fields."""
+    return Phrase(template, fields)
 
 
 def verdict(
-    passed: bool, template: str, misconception: str | None = None, **fields: str
+    passed: bool, template: str, misconception: str | None = None, **fields: Field
 ) -> Verdict:
     """``Verdict(passed, template, fields, misconception)`` with keyword fields."""
     return Verdict(passed, template, fields, misconception)
@@ -78,8 +124,15 @@ def fields_of(template: str) -> set[str]:
     return set(PLACEHOLDER.findall(messages()[template]))
 
 
+def picked(template: str, known: Mapping[str, Field]) -> Phrase:
+    """The phrase of ``template`` with the fields of ``known`` it names."""
+    return Phrase(
+        template, {k: v for k, v in known.items() if k in fields_of(template)}
+    )
+
+
 def completed(
-    template: str, known: Mapping[str, str], own: Mapping[str, str] | None = None
+    template: str, known: Mapping[str, Field], own: Mapping[str, Field] | None = None
 ) -> Verdict:
     """A failing verdict whose template picks, from the fields the checker ``known``
     (the case, the coordinate, the values), those it names, plus its ``own`` fields

@@ -35,6 +35,7 @@ from gatherlab.exercises.misconceptions import (
     _first_difference,
     misconception,
 )
+from gatherlab.exercises.verdict import Field, phrase
 from gatherlab.trace import format_value
 
 WriteOp = Literal[
@@ -192,17 +193,13 @@ def _base_words(case: Case, outcome: Outcome) -> tuple[Write, tuple[int, ...]]:
 # ---------------------------------------------------------------- dims and positions
 
 
-def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     write = _writes_of(case)
     assert write is not None
     rank = to_numpy(write.base).ndim
-    along = ""
+    along: Field = ""
     if rank == 2:
-        along = (
-            " (the column each entry goes to, within its row)"
-            if write.dim == 1
-            else " (the row each entry goes to, within its column)"
-        )
+        along = phrase("along.write_column" if write.dim == 1 else "along.write_row")
     return {
         "other": str((write.dim + key) % rank),
         "dim": str(write.dim),

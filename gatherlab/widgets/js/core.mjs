@@ -22,7 +22,9 @@ export class ParseError extends Error {}
 const prod = (shape) => shape.reduce((a, b) => a * b, 1);
 const coord = (at) => at.join(", ");
 export const entry = (name, at) => (at.length ? `${name}[${coord(at)}]` : name);
-const isFloat = (dtype) => /^(b?float|half|double)/.test(dtype);
+// Is a dtype name a floating-point one (float16, bfloat16, float32, float64; half,
+// double)? The one such test of the browser's engine.
+export const isFloat = (dtype) => /^(b?float|half|double)/.test(dtype);
 
 // Python's repr of a small list: [1, 2] and ints; used in messages (shape lists).
 const pyList = (values) => `[${values.join(", ")}]`;

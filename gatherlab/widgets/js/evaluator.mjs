@@ -6,7 +6,7 @@
 // tests/js/evaluator.test.mjs checks it against torch and TensorFlow (tools/evaluator_cases.py).
 // A tensor is {t: "tensor", lib: "torch" | "tf", dtype, shape: [..], data: [..] row-major}.
 
-import { diagnose, formatValue, unravel } from "./core.mjs";
+import { diagnose, formatValue, isFloat, unravel } from "./core.mjs";
 import { ELLIPSIS, NONE, PyError, UnsupportedError, floatRepr, parse, pyInt, strRepr } from "./python.mjs";
 import { REDUCTIONS, scatterProblems, scatterResult, scatterWrites } from "./scatter.mjs";
 
@@ -31,9 +31,7 @@ const tuple = (items) => ({ t: "tuple", items });
 const list = (items) => ({ t: "list", items });
 
 const prod = (shape) => shape.reduce((a, b) => a * b, 1);
-const FLOATS = ["float16", "bfloat16", "float32", "float64"];
 const INTS = ["uint8", "int8", "int16", "int32", "int64"];
-const isFloatDtype = (d) => FLOATS.includes(d);
 const isIntDtype = (d) => INTS.includes(d);
 const category = (d) => (d === "bool" ? 0 : isIntDtype(d) ? 1 : 2);
 const RANK = { bool: 0, uint8: 1, int8: 1, int16: 2, int32: 3, int64: 4, float16: 5, bfloat16: 5, float32: 6, float64: 7 };
@@ -102,7 +100,7 @@ const numberOf = (value) => (value.t === "bool" ? (value.v ? 1 : 0) : value.v);
 function toInt(value, what = "an integer") {
   if (value.t === "int") return value.v;
   if (value.t === "bool") return value.v ? 1 : 0;
-  if (value.t === "tensor" && value.data.length === 1 && !isFloatDtype(value.dtype) && value.shape.length === 0)
+  if (value.t === "tensor" && value.data.length === 1 && !isFloat(value.dtype) && value.shape.length === 0)
     return value.data[0];
   throw new PyError("TypeError", `expected ${what}, got ${typeName(value)}`);
 }
@@ -111,7 +109,7 @@ function sizesFrom(args, name) {
   // f(2, 3), f((2, 3)), f([2, 3]), f(torch.Size)
   if (args.length === 1 && (args[0].t === "tuple" || args[0].t === "list"))
     return args[0].items.map((v) => toInt(v, `${name}'s sizes to be ints`));
-  if (args.length === 1 && args[0].t === "tensor" && args[0].shape.length === 1 && !isFloatDtype(args[0].dtype))
+  if (args.length === 1 && args[0].t === "tensor" && args[0].shape.length === 1 && !isFloat(args[0].dtype))
     return args[0].data.slice();
   return args.map((v) => toInt(v, `${name}'s sizes to be ints`));
 }
@@ -144,7 +142,7 @@ function fromSequence(value, dtype, lib) {
     if (item.t === "list" || item.t === "tuple") return item.items.forEach(walk);
     if (item.t === "tensor") {
       for (const v of item.data) flat.push(v);
-      if (isFloatDtype(item.dtype)) sawFloat = true;
+      if (isFloat(item.dtype)) sawFloat = true;
       else if (item.dtype === "bool") sawBool = true;
       else sawInt = true;
       return;
@@ -157,7 +155,7 @@ function fromSequence(value, dtype, lib) {
   walk(value);
   let inferred;
   if (value.t === "tensor") inferred = value.dtype;
-  else if (sawFloat) inferred = lib === "tf" ? "float32" : sourceDtype && isFloatDtype(sourceDtype) ? sourceDtype : "float32";
+  else if (sawFloat) inferred = lib === "tf" ? "float32" : sourceDtype && isFloat(sourceDtype) ? sourceDtype : "float32";
   else if (sawInt) inferred = lib === "tf" ? "int32" : "int64";
   else if (sawBool) inferred = "bool";
   else inferred = "float32";  // an empty list
@@ -302,10 +300,10 @@ function tensorBinary(op, left, right) {
     dtype = a.dtype;
     if (op === "/" && isIntDtype(dtype)) dtype = "float64";
   } else dtype = promote(a, b);
-  if ((op === "&" || op === "|") && isFloatDtype(dtype))
+  if ((op === "&" || op === "|") && isFloat(dtype))
     throw new PyError("RuntimeError", `"bitwise_${op === "&" ? "and" : "or"}_cpu" not implemented for '${dtype === "float32" ? "Float" : "Double"}'`);
-  if (op === "/" && !isFloatDtype(dtype)) dtype = "float32";
-  if ((op === "//" || op === "%") && !isFloatDtype(dtype) && lib === "torch") {
+  if (op === "/" && !isFloat(dtype)) dtype = "float32";
+  if ((op === "//" || op === "%") && !isFloat(dtype) && lib === "torch") {
     const zero = (op === "//" || op === "%") && b.data.some((v) => v === 0);
     if (zero) throw new PyError("RuntimeError", "ZeroDivisionError");
   }
@@ -436,7 +434,7 @@ function repeatInterleave(t, repeats, dim) {
   const size = source.shape[d];
   let counts;
   if (repeats.t === "tensor") {
-    if (isFloatDtype(repeats.dtype)) throw new PyError("RuntimeError", "repeat_interleave only supports integer repeats");
+    if (isFloat(repeats.dtype)) throw new PyError("RuntimeError", "repeat_interleave only supports integer repeats");
     counts = repeats.data.length === 1 ? new Array(size).fill(repeats.data[0]) : repeats.data.slice();
     if (repeats.shape.length > 1) throw new PyError("RuntimeError", "repeats must be 0-dim or 1-dim tensor");
   } else counts = new Array(size).fill(toInt(repeats));
@@ -676,7 +674,7 @@ function softmax(t, dim, log) {
   const d = normDim(dim, shape.length);
   const out = t.data.slice();
   if (!out.length) return tensor(t.shape.slice(), out, t.dtype);  // torch checks no dtype
-  if (!isFloatDtype(t.dtype)) throw new PyError("NotImplementedError", `"${op}_lastdim_kernel_impl" not implemented for '${torchDtypeName(t.dtype)}'`);
+  if (!isFloat(t.dtype)) throw new PyError("NotImplementedError", `"${op}_lastdim_kernel_impl" not implemented for '${torchDtypeName(t.dtype)}'`);
   const size = shape[d];
   const inner = prod(shape.slice(d + 1));
   const outer = prod(shape.slice(0, d));
@@ -761,7 +759,7 @@ function clamp(t, lo, hi) {
 // sum of the weights at each value (float32 weights sum as float32, any other dtype as
 // float64; an empty input counts nothing, as int64).
 function bincount(t, minlength, weights = NONE) {
-  if (isFloatDtype(t.dtype)) throw new PyError("NotImplementedError", `"bincount_cpu" not implemented for '${torchDtypeName(t.dtype)}'`);
+  if (isFloat(t.dtype)) throw new PyError("NotImplementedError", `"bincount_cpu" not implemented for '${torchDtypeName(t.dtype)}'`);
   if (t.shape.length !== 1 || t.data.some((v) => v < 0)) throw new PyError("RuntimeError", "bincount only supports 1-d non-negative integral inputs.");
   const w = weights.t === "none" ? null : asTensor(weights);
   if (w && (w.shape.length !== 1 || w.data.length !== t.data.length))
@@ -795,7 +793,7 @@ function reduce(t, dim, keepdim, kind) {
     min: [Infinity, Math.min],
   };
   const [start, f] = fns[kind];
-  let dtype = kind === "any" || kind === "all" ? "bool" : kind === "sum" || kind === "prod" ? (isFloatDtype(t.dtype) ? t.dtype : "int64") : t.dtype;
+  let dtype = kind === "any" || kind === "all" ? "bool" : kind === "sum" || kind === "prod" ? (isFloat(t.dtype) ? t.dtype : "int64") : t.dtype;
   if (t.lib === "tf" && kind === "sum") dtype = t.dtype;
   if (dim === null) {
     if ((kind === "max" || kind === "min") && t.data.length === 0)
@@ -849,13 +847,13 @@ function locate(x, indexValue) {
     else if (item.t === "int") parts.push(item);
     else if (item.t === "bool") throw new UnsupportedError("indexing with True or False");
     else if (item.t === "tensor") {
-      if (isFloatDtype(item.dtype)) throw new PyError("IndexError", "tensors used as indices must be long, int, byte or bool tensors");
+      if (isFloat(item.dtype)) throw new PyError("IndexError", "tensors used as indices must be long, int, byte or bool tensors");
       // torch reads a 0-d integer tensor as an integer
       parts.push(item.shape.length === 0 && item.dtype !== "bool" ? pyInt(item.data[0]) : item);
     } else if (item.t === "list" || item.t === "tuple" || item.t === "range") {
       // torch reads a range index as the list of its ints
       const t = fromSequence(item.t === "range" ? list(item.items) : item, null, "torch");
-      if (isFloatDtype(t.dtype)) throw new PyError("IndexError", "tensors used as indices must be long, int, byte or bool tensors");
+      if (isFloat(t.dtype)) throw new PyError("IndexError", "tensors used as indices must be long, int, byte or bool tensors");
       parts.push(t);
     } else throw new PyError("IndexError", `only integers, slices (\`:\`), ellipsis (\`...\`), None and long or byte Variables are valid indices (got ${typeName(item)})`);
   }
@@ -1206,7 +1204,7 @@ function tfConstant(v, dtype) {
 function tfGather(params, indices, axis, batchDims) {
   const p = tfTensorArg(params);
   const i = tfTensorArg(indices);
-  if (isFloatDtype(i.dtype) || i.dtype === "bool")
+  if (isFloat(i.dtype) || i.dtype === "bool")
     throw new PyError("TypeError", `Value passed to parameter 'indices' has DataType ${i.dtype} not in list of allowed values: int16, int32, int64`);
   let b = batchDims;
   if (b < 0) b += i.shape.length;
@@ -1247,7 +1245,7 @@ function tfGather(params, indices, axis, batchDims) {
 function tfGatherNd(params, indices, batchDims) {
   const p = tfTensorArg(params);
   const i = tfTensorArg(indices);
-  if (isFloatDtype(i.dtype) || i.dtype === "bool")
+  if (isFloat(i.dtype) || i.dtype === "bool")
     throw new PyError("TypeError", `Value passed to parameter 'indices' has DataType ${i.dtype} not in list of allowed values: int16, int32, int64`);
   if (batchDims !== 0) throw new UnsupportedError("tf.gather_nd with batch_dims");
   if (i.shape.length === 0) throw new PyError("InvalidArgumentError", "indices must be at least a vector");
@@ -1303,7 +1301,7 @@ const TF = {
   }),
   range: fn("tf.range", (g, kw) => {
     const a = args(["start", "limit=None", "delta=1", "dtype=None"], g, kw, "range");
-    const unwrap = (v) => (v.t === "tensor" && v.shape.length === 0 ? (isFloatDtype(v.dtype) ? pyFloat(v.data[0]) : pyInt(v.data[0])) : v);
+    const unwrap = (v) => (v.t === "tensor" && v.shape.length === 0 ? (isFloat(v.dtype) ? pyFloat(v.data[0]) : pyInt(v.data[0])) : v);
     const firstTensor = [a.start, a.limit].find((v) => v.t === "tensor");
     const out = arange({ start: unwrap(a.start), end: unwrap(a.limit), step: unwrap(a.delta), dtype: a.dtype }, "tf");
     if (firstTensor && a.dtype.t === "none") return tensor(out.shape, out.data, firstTensor.dtype, "tf");
@@ -1450,7 +1448,7 @@ function callMethod(t, name, g, kw) {
       const a = dimKw(["decimals=0"]);
       if (t.dtype === "bool") throw new PyError("NotImplementedError", '"round_cpu" not implemented for \'Bool\'');
       if (toInt(a.decimals) !== 0) throw new UnsupportedError(".round(decimals=...)");
-      return tensor(t.shape, t.data.map((v) => (isFloatDtype(t.dtype) ? cast(roundHalfEven(v), t.dtype) : v)), t.dtype);
+      return tensor(t.shape, t.data.map((v) => (isFloat(t.dtype) ? cast(roundHalfEven(v), t.dtype) : v)), t.dtype);
     }
     case "floor": case "ceil": case "abs": case "neg": {
       noKw();
@@ -1547,7 +1545,7 @@ function needArgs(g, name) {
 function scalarOf(t, k) {
   const v = t.data[k];
   if (t.dtype === "bool") return pyBool(v);
-  return isFloatDtype(t.dtype) ? pyFloat(v) : pyInt(v);
+  return isFloat(t.dtype) ? pyFloat(v) : pyInt(v);
 }
 
 function toList(t) {
@@ -1781,7 +1779,7 @@ export function run(source, inputs = {}, options = {}) {
         const v = evaluate(node.value);
         if (v.t === "tensor") {
           if (node.op === "~") {
-            if (isFloatDtype(v.dtype)) throw new PyError("TypeError", "~ (bitwise_not) is only implemented for integer and boolean tensors");
+            if (isFloat(v.dtype)) throw new PyError("TypeError", "~ (bitwise_not) is only implemented for integer and boolean tensors");
             return tensor(v.shape, v.data.map((x) => (v.dtype === "bool" ? (x ? 0 : 1) : ~x)), v.dtype, v.lib);
           }
           if (node.op === "-" && v.dtype === "bool") throw new PyError("RuntimeError", "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
@@ -1853,7 +1851,7 @@ export function run(source, inputs = {}, options = {}) {
     const [root, inner] = chained(target.value);
     if (root.t !== "tensor") return [getItem(root, inner), index];
     const items = (v) => (v.t === "tuple" ? v.items : [v]);
-    const whole = (v) => v.t === "int" || (v.t === "tensor" && !v.shape.length && !isFloatDtype(v.dtype) && v.dtype !== "bool");
+    const whole = (v) => v.t === "int" || (v.t === "tensor" && !v.shape.length && !isFloat(v.dtype) && v.dtype !== "bool");
     if (!items(inner).every(whole)) throw new UnsupportedError("assigning through an indexed tensor (write x[a, b] = ... rather than x[a][b] = ...)");
     return [root, tuple([...items(inner), ...items(index)])];
   }

@@ -15,7 +15,7 @@
 // nothing is sent anywhere. tests/js/page_exercises.test.mjs checks judge() and
 // readTyped() (after ready()).
 
-import { entry, formatValue, problem, shapeText, trace, unravel } from "./core.mjs";
+import { entry, formatValue, isFloat, problem, shapeText, trace, unravel } from "./core.mjs";
 import { strRepr } from "./python.mjs";
 
 // The evaluator (about 100 KB), imported by ready(): judge() and readTyped() need it.
@@ -234,6 +234,11 @@ function boundName(payload, code) {
   return !binds(payload.call.answer) && binds("answer") ? "answer" : payload.call.answer;
 }
 
+// A case's inputs as evaluator values, fresh: the learner's lines may write into them
+// (x[0] = 1, scatter_), so each run gets its own.
+const inputsOf = (testCase, lib = "torch") =>
+  Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v, lib)]));
+
 // The outputs of code (implement, fix) on every case of the payload.
 function codeOutputs(payload, answer) {
   let lines;
@@ -251,8 +256,7 @@ function codeOutputs(payload, answer) {
   const results = [];
   for (const testCase of payload.cases) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
-    const lib = payload.framework === "tensorflow" ? "tf" : "torch";
-    const inputs = Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v, lib)]));
+    const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
     try {
       const value = run(code, payload.kind === "implement" ? called(lines, payload.args, inputs) : inputs, { tf: true, forbid: payload.forbid, calls, function: lines.function && payload.kind === "implement" });
       if (payload.kind === "fix") {
@@ -303,7 +307,6 @@ function fixedCall(payload, inputs, value) {
 // truncation of floats that stand for whole numbers (tools/page_cases.py stores float
 // answers to every fix, so the page words test holds both to one verdict).
 const NEAR_WHOLE = 1e-3;
-const isFloating = (t) => t.dtype.startsWith("float");
 const roundHalfEven = (x) => {
   const r = Math.round(x);
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
@@ -316,7 +319,7 @@ function floatPositions(payload, inputs, value) {
   const [inputName, indexName] = payload.args;
   const source = inputs[inputName];
   const values = value.data.map(Number);
-  if (isFloating(value)) {
+  if (isFloat(value.dtype)) {
     if (!values.length) return null;
     const fractions = values.filter((x) => Math.abs(x - roundHalfEven(x)) > 0);
     const known = new Set(source.data.map(Number));
@@ -329,10 +332,10 @@ function floatPositions(payload, inputs, value) {
     if (equals(fixedCall(payload, inputs, whole), payload.cases[0].expected)) return null;
     return v("fix.float_wrong_positions");
   }
-  if (isFloating(source) && sameShape(value.shape, source.shape) && values.every((x, k) => x === Math.trunc(source.data[k])))
+  if (isFloat(source.dtype) && sameShape(value.shape, source.shape) && values.every((x, k) => x === Math.trunc(source.data[k])))
     return v("fix.values_long", { input: inputName, value: String(values[0]), index: indexName });
   const original = inputs[indexName];
-  if (!isFloating(original) || !sameShape(value.shape, original.shape)) return null;
+  if (!isFloat(original.dtype) || !sameShape(value.shape, original.shape)) return null;
   const truncated = original.data.map(Math.trunc);
   const rounded = original.data.map(roundHalfEven);
   const wrong = truncated.findIndex((x, k) => x !== rounded[k]);
@@ -378,20 +381,22 @@ export function shapeAdvice(expected, got) {
   return { template: "advice.size", fields };
 }
 
+// A piece of a verdict's sentence: a template and its fields (verdict.py's Phrase).
+const phrase = (template, fields = {}) => ({ template, fields });
+
 // A fix's result of the wrong shape (fix._expand_advice): differ.shape with the
 // advice; where that advice is an expand that would repeat the wrong positions, where
 // the index's new axis belongs (found by running the call, as Python does).
 function fixShape(payload, got, want) {
-  const words = (advice) => render({ template: advice.template, fields: advice.fields }, payload.templates);
   const advice = shapeAdvice(want.shape, got.tensor.shape);
-  const shape = { lead: "The call runs now; ", what: "the result", got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(want.shape) };
-  const said = { passed: false, template: "differ.shape", fields: { ...shape, advice: words(advice) }, misconception: null };
+  const shape = { lead: phrase("lead.runs_now"), what: "the result", got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(want.shape) };
+  const said = { passed: false, template: "differ.shape", fields: { ...shape, advice }, misconception: null };
   const index = got.index;
   if (advice.template !== "advice.size_expand" || payload.call.part !== "index" || !index) return said;
   const target = fromPayload(payload.reference).shape;
   const short = index.shape.map((s, d) => d).filter((d) => index.shape[d] === 1 && target[d] !== 1);
-  const head = { ...shape, advice: words({ template: "advice.size", fields: advice.fields }) };
-  const inputs = Object.fromEntries(Object.entries(payload.cases[0].inputs).map(([k, v]) => [k, fromPayload(v)]));
+  const head = { ...shape, advice: phrase("advice.size", advice.fields) };
+  const inputs = inputsOf(payload.cases[0]);  // not the run's: its lines may have written into them
   const gives = (code, names) => {
     try {
       return equals(fixedCall(payload, inputs, run(code, names)), payload.cases[0].expected);
@@ -406,14 +411,15 @@ function fixShape(payload, got, want) {
   const [d, rank] = [short[0], target.length];
   for (let fresh = 0; fresh < rank; fresh++) {
     if (fresh === d || !gives(`i.squeeze(${d}).unsqueeze(${fresh}).expand(${sizes})`, { i: index })) continue;
-    const place = fresh === 0 ? "first" : fresh === rank - 1 ? "last" : `at dim ${fresh}`;
-    const along = rank === 2 && fresh < 2 ? ["row", "column"][fresh] : `slice along dim ${fresh}`;
+    const at = { dim: String(fresh) };
+    const place = fresh === 0 ? phrase("axis.first") : fresh === rank - 1 ? phrase("axis.last") : phrase("axis.at", at);
+    const along = rank === 2 && fresh < 2 ? phrase(["slice.row", "slice.column"][fresh]) : phrase("slice.along", at);
     const positions = repr(run(`i.squeeze(${d}).tolist()`, { i: index }));
     return {
       passed: false,
       template: "fix.expand_repeats",
       fields: {
-        got_shape: head.got_shape, expected_shape: head.expected_shape, advice: head.advice,
+        got_shape: shape.got_shape, expected_shape: shape.expected_shape, advice: head.advice,
         d: String(d), along, positions, place, new: String(fresh), sizes: expandSizes(target, fresh),
       },
       misconception: null,
@@ -487,7 +493,7 @@ function judged(payload, answer) {
     if (!output.tensor) {
       const where = ragged(read.value);
       const fields = { lead: "", what: "Your answer" };
-      return where ? v("differ.ragged", { ...fields, ragged: where }) : v("differ.unreadable", fields);
+      return where ? v("differ.ragged", { ...fields, ...where }) : v("differ.unreadable", fields);
     }
     mine = [output];
   } else {
@@ -531,7 +537,7 @@ function typeDifference(payload, found) {
   const [testCase, got] = [payload.cases[k], found.outputs[k]];
   if (k < 0 || testCase.expected.error || got.error) return null;
   const v = (template, fields = {}) =>
-    ({ passed: false, template, fields: { lead: `${testCase.name}, `, what: "your result", ...fields }, misconception: null });
+    ({ passed: false, template, fields: { lead: phrase("lead.case", { case: testCase.name }), what: "your result", ...fields }, misconception: null });
   if (got.other?.t === "none") return v("differ.returned_none");
   if (found.missing && got.tensor) return null;  // implement.not_required says it
   const framework = got.tensor ? (got.tensor.lib === "tf" ? "tensorflow" : "torch") : null;
@@ -543,16 +549,21 @@ function typeDifference(payload, found) {
 }
 const sameType = (output, want) => want.error || (output.tensor && output.tensor.dtype === fromPayload(want).dtype);
 
-// compare.py's _ragged: where nested lists stop being rectangular.
+// compare.py's _ragged: where nested lists stop being rectangular, as differ.ragged's
+// phrases here, here_has, there, there_has.
+const length = (value) => (["list", "tuple"].includes(value.t) ? value.items.length : null);  // null: a number
 const entries = (value) =>
-  !["list", "tuple"].includes(value.t) ? "is a number" : value.items.length === 1 ? "has 1 entry" : `has ${value.items.length} entries`;
-const place = (path) => (path.length === 1 ? `row ${path[0]}` : `entry ${path.map((i) => `[${i}]`).join("")}`);
+  length(value) === null ? phrase("entries.number")
+    : length(value) === 1 ? phrase("entries.one") : phrase("entries.many", { count: String(length(value)) });
+const place = (path) =>
+  path.length === 1 ? phrase("place.row", { row: String(path[0]) }) : phrase("place.entry", { path: path.map((i) => `[${i}]`).join("") });
 
 function ragged(value, path = []) {
-  if (!["list", "tuple"].includes(value.t) || !value.items.length) return null;
-  const first = entries(value.items[0]);
+  if (!length(value)) return null;
+  const first = value.items[0];
   for (const [i, item] of value.items.entries())
-    if (entries(item) !== first) return `${place([...path, i])} ${entries(item)} but ${place([...path, 0])} ${first}`;
+    if (length(item) !== length(first))
+      return { here: place([...path, i]), here_has: entries(item), there: place([...path, 0]), there_has: entries(first) };
   for (const [i, item] of value.items.entries()) {
     const found = ragged(item, [...path, i]);
     if (found) return found;
@@ -626,9 +637,14 @@ function fallback(payload, mine) {
 }
 
 // A verdict in words: its template (from the payload's `templates`, page.py's subset
-// of messages.json) with every {field} substituted, as verdict.render does.
+// of messages.json) with every {field} substituted, as verdict.render does: a string
+// as it is, a phrase ({template, fields}: a piece of the sentence) by its own words
+// without their final period.
 export function render(verdict, templates) {
-  return templates[verdict.template].replace(/\{([a-z_]+)\}/g, (whole, name) => verdict.fields[name]);
+  return templates[verdict.template].replace(/\{([a-z_]+)\}/g, (whole, name) => {
+    const field = verdict.fields[name];
+    return typeof field === "string" ? field : render(field, templates).replace(/\.$/, "");
+  });
 }
 
 // ------------------------------------------------------------------ progress

@@ -9,6 +9,7 @@ import {
   entry,
   formatTensor,
   formatValue,
+  isFloat,
   ParseError,
   parseTensor,
   problem,
@@ -18,7 +19,6 @@ import {
 import { buttons, esc, keepFocus, make, select, textBox } from "./dom.mjs";
 
 export const REDUCTIONS = ["sum", "prod", "mean", "amax", "amin"];
-const isFloatType = (dtype) => dtype.startsWith("float");
 const key = (at) => at.join(",");
 
 // ---- the rules and the writes: gatherlab.reference.scatter_writes
@@ -106,7 +106,7 @@ export function scatterWrites(x, dim, index, src) {
 const wrap64 = (value) => BigInt.asIntN(64, value);
 
 function reduced(values, reduce, dtype) {
-  if (isFloatType(dtype)) {
+  if (isFloat(dtype)) {
     if (reduce === "sum" || reduce === "mean") {
       const total = values.reduce((a, b) => a + b, 0);
       return reduce === "sum" ? total : total / values.length;
