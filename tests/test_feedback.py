@@ -14,7 +14,7 @@ import torch
 
 import gatherlab as gl
 from gatherlab.errors import DEBUG_ENV
-from gatherlab.exercises import EXERCISES, Call, Implement, PredictRaises, cases
+from gatherlab.exercises import EXERCISES, Call, Implement, PredictRaises, cases, check
 
 DIAGNOSE = sys.modules["gatherlab.diagnose"]  # gl.diagnose is the function
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -129,6 +129,27 @@ def test_a_function_that_reads_along_one_fixed_dim_is_told_to_pass_dim_on():
     assert "but dim=0 asks for dim 0" in loop.message
     # a function that follows dim is not taken for one that ignores it
     assert EXERCISES["01.gather_loop"].check(gl.exercises.ch01.gather_2d).passed
+
+
+def test_a_selection_run_wholly_along_one_fixed_dim_is_told_to_pass_dim_on():
+    # tfjs-core's Tensor.gather(indices, axis): the axis dropped, so the positions
+    # are laid along dim 0 and read there, whatever dim is
+    def first_dim(x, dim, positions):
+        along, sizes = [1] * x.dim(), list(x.shape)
+        along[0] = sizes[0] = positions.numel()
+        return torch.gather(x, 0, positions.reshape(along).expand(sizes))
+
+    result = EXERCISES["03.select_with_gather"].check(first_dim)
+    assert result.verdict.misconception == "dim-ignored"
+    assert "reads along dim 0" in result.message and "`0`" in result.message
+
+    # the same selection along the dim passed is right
+    def any_dim(x, dim, positions):
+        along, sizes = [1] * x.dim(), list(x.shape)
+        along[dim] = sizes[dim] = positions.numel()
+        return torch.gather(x, dim, positions.reshape(along).expand(sizes))
+
+    assert EXERCISES["03.select_with_gather"].check(any_dim).passed
 
 
 def test_a_negative_dim_read_as_dim_0_is_named():
@@ -355,6 +376,24 @@ def test_which_calls_raise_refuses_a_call_that_raises_for_another_reason():
     valid = Flaky("gather", x, 1, torch.tensor([[0], [1]]))
     with pytest.raises(ValueError, match="gl.diagnose finds no broken rule"):
         PredictRaises("99.flaky", "flaky", calls={"A": valid})
+
+
+def test_a_gather_that_runs_says_which_rule_it_does_not_apply():
+    """An empty index is not checked at all, and int32 positions are accepted: a
+    learner who marks such a call as raising is told so; other calls keep the plain
+    words."""
+    empty = check("01.which_calls_raise", ["B", "D", "E"])
+    assert empty.message.startswith("E runs: torch.gather(x, 1, torch.empty(0))")
+    assert "an empty index is not checked" in empty.message
+    int32 = check("04.which_calls_raise", ["D", "E", "F"])
+    assert "gather accepts int32 positions as well as int64" in int32.message
+    x = torch.tensor([[10, 11, 12], [20, 21, 22]])
+    with pytest.raises(RuntimeError, match="int32/int64"):
+        torch.gather(x, 1, torch.tensor([[2], [0]], dtype=torch.int16))
+    with pytest.raises(RuntimeError, match="Long"):
+        torch.take_along_dim(x, torch.tensor([[2], [0]], dtype=torch.int32), 1)
+    plain = check("01.which_calls_raise", ["A", "B", "D"])
+    assert plain.message.endswith("returns shape (1, 4).")
 
 
 @pytest.mark.parametrize(
@@ -774,6 +813,25 @@ def test_positions_moved_the_wrong_way_are_not_told_they_were_left_negative():
     assert result.verdict.misconception == "python-style-unwrapped"
     assert "a negative position is still refused (it stays outside" in result.message
     assert "and only to them" in result.message
+
+
+def test_negative_positions_moved_up_by_the_rank_are_named():
+    # OpenVINO's Gather: a negative index plus the number of dims, not the axis size
+    def plus_rank(input, dim, index):
+        moved = torch.where(index < 0, index + input.dim(), index)
+        return torch.gather(input, dim, moved)
+
+    result = EXERCISES["04.gather_python_style"].check(plus_rank)
+    assert result.verdict.misconception == "python-style-rank"
+    assert "adds the number of dims of the input (2)" in result.message
+    assert "which has size 3" in result.message
+
+    def plus_size(input, dim, index):  # the right size: not taken for the rank
+        moved = torch.where(index < 0, index + input.size(dim), index)
+        return torch.gather(input, dim, moved)
+
+    named = EXERCISES["04.gather_python_style"].check(plus_size).verdict
+    assert named is not None and named.misconception != "python-style-rank"
 
 
 def test_an_answer_that_is_the_index_itself_is_named():

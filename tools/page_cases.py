@@ -8,12 +8,12 @@ has ``text`` where the learner types a value or labels (predict, raises, choose;
 ``gatherlab.exercises.typed.typed_answer`` reads it) and ``code`` where the learner
 writes code (implement: a function named ``answer``; fix: ``answer = <expression>`` over
 the names the notebook defines, the payload's ``args``): the real mistakes of
-``tests/data/real_mistakes.json``, the solution as the notebook shows it, the input
-returned unchanged, and for a fix of the index, float indexes and indexes of the wrong
-shape. ``verdict`` is ``V`` and ``message`` its words
-(``gatherlab.exercises.page.verdict_for``): the page, given the same answer, must show
-the same words. ``tests/test_page_exercises.py`` fails when the file is stale;
-regenerate it with ``make regen``.
+``tests/data/real_mistakes.json`` (those of a raises or a choose as their labels
+typed), the solution as the notebook shows it, the input returned unchanged, and for
+a fix of the index, float indexes and indexes of the wrong shape. ``verdict`` is
+``V`` and ``message`` its words (``gatherlab.exercises.page.verdict_for``): the page,
+given the same answer, must show the same words. ``tests/test_page_exercises.py``
+fails when the file is stale; regenerate it with ``make regen``.
 """
 
 from __future__ import annotations
@@ -415,6 +415,10 @@ def build() -> dict[str, Any]:
         data = payload(exercise)
         payloads[exercise_id] = data
         codes = [m["code"] for m in mistakes if m["exercise"] == exercise_id]
+        # the page takes a choice's or a raises' labels as typed text, not as code
+        labelled = data["kind"] in ("choose", "raises")
+        typed = [repr(_code_answer(exercise_id, code)) for code in codes if labelled]
+        codes = [] if labelled else codes
         codes += IDIOMS.get(exercise_id, [])
         if data["kind"] in ("implement", "fix"):  # the solution, as shown, and the
             codes += [exercise.solution_source(), _unchanged(data)]  # input unchanged
@@ -433,7 +437,7 @@ def build() -> dict[str, Any]:
             labels = [choice["label"] for choice in data["choices"]]
             right = exercise.reference_answer
             own = _label_texts(labels, [right] if isinstance(right, str) else right)
-        texts = [*own, *COMMON_TEXTS, *_fuzz(exercise_id)]
+        texts = [*own, *typed, *COMMON_TEXTS, *_fuzz(exercise_id)]
         for text in dict.fromkeys(texts):  # each text once, in order
             cases.append(_case(exercise_id, "text", text, typed_answer(text)))
     return {"payloads": payloads, "cases": cases, "shape_advice": _shape_pairs()}

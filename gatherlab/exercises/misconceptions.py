@@ -303,13 +303,25 @@ def _dim_ignored_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]
     assert case.call is not None
     name = case.call.input_name
     rank = max(to_numpy(case.call.input).ndim, 1)
+    which = key[0]
     return {
-        "which": FIXED_DIMS[key],
-        "fixed": str(_fixed_dim(key, rank)),
+        "which": FIXED_DIMS[which],
+        "fixed": str(_fixed_dim(which, rank)),
         "dim": str(case.args["dim"]),
         "axis": str(_axis(case.call)),
-        "code": f"{name}.dim() - 1" if key == "last" else "0",
+        "code": f"{name}.dim() - 1" if which == "last" else "0",
     }
+
+
+def _selected_along(case: Case, built: int, read: int) -> Outcome:
+    """index_select written with gather: the positions laid along dim ``built`` and
+    expanded over the others, then gathered along dim ``read``."""
+    assert case.call is not None
+    source, positions = case.call.input, case.call.index
+    along, sizes = [1] * source.dim(), list(source.shape)
+    along[built] = sizes[built] = positions.numel()
+    index = positions.reshape(along).expand(sizes)
+    return run(Call("gather", source, read, index), case.finish)
 
 
 @misconception("dim-ignored", "call", _dim_ignored_words)
@@ -317,7 +329,8 @@ def _dim_ignored(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """A function of ``dim`` that reads along one fixed dim whatever dim is: the last
     one (``gather(x, x.dim() - 1, index)`` for ``gather(x, dim, index)``, a loop with
     only the formula for the last dim) or dim 0. For index_select written with gather,
-    the index is built along dim and the gather runs along the fixed dim."""
+    the gather runs along the fixed dim with the index built along dim, or the whole
+    selection does (a ``Tensor.gather(indices, axis)`` that drops its axis)."""
     call = case.call
     dim = case.args.get("dim")
     if call is None or call.op not in ("gather", "take_along_dim", "index_select"):
@@ -327,17 +340,20 @@ def _dim_ignored(case: Case, base: Any) -> Mapping[Any, Outcome]:
     source = call.input
     rank = max(to_numpy(source).ndim, 1)
     found: dict[Any, Outcome] = {}
-    for key in FIXED_DIMS:
-        fixed = _fixed_dim(key, rank)
+    for which in FIXED_DIMS:
+        fixed = _fixed_dim(which, rank)
         if call.op != "index_select":
-            outcome = run(call.with_part("dim", fixed), case.finish)
+            outcomes = {"read": run(call.with_part("dim", fixed), case.finish)}
         else:
-            along, sizes = [1] * source.dim(), list(source.shape)
-            along[_axis(call)] = sizes[_axis(call)] = call.index.numel()
-            index = call.index.reshape(along).expand(sizes)
-            outcome = run(Call("gather", source, fixed, index), case.finish)
-        # gather's error, or the IndexError a loop with that dim's formula raises
-        found[key] = Raised("Error") if isinstance(outcome, Raised) else outcome
+            outcomes = {
+                "read": _selected_along(case, _axis(call), fixed),
+                "whole": _selected_along(case, fixed, fixed),
+            }
+        for part, outcome in outcomes.items():
+            # gather's error, or the IndexError a loop with that dim's formula raises
+            found[which, part] = (
+                Raised("Error") if isinstance(outcome, Raised) else outcome
+            )
     return found
 
 
@@ -807,6 +823,23 @@ def _unwrapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if isinstance(found, Raised):  # gather's error, or the learner's own check's
         found = Raised("Error", None)
     return {"raw": found}
+
+
+def _rank_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    return {**_python_words(case, key, outcome), "rank": str(case.call.input.dim())}
+
+
+@misconception("python-style-rank", "call", _rank_words)
+def _rank_added(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Negative positions moved up by the input's number of dims (its rank, the
+    length of its shape) where the size of the gathered dim was meant."""
+    raw = _raw_positions(case)
+    if raw is None:
+        return {}
+    assert case.call is not None
+    rank = case.call.input.dim()
+    return {checked: _normalised(case, raw, rank, checked) for checked in (True, False)}
 
 
 @misconception(

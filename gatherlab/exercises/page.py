@@ -134,6 +134,7 @@ from gatherlab.exercises.verdict import Verdict, field_json, messages, render
 
 PAGE_HIDDEN = 5
 PAGE_EXTRA = 5  # hidden cases more, for misconceptions the first ones do not tell
+PAGE_APART = 5  # and more, for misconceptions the chosen ones do not tell apart
 PAGE_INVALID = 3
 # JSON has no inf or nan: the payload writes them as Python prints them (the page's
 # ``fromPayload`` reads them back).
@@ -298,11 +299,14 @@ def _page_hidden(exercise: Any) -> list[int]:
     misconception that only the notebook's other hidden cases tell from the solution
     (a negative dim, an index of another size), the first case that does, up to
     PAGE_EXTRA more; so an answer that one misconception explains fails on the page
-    as in the notebook."""
+    as in the notebook. Then, up to PAGE_APART more, the first case that tells a
+    misconception from one listed before it where the chosen cases do not (a rank
+    added, a negative position left as it is), so the page names it alike."""
     valid = len(exercise.cases)
     numbers = list(range(1, min(valid, 1 + PAGE_HIDDEN)))
     search = Search(exercise.all_cases[:valid])
-    for candidate in search.candidates(pairs=False):
+    candidates = list(search.candidates(pairs=False))
+    for candidate in candidates:
         wrong = [
             k
             for k in range(valid)
@@ -311,6 +315,17 @@ def _page_hidden(exercise: Any) -> list[int]:
         told = not wrong or wrong[0] == 0 or set(wrong) & set(numbers)
         if not told and len(numbers) < PAGE_HIDDEN + PAGE_EXTRA:
             numbers.append(wrong[0])
+    budget = len(numbers) + PAGE_APART
+    for later, candidate in enumerate(candidates):
+        for earlier in candidates[:later]:
+            apart = [
+                k
+                for k in range(valid)
+                if not equal(candidate.outcomes[k], earlier.outcomes[k])
+            ]
+            told = not apart or apart[0] == 0 or set(apart) & set(numbers)
+            if not told and len(numbers) < budget:
+                numbers.append(apart[0])
     return sorted(numbers)
 
 

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import torch
+
 from gatherlab.errors import short_error
 from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.call import TORCH_ERRORS, Call
@@ -31,13 +33,25 @@ def _outcome(call: Call) -> str:
     return ""
 
 
+def _runs_template(call: Call) -> str:
+    """The words for a gather that runs where a learner may expect a rule it does not
+    apply: an empty index is not checked at all, and an int32 index is accepted."""
+    index = call.index
+    if call.op == "gather" and isinstance(index, torch.Tensor):
+        if index.numel() == 0:
+            return "raises.wrong_runs_empty"
+        if index.dtype == torch.int32:
+            return "raises.wrong_runs_int32"
+    return "raises.wrong_runs"
+
+
 def reason(label: str, call: Call, raises: bool) -> Verdict:
     """``B raises: <diagnosis>.`` or ``A runs: <call> returns shape (2, 2).``, as a
     failing verdict (a pass lists every call's reason under its message)."""
     if not raises:
         shape = shape_text(tuple(call.run().shape))
         return verdict(
-            False, "raises.wrong_runs", label=label, call=call.text(), shape=shape
+            False, _runs_template(call), label=label, call=call.text(), shape=shape
         )
     problems = call.problems()
     why = problems[0].message if problems else _outcome(call)
