@@ -1174,3 +1174,28 @@ def test_the_page_runs_a_case_that_tells_each_misconception_from_the_solution():
         EXERCISES["04.gather_python_style"].all_cases[k].args["dim"] for k in numbers
     ]
     assert any(d < 0 for d in dims), dims
+
+
+def test_a_check_that_needs_a_missing_library_is_not_a_cross(tmp_path):
+    """Without TensorFlow a TensorFlow exercise's check cannot run: it says so, passes
+    nothing, and shows no ✘ (under the solution's own box, a cross would say the
+    book's solution is wrong)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['tensorflow'] = None\n"
+        "import gatherlab as gl\n"
+        "r = gl.exercises.check('02.tf_select_steps', lambda f, p: f)\n"
+        "print(r.passed); print(r)\n"
+        "print('✘' in gl.solution('02.tf_select_steps')._repr_html_())\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert shown == [
+        "False",
+        "– 02.tf_select_steps: not checked here. This exercise needs tensorflow, "
+        "which is not installed here (pip install tensorflow).",
+        "False",
+    ]

@@ -39,7 +39,7 @@ from gatherlab.exercises.patching import (
     used,
 )
 from gatherlab.exercises.rendering import source
-from gatherlab.exercises.result import Result, failed, judged, not_attempted
+from gatherlab.exercises.result import Result, failed, judged, not_attempted, skipped
 from gatherlab.exercises.verdict import (
     Field,
     Hinted,
@@ -238,7 +238,7 @@ class Implement(Exercise):
         try:
             cases = self.all_cases
         except ImportError as missing:
-            return failed(self.id, "implement.needs_module", name=str(missing.name))
+            return skipped(self.id, "implement.needs_module", name=str(missing.name))
         for name in self.forbid:
             if answer is function(name):
                 return failed(self.id, "implement.is_forbidden", name=name)

@@ -14,8 +14,16 @@ from dataclasses import dataclass
 from gatherlab.exercises.verdict import Field, Verdict, render, verdict
 
 PASSED, FAILED, NOT_ATTEMPTED = "passed", "not yet", "not attempted yet"
-MARKS = {PASSED: "✔", FAILED: "✘", NOT_ATTEMPTED: "✏"}
-COLOURS = {PASSED: "#2e7d32", FAILED: "#c62828", NOT_ATTEMPTED: "#757575"}
+# A check that cannot run here (a library it needs is missing): no verdict on the
+# answer, so no cross under a right one (a solution's box, without TensorFlow).
+SKIPPED = "not checked here"
+MARKS = {PASSED: "✔", FAILED: "✘", NOT_ATTEMPTED: "✏", SKIPPED: "–"}
+COLOURS = {
+    PASSED: "#2e7d32",
+    FAILED: "#c62828",
+    NOT_ATTEMPTED: "#757575",
+    SKIPPED: "#757575",
+}
 # Long lines wrap inside the book's narrow column instead of running off the page.
 WRAP = "white-space:pre-wrap;overflow-wrap:anywhere"
 BACKTICKS = re.compile(r"`([^`]+)`")
@@ -31,7 +39,7 @@ class Result:
     """The outcome of ``check(answer)``: ``passed``, a one-sentence ``message``."""
 
     exercise_id: str
-    status: str  # PASSED, FAILED or NOT_ATTEMPTED
+    status: str  # PASSED, FAILED, NOT_ATTEMPTED or SKIPPED
     message: str
     # extra lines: the inputs of the failing case, a trace
     details: tuple[str, ...] = ()
@@ -76,6 +84,12 @@ def failed(
 ) -> Result:
     """A wrong answer: template ``template`` of ``messages.json`` with ``fields``."""
     return judged(exercise_id, Verdict(False, template, fields), details)
+
+
+def skipped(exercise_id: str, template: str, **fields: Field) -> Result:
+    """A check that cannot run here: template ``template`` with ``fields``."""
+    said = Verdict(False, template, fields)
+    return Result(exercise_id, SKIPPED, render(said), (), said)
 
 
 def not_attempted(exercise_id: str, kind: str) -> Result:
