@@ -827,6 +827,123 @@ def test_dark_scheme_has_no_wcag_aa_violation(
     assert opened.problems() == {key: [] for key in opened.problems()}
 
 
+# Every HTML cell output of the page (its solutions opened): its own text colour and,
+# for each element in it with text of its own that is drawn, that text's colour and the
+# colour behind it (the backgrounds of it and its ancestors composited over white, as
+# rgba numbers), and whether the element has a background of its own inside the output.
+HTML_OUTPUT_COLOURS = """(selector) => {
+    const rgba = (text) => {
+        const found = text.match(/^rgba?\\(([^)]*)\\)$/);
+        if (!found) throw new Error('not an rgb colour: ' + text);
+        const [r, g, b, a = 1] = found[1].split(',').map(Number);
+        return [r, g, b, a];
+    };
+    const behind = (element) => {
+        const layers = [];
+        for (let e = element; e; e = e.parentElement) {
+            layers.push(rgba(getComputedStyle(e).backgroundColor));
+        }
+        return layers.reverse().reduce(([r, g, b], [R, G, B, a]) =>
+            [R * a + r * (1 - a), G * a + g * (1 - a), B * a + b * (1 - a)],
+            [255, 255, 255]);
+    };
+    const painted = (element, stop) => {
+        for (let e = element; e !== stop; e = e.parentElement) {
+            if (rgba(getComputedStyle(e).backgroundColor)[3] > 0) return true;
+        }
+        return false;
+    };
+    return [...document.querySelectorAll(selector)].map((output) => {
+        output.querySelectorAll('details').forEach((d) => { d.open = true; });
+        const texts = [output, ...output.querySelectorAll('*')].filter((e) =>
+            e.getClientRects().length > 0 &&
+            [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
+        return {
+            name: output.firstElementChild?.className ?? '',
+            box: behind(output),
+            colour: rgba(getComputedStyle(output).color),
+            texts: texts.map((e) => ({
+                text: e.textContent.trim().slice(0, 40),
+                colour: rgba(getComputedStyle(e).color),
+                behind: behind(e),
+                own: painted(e, output),
+            })),
+        };
+    });
+}"""
+HTML_OUTPUT = ".bd-content div.cell_output div.output.text_html"
+CHAPTERS = [
+    f"notebooks/{path.stem}" for path in sorted(ROOT.glob("notebooks/0*.ipynb"))
+]
+
+
+def luminance(colour: list[float]) -> float:
+    """WCAG's relative luminance of an sRGB colour given as 0-255 numbers."""
+
+    def linear(channel: float) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (linear(c) for c in colour[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(text: list[float], behind: list[float]) -> float:
+    """WCAG's contrast ratio of text (rgba, its alpha composited) on ``behind``."""
+    alpha = text[3]
+    shown = [t * alpha + b * (1 - alpha) for t, b in zip(text[:3], behind, strict=True)]
+    high, low = sorted((luminance(shown), luminance(behind)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@needs_chromium
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("page_path", CHAPTERS)
+def test_html_outputs_follow_the_colour_scheme(
+    visit: Callable[..., Visit], page_path: str, scheme: str, output_dir: Path
+) -> None:
+    """The book's HTML outputs (exercise checks and answer boxes, solutions, the
+    legend, atlas tables) sit on the page's own colours: dark text on a light
+    background in the light scheme, light text on a dark one in the dark scheme (the
+    theme paints HTML outputs as light boxes there: book/static/book.css), and every
+    text in them, solutions opened, has WCAG AA contrast (4.5:1) on what is behind it.
+    In the dark scheme an HTML output of another kind keeps the theme's light box, and
+    so do figures."""
+    page = visit(f"{page_path}.html", scheme=scheme).page
+    outputs = page.evaluate(HTML_OUTPUT_COLOURS, HTML_OUTPUT)
+    assert outputs
+    name = page_path.split("/")[-1]
+    for k in {0, len(outputs) - 1}:  # the first and the last, solutions opened
+        page.locator(HTML_OUTPUT).nth(k).screenshot(
+            path=output_dir / f"{name}-output{k}-{scheme}.png"
+        )
+    for output in outputs:
+        box, colour = luminance(output["box"]), luminance(output["colour"])
+        if scheme == "dark":
+            assert box < 0.05 < colour, output["name"]
+        else:
+            assert colour < 0.05 and box > 0.8, output["name"]
+        for text in output["texts"]:
+            assert contrast(text["colour"], text["behind"]) >= 4.5, (
+                output["name"],
+                text,
+            )
+            if not text["own"]:  # on the output's box: in the output's colours
+                dark_text = luminance(text["colour"]) < luminance(text["behind"])
+                assert dark_text == (scheme == "light"), (output["name"], text)
+    if scheme == "dark":
+        page.evaluate(
+            """(selector) => document.querySelector(selector).insertAdjacentHTML(
+                'afterend', '<div class="output text_html"><p>Not ours</p></div>')""",
+            HTML_OUTPUT,
+        )
+        foreign = page.evaluate(HTML_OUTPUT_COLOURS, HTML_OUTPUT)
+        (other,) = [output for output in foreign if output["name"] == ""]
+        assert luminance(other["box"]) > 0.5 > luminance(other["colour"])
+        figures = page.evaluate(HTML_OUTPUT_COLOURS, ".bd-content div.cell_output img")
+        assert all(luminance(figure["box"]) > 0.5 for figure in figures)
+
+
 PHONE = 390
 # Typed into each box of each explorer at 390 px: long enough to be wider than the
 # screen, short enough (36 entries) to be applied.
