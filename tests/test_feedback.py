@@ -200,6 +200,18 @@ def test_an_index_unsqueezed_in_the_middle_is_told_to_add_the_axis_last():
     assert "the new axis of positions is in the wrong place" in fix
 
 
+def test_a_transposed_index_is_named_though_a_hidden_index_is_1_by_1():
+    """On a 1 x 1 index ``.T`` changes nothing, so the learner's value there is the
+    expected one: the transposed index still reproduces that case and is named."""
+    exercise = EXERCISES["01.pick_columns"]
+    assert any(
+        tuple(case.args["columns"].shape) == (1, 1) for case in exercise.all_cases
+    )  # the case that used to drop the misconception
+    result = exercise.check(lambda x, columns: torch.gather(x, 1, columns.T))
+    assert result.verdict.misconception == "transposed-index"
+    assert "what the transposed index gives" in result.message
+
+
 def test_an_index_expanded_to_another_dims_size_is_told_the_width():
     text = message(
         "02.select_steps",

@@ -512,11 +512,14 @@ def _index_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     _index_words,
 )
 def _transposed_index(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The index built with its last two axes swapped (``index.T``). Where both are
+    of size 1 the transpose is the index itself: the variant is then the expected
+    value, still a case it reproduces (a hidden 1 x 1 case must not drop it)."""
     if not _gathering(case):
         return {}
     assert case.call is not None
     index = to_numpy(case.call.index)
-    if index.ndim < 2 or index.shape[-1] == index.shape[-2] == 1:
+    if index.ndim < 2:
         return {}
     swapped = _torch(np.swapaxes(index, -1, -2))
     return {"T": run(case.call.with_part("index", swapped), case.finish)}
