@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REGISTER = ROOT / "book" / "citations.md"
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 STATES = {"open", "closed", "merged", "reverted", "unverified", "page"}
-CHECKED = "2026-12-01"
+CHECKED = ("2026-12-01", "2026-12-03")  # the register's rounds of checking
 
 # Short names the chapters use for a repository: pytorch#123 is pytorch/pytorch#123.
 SHORT_REPOS = {
@@ -101,7 +101,7 @@ def test_every_register_entry_is_cited_by_a_chapter():
 def test_each_entry_has_a_state_a_date_and_a_way_it_was_checked(key):
     entry = register()[key]
     assert entry["state"] in STATES
-    assert entry["checked"] == CHECKED
+    assert entry["checked"] in CHECKED
     assert entry["how"] and entry["landed"]
     assert (entry["state"] == "page") == key.startswith("http")
 
