@@ -130,3 +130,16 @@ test("statements: assignments, loops, item assignment, if/raise and return", () 
   const bad = fromPayload({ dtype: "int64", shape: [1, 1], data: [-1] });
   assert.throws(() => run(code, { input, index: bad }), (e) => e instanceof PyError && e.type === "IndexError");
 });
+
+test("Python's builtins the page does not run are reported as unsupported, not as undefined", () => {
+  for (const code of ["sum([1, 2])", "sorted([2, 1])", "isinstance(1, int)", "round(1.5)"])
+    assert.throws(() => run(code), (error) => error instanceof UnsupportedError && /Python's builtin/.test(error.message), code);
+  // a name that Python does not know is still a NameError
+  assert.throws(() => run("no_such_name"), (error) => error instanceof PyError && error.type === "NameError");
+});
+
+test("slice() builds what start:stop:step does", () => {
+  const x = fromPayload({ dtype: "int64", shape: [3, 4], data: [...Array(12).keys()] });
+  for (const [built, written] of [["x[slice(2)]", "x[:2]"], ["x[slice(1, None)]", "x[1:]"], ["x[:, slice(0, 4, 2)]", "x[:, 0:4:2]"]])
+    assert.deepEqual(toPayload(run(built, { x })), toPayload(run(written, { x })), built);
+});

@@ -1138,6 +1138,19 @@ const TORCH = {
   }),
   zeros_like: null,
   ones_like: null,
+  eye: fn("torch.eye", (g, kw) => {
+    const a = args(["n", "m=None", "dtype=None"], g, kw, "eye");
+    const n = toInt(a.n, "an int");
+    const m = optionalInt(a.m) ?? n;
+    if (n < 0 || m < 0) throw new PyError("RuntimeError", `n must be greater or equal to 0, got ${n < 0 ? n : m}`);
+    const out = filled([n, m], 0, dtypeArg(a.dtype, "torch") ?? "float32", "torch");
+    for (let k = 0; k < Math.min(n, m); k++) out.data[k * m + k] = cast(1, out.dtype);
+    return out;
+  }),
+  floor_divide: fn("torch.floor_divide", (g, kw) => {
+    const a = args(["input", "other"], g, kw, "floor_divide");
+    return tensorBinary("//", a.input.t === "tensor" ? a.input : asTensor(a.input), a.other);
+  }),
   broadcast_to: fn("torch.broadcast_to", (g, kw) => {
     const a = args(["input", "size"], g, kw, "broadcast_to");
     return expand(asTensor(a.input), sizesFrom([a.size], "broadcast_to"));
@@ -1609,6 +1622,19 @@ function truthy(value) {
   }
 }
 
+// Python's other builtins: a learner's code may use them, so the page says it cannot
+// run them instead of calling them undefined (the notebook runs them).
+const PYTHON_BUILTINS = new Set([
+  "sum", "sorted", "reversed", "map", "filter", "any", "all", "round", "divmod", "pow",
+  "isinstance", "issubclass", "type", "str", "bool", "dict", "set", "frozenset", "iter",
+  "next", "hasattr", "getattr", "setattr", "callable", "id", "hash", "ord", "chr", "bin",
+  "hex", "oct", "format", "vars", "dir", "globals", "locals", "eval", "exec", "open",
+  "input", "super", "object", "property", "staticmethod", "classmethod", "bytes",
+  "bytearray", "memoryview", "complex", "ascii", "compile", "delattr", "help",
+  "breakpoint", "__import__", "KeyError", "AssertionError", "ZeroDivisionError",
+  "NotImplementedError", "StopIteration", "AttributeError", "NameError", "ArithmeticError",
+]);
+
 const BUILTINS = {
   range: fn("range", (g) => {
     const ints = g.map((v) => toInt(v, "an integer"));
@@ -1657,6 +1683,12 @@ const BUILTINS = {
     const lists = g.map(iterate);
     const n = Math.min(...lists.map((l) => l.length));
     return list(Array.from({ length: n }, (_, k) => tuple(lists.map((l) => l[k]))));
+  }),
+  // slice(stop), slice(start, stop[, step]): what `start:stop:step` builds
+  slice: fn("slice", (g) => {
+    if (!g.length || g.length > 3) throw new PyError("TypeError", `slice expected at least 1 argument, got ${g.length}`);
+    const [start, stop, step] = (g.length === 1 ? [NONE, g[0], NONE] : [g[0], g[1], g[2] ?? NONE]).map(optionalInt);
+    return { t: "slice", start, stop, step };
   }),
   IndexError: { t: "exception", name: "IndexError" },
   ValueError: { t: "exception", name: "ValueError" },
@@ -1745,6 +1777,7 @@ export function run(source, inputs = {}, options = {}) {
     if (scope.has(name)) return scope.get(name);
     if (Object.hasOwn(BUILTINS, name)) return BUILTINS[name];
     if (["np", "numpy", "F", "nn", "math"].includes(name)) throw new UnsupportedError(`the name ${name} (only torch${options.tf ? " and tf" : ""} and the exercise's arguments)`);
+    if (PYTHON_BUILTINS.has(name)) throw new UnsupportedError(`Python's builtin ${name}`);
     throw new PyError("NameError", `name '${name}' is not defined`);
   };
 
