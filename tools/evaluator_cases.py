@@ -667,6 +667,13 @@ def build() -> dict[str, Any]:
         "torch.floor_divide(x, 3)",
         "torch.floor_divide(x - 5, 3)",
         "torch.floor_divide(x.float() - 5.5, 2)",
+        # index_put_: an assignment, or with accumulate=True every value added
+        "x.index_put((torch.tensor([0, 2]),), torch.tensor(9))",
+        "x.clone().index_put_((torch.tensor([2, 0, 2]),), torch.ones(3, 4).long())",
+        "x.index_put((torch.tensor([2, 0, 2]),), torch.ones(3, 4).long(), accumulate=True)",  # noqa: E501
+        "x.index_put((torch.tensor([1, 1]), torch.tensor([0, 3])), torch.tensor([5, 6]))",  # noqa: E501
+        "x.index_put((torch.tensor([1, 1]), torch.tensor([3, 3])), torch.tensor([5, 6]), accumulate=True)",  # noqa: E501
+        "x.index_put((torch.tensor([0]),), torch.tensor(1.5))",
     ):
         gen.add(expr, {"x": x})
     return {

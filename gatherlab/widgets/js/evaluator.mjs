@@ -660,6 +660,28 @@ function indexAdd(name, x, dim, index, source) {
   return tensor(x.shape.slice(), data, x.dtype);
 }
 
+// x.index_put_(indices, values, accumulate=False): x[indices] = values on a copy, or
+// with accumulate every value added where it goes (a repeated position adds up).
+function indexPut(name, x, indices, values, accumulate) {
+  if (indices.t !== "tuple" && indices.t !== "list")
+    throw new PyError("TypeError", `${name}(): argument 'indices' (position 1) must be tuple of Tensors, not ${typeName(indices)}`);
+  const v = asTensor(values);
+  if (v.dtype !== x.dtype)
+    throw new PyError("RuntimeError", `Index put requires the source and destination dtypes match, got ${torchDtypeName(x.dtype)} for the destination and ${torchDtypeName(v.dtype)} for the source.`);
+  const out = tensor(x.shape.slice(), x.data.slice(), x.dtype);
+  const where = { t: "tuple", items: indices.items };
+  if (!accumulate) {
+    setItem(out, where, v);
+    return out;
+  }
+  const { shape, positions } = locate(out, where);
+  const added = expand(v.shape.length > shape.length ? view(v, v.shape.slice(v.shape.length - shape.length)) : v, shape).data;
+  positions.forEach((p, k) => {
+    out.data[p] = cast(out.data[p] + added[k], x.dtype);
+  });
+  return out;
+}
+
 // Writes an in-place op's result into the tensor itself (views of it see it, as in
 // torch) and returns that tensor.
 function inPlace(t, result) {
@@ -1522,6 +1544,11 @@ function callMethod(t, name, g, kw) {
       const out = indexAdd(name, t, a.dim, a.index, a.source);
       return name.endsWith("_") ? inPlace(t, out) : out;
     }
+    case "index_put": case "index_put_": {
+      const a = dimKw(["indices", "values", "accumulate=False"]);
+      const out = indexPut(name, t, a.indices, a.values, truthy(a.accumulate));
+      return name.endsWith("_") ? inPlace(t, out) : out;
+    }
     case "argsort": {
       const a = dimKw(["dim=-1", "descending=False", "stable=False"]);
       return argsort(t, toInt(a.dim), truthy(a.descending));
@@ -1546,8 +1573,8 @@ const METHODS = new Set([
   "floor", "ceil", "abs", "neg", "size", "dim", "ndimension", "numel", "nelement", "item",
   "tolist", "clone", "contiguous", "detach", "t", "transpose", "permute", "sum", "any",
   "all", "max", "min", "prod", "scatter", "scatter_", "scatter_add", "scatter_add_",
-  "scatter_reduce", "scatter_reduce_", "index_add", "index_add_", "argsort", "clamp", "bincount",
-  "log_softmax", "softmax", "diag",
+  "scatter_reduce", "scatter_reduce_", "index_add", "index_add_", "index_put", "index_put_",
+  "argsort", "clamp", "bincount", "log_softmax", "softmax", "diag",
 ]);
 
 function needArgs(g, name) {
