@@ -737,6 +737,17 @@ def test_every_row_reading_every_position_quotes_the_positions():
     assert "each row with all 2 positions, [1, 0]" in result.message
 
 
+def test_a_transposed_result_gets_code_advice_only_where_code_was_written():
+    # 01.predict_columns returns [[11, 11, 10], [22, 20, 22]]: a typed value, not code
+    typed = gl.exercises.check("01.predict_columns", [[11, 22], [11, 20], [10, 22]])
+    assert typed.verdict.misconception == "transposed-result"
+    assert "instead of transposing" not in typed.message
+    assert "write each row of the result as one inner list" in typed.message
+    code = gl.exercises.check("01.pick_columns", lambda x, c: torch.gather(x, 1, c).T)
+    assert code.verdict.misconception == "transposed-result"
+    assert "build the index in the result's orientation" in code.message
+
+
 def test_a_message_names_a_read_only_when_the_learners_own_call_made_it():
     def shifted(x, columns):
         return torch.gather(x, 1, columns.flip(0))

@@ -1306,11 +1306,14 @@ def _normalised_after(case: Case, base: Any) -> Mapping[Any, Outcome]:
     }
 
 
-@misconception(
-    "transposed-result",
-    "output",
-    _no_words,
-)
+def _transposed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    """Advice in code terms for code; for a typed prediction, where entries go."""
+    return {
+        "advice": phrase("transposed.code" if case.writes_code else "transposed.value")
+    }
+
+
+@misconception("transposed-result", "output", _transposed_words)
 def _transposed_result(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if not isinstance(base, np.ndarray) or base.ndim < 2:
         return {}
