@@ -4,6 +4,7 @@ cause and the next step; and the checker's own bugs are never the learner's faul
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -34,11 +35,39 @@ def test_truncating_soft_positions_is_caught_and_named():
     soft = EXERCISES["05.fix_float_positions"].broken.index
     assert 0.9999 < float(soft[0, 0]) < 1  # a real float computation, not exactly 1
     text = message("05.fix_float_positions", soft.long())
-    assert "`.long()` truncates toward zero" in text
+    assert "0.9999999 became 0, although it stands for 1" in text
     assert "round first, `.round().long()`" in text
     unchanged = message("05.fix_float_positions", soft)
     assert "just off whole numbers" in unchanged and ".round().long()" in unchanged
     assert EXERCISES["05.fix_float_positions"].check(soft.round().long()).passed
+
+
+def test_floats_cut_by_floor_division_are_not_blamed_on_long():
+    # `//` already drops the fraction (toward minus infinity), so the .long() after
+    # it is no cause, and a float index of whole numbers from `//` did not come from
+    # `/`: the message names both cuts, not `.long()` alone and not `/`
+    soft = EXERCISES["05.fix_float_positions"].broken.index
+    for answer in ((soft // 1).long(), soft // 1, soft.floor(), soft.int()):
+        text = message("05.fix_float_positions", answer)
+        assert "0.9999999 became 0, although it stands for 1" in text, text
+        assert "rounding down (`//`, `.floor()`)" in text, text
+        assert "`.long()` truncates toward zero, so" not in text
+        assert "where `//` was meant" not in text
+
+
+def test_the_cut_is_named_as_the_values_show_it():
+    from gatherlab.exercises import strategies
+    from gatherlab.exercises.verdict import render
+
+    exercise = EXERCISES["05.fix_float_positions"]
+    soft = torch.tensor([[-0.9999999], [2.9999998]])  # stands for -1 and 3
+    fix = dataclasses.replace(exercise, broken=exercise.broken.with_part("index", soft))
+    fix.__dict__["reference_answer"] = soft.round().long()
+    floored = strategies.float_positions(torch.tensor([[-1], [2]]), fix)
+    truncated = strategies.float_positions(torch.tensor([[0], [2]]), fix)
+    assert floored is not None and floored.fields["cut"].template == "cut.floor"
+    assert truncated is not None and truncated.fields["cut"].template == "cut.trunc"
+    assert "became 2, although it stands for 3" in render(floored)
 
 
 def test_a_beam_index_built_with_true_division_is_told_to_use_floor_division():
@@ -699,6 +728,36 @@ def test_a_size_hard_coded_from_the_visible_example_is_named():
     )
     assert result.verdict.misconception == "hard-coded-size"
     assert "works only when log_probs.shape[0] is 2" in result.message
+
+
+def test_a_class_count_hard_coded_from_the_visible_example_is_named():
+    # the visible example has 4 classes: torch.zeros(n, 4) is right only there
+    def four_columns(labels, classes):
+        rows = torch.zeros(labels.shape[0], 4, dtype=torch.int64)
+        return rows.scatter_(1, labels.unsqueeze(1), 1)
+
+    result = gl.exercises.check("06.one_hot", four_columns)
+    assert result.verdict.misconception == "hard-coded-size"
+    assert "works only when classes is 4, as in the visible example" in result.message
+    assert "must come from the inputs: `classes`" in result.message
+
+
+def test_every_row_reading_every_position_quotes_the_positions():
+    result = gl.exercises.check("05.label_scores", lambda lp, labels: lp[:, labels])
+    assert result.verdict.misconception == "every-row-reads-every-position"
+    # the visible example's labels are [1, 0]
+    assert "each row with all 2 positions, [1, 0]" in result.message
+
+
+def test_a_transposed_result_gets_code_advice_only_where_code_was_written():
+    # 01.predict_columns returns [[11, 11, 10], [22, 20, 22]]: a typed value, not code
+    typed = gl.exercises.check("01.predict_columns", [[11, 22], [11, 20], [10, 22]])
+    assert typed.verdict.misconception == "transposed-result"
+    assert "instead of transposing" not in typed.message
+    assert "write each row of the result as one inner list" in typed.message
+    code = gl.exercises.check("01.pick_columns", lambda x, c: torch.gather(x, 1, c).T)
+    assert code.verdict.misconception == "transposed-result"
+    assert "build the index in the result's orientation" in code.message
 
 
 def test_a_message_names_a_read_only_when_the_learners_own_call_made_it():

@@ -16,6 +16,7 @@ import pytest
 import torch
 
 from gatherlab.exercises import EXERCISES, Fix, check
+from gatherlab.exercises.page import fix_names
 
 MISTAKES = json.loads(
     (Path(__file__).parent / "data" / "real_mistakes.json").read_text(encoding="utf-8")
@@ -28,8 +29,9 @@ def answer_of(mistake: dict[str, Any]) -> Any:
     exercise = EXERCISES[mistake["exercise"]]
     names: dict[str, Any] = {"torch": torch}
     if isinstance(exercise, Fix):
-        names[exercise.broken.input_name] = exercise.broken.input
-        names[exercise.broken.index_name] = exercise.broken.index
+        # every name the notebook's cell has: the broken call's input and index, and
+        # the tensors and numbers the solution reads there (targets, positions, beam)
+        names.update(fix_names(exercise))
     exec(mistake["code"], names)  # the collected code, as the learner wrote it
     return names["answer"]
 
@@ -46,6 +48,22 @@ def names_it(mistake: dict[str, Any]) -> tuple[bool, str]:
         found = (verdict.misconception or "").split("+")
         return wanted in found, result.message
     return mistake["phrase"] in result.message, result.message
+
+
+def test_a_fix_runs_with_the_names_of_its_notebook_cell():
+    # 04.fix_label_axis's cell has `targets` besides its broken call's `index`, and
+    # 02.fix_beam_rows's has `beam`: code using them runs as in the notebook
+    label_axis = answer_of({"exercise": "04.fix_label_axis", "code": CODE_TARGETS})
+    assert label_axis.shape == (3, 1)
+    beam_rows = answer_of({"exercise": "02.fix_beam_rows", "code": CODE_BEAM})
+    assert check("02.fix_beam_rows", beam_rows).passed
+
+
+CODE_TARGETS = "answer = targets.unsqueeze(1)\n"
+CODE_BEAM = (
+    "member = torch.arange(flat_index.shape[0]) // beam\n"
+    "answer = flat_index + (member * beam)[:, None]\n"
+)
 
 
 def test_the_set_is_large_varied_and_sourced():

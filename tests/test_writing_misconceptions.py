@@ -144,6 +144,48 @@ def test_a_wrong_write_gets_its_misconception_named(exercise_id, answer, named):
     assert len(result.message) < 400, result.message
 
 
+def _flat_one_hot(shift):
+    def answer(labels, classes):
+        rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+        flat = torch.arange(len(labels)) * classes + labels + shift
+        rows.view(-1)[flat] = 1  # past a row's end, into the next row
+        return rows
+
+    return answer
+
+
+def _widest_label(labels, classes):
+    rows = torch.zeros(len(labels), int(labels.max()) + 1, dtype=torch.int64)
+    return rows.scatter_(1, labels.unsqueeze(1), 1)
+
+
+def test_a_write_one_past_through_a_flat_view_spills_into_the_next_row():
+    result = check("06.one_hot", _flat_one_hot(1))
+    assert result.verdict is not None
+    assert result.verdict.misconception == "write-off-by-one"
+    assert "one position past the one labels names" in result.message
+    assert "it lands in the next row" in result.message
+    # within the row, where the last column's + 1 raises, the words say so
+    raised = check("06.one_hot", _one_hot(lambda labels: (labels + 1).unsqueeze(1)))
+    assert "raises where that runs off the end" in raised.message
+
+
+def test_a_count_as_wide_as_the_largest_position_is_named_without_blaming_bincount():
+    for exercise_id, answer in (
+        ("06.one_hot", _widest_label),
+        ("06.class_loss_sums", _bincount),
+    ):
+        result = check(exercise_id, answer)
+        assert result.verdict is not None
+        assert result.verdict.misconception == "short-count", result.message
+        assert "`labels.max() + 1`" in result.message
+        assert "stops at the largest value unless" not in result.message
+        assert "torch.bincount stops" not in result.message
+    # the visible one-hot has 4 classes and its largest label is 2
+    message = check("06.one_hot", _widest_label).message
+    assert "3 entries along dim 1, one past the largest position written (2)" in message
+
+
 def test_a_read_by_the_write_positions_is_named_in_the_fix():
     exercise = EXERCISES["06.fix_write_as_read"]
     assert isinstance(exercise, Fix)

@@ -655,6 +655,27 @@ def build() -> dict[str, Any]:
     x = torch.arange(12).reshape(3, 4)
     for expr in ("x[range(2)]", "x[range(3), range(3)]", "x[range(1, 3), 0]"):
         gen.add(expr, {"x": x})
+    # the builtin slice(), what `start:stop:step` builds; torch.eye and floor_divide
+    for expr in (
+        "x[slice(2)]",
+        "x[slice(1, None)]",
+        "x[:, slice(0, 4, 2)]",
+        "x[slice(None, None, 2), slice(-2, None)]",
+        "torch.eye(3)",
+        "torch.eye(2, 3, dtype=torch.int64)",
+        "torch.eye(x.shape[0]).long()",
+        "torch.floor_divide(x, 3)",
+        "torch.floor_divide(x - 5, 3)",
+        "torch.floor_divide(x.float() - 5.5, 2)",
+        # index_put_: an assignment, or with accumulate=True every value added
+        "x.index_put((torch.tensor([0, 2]),), torch.tensor(9))",
+        "x.clone().index_put_((torch.tensor([2, 0, 2]),), torch.ones(3, 4).long())",
+        "x.index_put((torch.tensor([2, 0, 2]),), torch.ones(3, 4).long(), accumulate=True)",  # noqa: E501
+        "x.index_put((torch.tensor([1, 1]), torch.tensor([0, 3])), torch.tensor([5, 6]))",  # noqa: E501
+        "x.index_put((torch.tensor([1, 1]), torch.tensor([3, 3])), torch.tensor([5, 6]), accumulate=True)",  # noqa: E501
+        "x.index_put((torch.tensor([0]),), torch.tensor(1.5))",
+    ):
+        gen.add(expr, {"x": x})
     return {
         "versions": {"torch": torch.__version__, "tensorflow": tf.__version__},
         "cases": gen.cases,

@@ -188,6 +188,16 @@ class Implement(Exercise):
             for name, value in visible_args.items()
             if framework_of(value) == "torch"
         }
+        # the int arguments that are sizes (a class count), not the call's dim (a dim
+        # written as a number is dim-ignored's)
+        dim_name = self.call.dim if self.call is not None else None
+        numbers = {
+            name: value
+            for name, value in visible_args.items()
+            if isinstance(value, int)
+            and not isinstance(value, bool)
+            and name != dim_name
+        }
         expected_at_0 = to_numpy(visible_expected)
         found = []
         listed: list[tuple[Phrase, dict[str, Any], Any]] = [
@@ -214,6 +224,7 @@ class Implement(Exercise):
                     self.positions_name,
                     visible_expected=expected_at_0,
                     visible_shapes=shapes,
+                    visible_numbers=numbers,
                     write=self.write.bind(args) if self.write is not None else None,
                 )
             )

@@ -132,6 +132,7 @@ class Case:
     index_answer: bool = False  # True for a fix: the learner's answer is the index
     visible_expected: Any = None  # the visible example's expected value
     visible_shapes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    visible_numbers: Mapping[str, int] = field(default_factory=dict)  # its int args
     write: Any = None  # the intended write (``writes.Write``), for writing exercises
 
 
@@ -360,9 +361,11 @@ def _dim_ignored(case: Case, base: Any) -> Mapping[Any, Outcome]:
 def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     positions = shared_positions(to_numpy(case.call.index), _axis(case.call))
+    read = positions.reshape(-1) if key == "flat" else positions
     return {
         "input": case.call.input_name,
         "count": str(int(positions.size if key == "flat" else positions.shape[-1])),
+        "read": str(read.tolist()),
         "shape": _shape(outcome),
     }
 
@@ -1044,12 +1047,9 @@ def _ignores_inputs(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 def _size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     name, d, size = key
-    return {
-        "name": name,
-        "d": str(d),
-        "size": str(size),
-        "now": str(case.args[name].shape[d]),
-    }
+    what = name if d is None else f"{name}.shape[{d}]"
+    now = case.args[name] if d is None else case.args[name].shape[d]
+    return {"what": what, "size": str(size), "now": str(now), "source": what}
 
 
 @misconception(
@@ -1058,12 +1058,18 @@ def _size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     _size_words,
 )
 def _hard_coded_size(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A size of the visible example written as a number: a tensor's size on a dim
+    (``torch.arange(2)`` for the rows) or an int argument's value (``torch.zeros(n,
+    4)`` for ``classes``); right where the case has that size, wrong elsewhere."""
     found: dict[Any, Outcome] = {}
     for name, shape in case.visible_shapes.items():
         now = tuple(case.args[name].shape)
         for d, size in enumerate(shape):
             if d < len(now):
                 found[(name, d, size)] = base if now[d] == size else NOT_EXPECTED
+    for name, number in case.visible_numbers.items():
+        now_number = case.args[name]
+        found[(name, None, number)] = base if now_number == number else NOT_EXPECTED
     return found
 
 
@@ -1303,11 +1309,14 @@ def _normalised_after(case: Case, base: Any) -> Mapping[Any, Outcome]:
     }
 
 
-@misconception(
-    "transposed-result",
-    "output",
-    _no_words,
-)
+def _transposed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    """Advice in code terms for code; for a typed prediction, where entries go."""
+    return {
+        "advice": phrase("transposed.code" if case.writes_code else "transposed.value")
+    }
+
+
+@misconception("transposed-result", "output", _transposed_words)
 def _transposed_result(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if not isinstance(base, np.ndarray) or base.ndim < 2:
         return {}

@@ -268,6 +268,7 @@ PAGE_TEMPLATES = {
         "fix.float_wrong_positions",
         "fix.values_long",
         "fix.truncated",
+        *(t for t in messages() if t.startswith("cut.")),
     ),
     "predict": (
         "differ.not_numbers",

@@ -13,7 +13,7 @@ import numpy as np
 
 from gatherlab._arrays import entry, framework_of, to_numpy
 from gatherlab.exercises.call import Call
-from gatherlab.exercises.verdict import Verdict, verdict
+from gatherlab.exercises.verdict import Verdict, phrase, verdict
 
 if TYPE_CHECKING:
     from gatherlab.exercises.fix import Fix
@@ -42,7 +42,7 @@ def wraps_instead_of_raising(call: Call | None) -> dict[str, str] | None:
 
 def float_positions(answer: Any, fix: Fix) -> Verdict | None:
     """Why a float (or truncated) index is wrong, before diagnose's dtype advice."""
-    broken, reference = fix.broken, to_numpy(fix.reference_answer)
+    broken = fix.broken
     if framework_of(answer) != "torch" or answer.dtype.is_complex:
         return None
     if answer.device.type == "meta":  # no values to look at: diagnose names it
@@ -60,14 +60,25 @@ def float_positions(answer: Any, fix: Fix) -> Verdict | None:
                 value=str(int(values.flat[0])),
                 index=broken.index_name,
             )
+    return _cut_fractions(values, fix)
+
+
+def _cut_fractions(values: np.ndarray, fix: Fix) -> Verdict | None:
+    """``fix.truncated``: whole numbers that are the broken index's floats with their
+    fractions cut off (truncated toward zero, or rounded down by ``//``), where
+    rounding them gives the intended positions; the cut named as the values show it
+    (for a positive float truncating and rounding down agree: either one did it)."""
+    broken, reference = fix.broken, to_numpy(fix.reference_answer)
     original = to_numpy(broken.index)
     if original.dtype.kind != "f" or values.shape != original.shape:
         return None
-    truncated, rounded = np.trunc(original), np.round(original)
-    wrong = np.argwhere(truncated != rounded)
-    if not (values == truncated).all() or not len(wrong):
-        return None
+    rounded = np.round(original)
     if not np.array_equal(rounded, reference):
+        return None
+    cuts = {"cut.trunc": np.trunc(original), "cut.floor": np.floor(original)}
+    made = [name for name, cut in cuts.items() if np.array_equal(values, cut)]
+    wrong = np.argwhere(values != rounded)
+    if not made or not len(wrong):
         return None
     at = tuple(int(c) for c in wrong[0])
     return verdict(
@@ -77,6 +88,7 @@ def float_positions(answer: Any, fix: Fix) -> Verdict | None:
         value=f"{float(original[at]):.7g}",
         got=str(int(values[at])),
         right=str(int(rounded[at])),
+        cut=phrase("cut.either" if len(made) == 2 else made[0]),
     )
 
 
@@ -103,4 +115,5 @@ def _float_index(values: np.ndarray, fix: Fix) -> Verdict | None:
 
     if fix.gives_expected(torch.as_tensor(whole.astype(np.int64))):
         return None
-    return verdict(False, "fix.float_wrong_positions")
+    # whole numbers from `//` or .floor() (a float tensor still): the cut, not `/`
+    return _cut_fractions(values, fix) or verdict(False, "fix.float_wrong_positions")

@@ -255,21 +255,62 @@ def _read_instead(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"gather": to_numpy(read)}
 
 
-def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     write = _writes_of(case)
     assert write is not None
-    return {"direction": "past" if key > 0 else "before", "index": write.index_name}
+    shift, spill = key if isinstance(key, tuple) else (key, False)
+    off = phrase("off.spills", row="next" if shift > 0 else "previous")
+    return {
+        "direction": "past" if shift > 0 else "before",
+        "index": write.index_name,
+        "off": off if spill else phrase("off.raises"),
+    }
+
+
+def _spilled(write: Write, shift: int, case: Case) -> Outcome:
+    """The write with every position moved by ``shift`` in the flattened ``base`` (a
+    write through ``out.view(-1)`` at ``row * width + position + 1``): past a row's
+    end it lands in the next row, and only past the tensor's end it raises."""
+    import torch
+
+    base = write.base
+    writes = write.writes()
+    if base.dim() < 2 or not writes:
+        return UNMATCHED_ERROR if case.visible else Raised("Error")
+    coordinates = np.array([to for to, _ in writes]).T
+    flat = np.ravel_multi_index(tuple(coordinates), tuple(base.shape)) + shift
+    if (flat < 0).any() or (flat >= base.numel()).any():  # off the whole tensor
+        return UNMATCHED_ERROR if case.visible else Raised("Error")
+    values = torch.as_tensor(np.array([value for _, value in writes]))
+    flattened = replace(
+        write,
+        base=base.reshape(-1),
+        dim=0,
+        index=torch.as_tensor(flat, dtype=torch.int64),
+        src=values.to(base.dtype),
+    )
+    found = run_write(flattened, case)
+    if isinstance(found, Raised):
+        return found
+    return np.asarray(found).reshape(tuple(base.shape))
 
 
 @misconception("write-off-by-one", "call", _off_by_one_words)
 def _off_by_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """Each position one past (or before) the one the index names: within its row,
+    raising off the row's end (``index + 1``), or in the flattened tensor, spilling
+    into the next (previous) row there (``out.view(-1)[row * width + index + 1]``)."""
     write = _writes_of(case)
     if write is None:
         return {}
-    return {
+    found: dict[Any, Outcome] = {
         shift: run_write(replace(write, index=write.index + shift), case)
         for shift in (1, -1)
     }
+    if to_numpy(write.base).ndim >= 2:
+        for shift in (1, -1):
+            found[(shift, True)] = _spilled(write, shift, case)
+    return found
 
 
 def _transposed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -584,22 +625,31 @@ def _other_reduction(case: Case, base: Any) -> Mapping[Any, Outcome]:
 def _short_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     write = _writes_of(case)
     assert write is not None
+    dim = write.dim if write.op.startswith("scatter") or write.op == "index_add" else 0
     return {
-        "got": str(int(np.size(outcome))),
+        "got": str(int(np.shape(outcome)[dim])),
+        "dim": str(dim),
         "top": str(int(to_numpy(write.index).max(initial=-1))),
-        "full": str(int(np.size(case.expected))),
+        "full": str(int(np.shape(case.expected)[dim])),
+        "index": write.index_name,
     }
 
 
 @misconception("short-count", "call", _short_words)
 def _short_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """A 1-d count or sum that stops at the largest position (bincount's length)."""
+    """The result cut, along the dim the write indexes, at the largest position
+    written: a size taken from the positions (``labels.max() + 1``, torch.bincount
+    without minlength, a one-hot as wide as the largest label) where the classes or
+    segments after it, which nothing is written to, still need their entries."""
     write = _writes_of(case)
     expected = case.expected
-    if write is None or not isinstance(expected, np.ndarray) or expected.ndim != 1:
+    if write is None or not isinstance(expected, np.ndarray) or expected.ndim == 0:
         return {}
+    dim = write.dim if write.op.startswith("scatter") or write.op == "index_add" else 0
     index = to_numpy(write.index)
-    if not write.adds and write.op != "scatter_reduce":
+    if index.size == 0 or dim >= expected.ndim:
         return {}
-    top = int(index.max()) if index.size else -1
-    return {"bincount": expected[: top + 1]}
+    top = int(index.max())
+    if top < 0:
+        return {}
+    return {"size-from-positions": np.take(expected, range(top + 1), axis=dim)}

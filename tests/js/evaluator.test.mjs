@@ -79,7 +79,7 @@ test("never eval: names outside the subset are refused, naming what is not suppo
   const x = fromPayload({ dtype: "int64", shape: [2], data: [1, 2] });
   for (const [code, named] of [
     ["np.take(x, 0)", "the name np"],
-    ["x.index_put_((x,), x)", "the attribute .index_put_ of a tensor"],
+    ["x.put_(x, x)", "the attribute .put_ of a tensor"],
     ["torch.constructor", "torch.constructor"],
     ["constructor", "name 'constructor' is not defined"],
     ["x.__class__", "the attribute .__class__"],
@@ -129,4 +129,17 @@ test("statements: assignments, loops, item assignment, if/raise and return", () 
   assert.deepEqual([out.dtype, out.shape, out.data], ["int64", [2, 2], [12, 10, 21, 21]]);
   const bad = fromPayload({ dtype: "int64", shape: [1, 1], data: [-1] });
   assert.throws(() => run(code, { input, index: bad }), (e) => e instanceof PyError && e.type === "IndexError");
+});
+
+test("Python's builtins the page does not run are reported as unsupported, not as undefined", () => {
+  for (const code of ["sum([1, 2])", "sorted([2, 1])", "isinstance(1, int)", "round(1.5)"])
+    assert.throws(() => run(code), (error) => error instanceof UnsupportedError && /Python's builtin/.test(error.message), code);
+  // a name that Python does not know is still a NameError
+  assert.throws(() => run("no_such_name"), (error) => error instanceof PyError && error.type === "NameError");
+});
+
+test("slice() builds what start:stop:step does", () => {
+  const x = fromPayload({ dtype: "int64", shape: [3, 4], data: [...Array(12).keys()] });
+  for (const [built, written] of [["x[slice(2)]", "x[:2]"], ["x[slice(1, None)]", "x[1:]"], ["x[:, slice(0, 4, 2)]", "x[:, 0:4:2]"]])
+    assert.deepEqual(toPayload(run(built, { x })), toPayload(run(written, { x })), built);
 });

@@ -660,6 +660,28 @@ function indexAdd(name, x, dim, index, source) {
   return tensor(x.shape.slice(), data, x.dtype);
 }
 
+// x.index_put_(indices, values, accumulate=False): x[indices] = values on a copy, or
+// with accumulate every value added where it goes (a repeated position adds up).
+function indexPut(name, x, indices, values, accumulate) {
+  if (indices.t !== "tuple" && indices.t !== "list")
+    throw new PyError("TypeError", `${name}(): argument 'indices' (position 1) must be tuple of Tensors, not ${typeName(indices)}`);
+  const v = asTensor(values);
+  if (v.dtype !== x.dtype)
+    throw new PyError("RuntimeError", `Index put requires the source and destination dtypes match, got ${torchDtypeName(x.dtype)} for the destination and ${torchDtypeName(v.dtype)} for the source.`);
+  const out = tensor(x.shape.slice(), x.data.slice(), x.dtype);
+  const where = { t: "tuple", items: indices.items };
+  if (!accumulate) {
+    setItem(out, where, v);
+    return out;
+  }
+  const { shape, positions } = locate(out, where);
+  const added = expand(v.shape.length > shape.length ? view(v, v.shape.slice(v.shape.length - shape.length)) : v, shape).data;
+  positions.forEach((p, k) => {
+    out.data[p] = cast(out.data[p] + added[k], x.dtype);
+  });
+  return out;
+}
+
 // Writes an in-place op's result into the tensor itself (views of it see it, as in
 // torch) and returns that tensor.
 function inPlace(t, result) {
@@ -1138,6 +1160,19 @@ const TORCH = {
   }),
   zeros_like: null,
   ones_like: null,
+  eye: fn("torch.eye", (g, kw) => {
+    const a = args(["n", "m=None", "dtype=None"], g, kw, "eye");
+    const n = toInt(a.n, "an int");
+    const m = optionalInt(a.m) ?? n;
+    if (n < 0 || m < 0) throw new PyError("RuntimeError", `n must be greater or equal to 0, got ${n < 0 ? n : m}`);
+    const out = filled([n, m], 0, dtypeArg(a.dtype, "torch") ?? "float32", "torch");
+    for (let k = 0; k < Math.min(n, m); k++) out.data[k * m + k] = cast(1, out.dtype);
+    return out;
+  }),
+  floor_divide: fn("torch.floor_divide", (g, kw) => {
+    const a = args(["input", "other"], g, kw, "floor_divide");
+    return tensorBinary("//", a.input.t === "tensor" ? a.input : asTensor(a.input), a.other);
+  }),
   broadcast_to: fn("torch.broadcast_to", (g, kw) => {
     const a = args(["input", "size"], g, kw, "broadcast_to");
     return expand(asTensor(a.input), sizesFrom([a.size], "broadcast_to"));
@@ -1509,6 +1544,11 @@ function callMethod(t, name, g, kw) {
       const out = indexAdd(name, t, a.dim, a.index, a.source);
       return name.endsWith("_") ? inPlace(t, out) : out;
     }
+    case "index_put": case "index_put_": {
+      const a = dimKw(["indices", "values", "accumulate=False"]);
+      const out = indexPut(name, t, a.indices, a.values, truthy(a.accumulate));
+      return name.endsWith("_") ? inPlace(t, out) : out;
+    }
     case "argsort": {
       const a = dimKw(["dim=-1", "descending=False", "stable=False"]);
       return argsort(t, toInt(a.dim), truthy(a.descending));
@@ -1533,8 +1573,8 @@ const METHODS = new Set([
   "floor", "ceil", "abs", "neg", "size", "dim", "ndimension", "numel", "nelement", "item",
   "tolist", "clone", "contiguous", "detach", "t", "transpose", "permute", "sum", "any",
   "all", "max", "min", "prod", "scatter", "scatter_", "scatter_add", "scatter_add_",
-  "scatter_reduce", "scatter_reduce_", "index_add", "index_add_", "argsort", "clamp", "bincount",
-  "log_softmax", "softmax", "diag",
+  "scatter_reduce", "scatter_reduce_", "index_add", "index_add_", "index_put", "index_put_",
+  "argsort", "clamp", "bincount", "log_softmax", "softmax", "diag",
 ]);
 
 function needArgs(g, name) {
@@ -1609,6 +1649,19 @@ function truthy(value) {
   }
 }
 
+// Python's other builtins: a learner's code may use them, so the page says it cannot
+// run them instead of calling them undefined (the notebook runs them).
+const PYTHON_BUILTINS = new Set([
+  "sum", "sorted", "reversed", "map", "filter", "any", "all", "round", "divmod", "pow",
+  "isinstance", "issubclass", "type", "str", "bool", "dict", "set", "frozenset", "iter",
+  "next", "hasattr", "getattr", "setattr", "callable", "id", "hash", "ord", "chr", "bin",
+  "hex", "oct", "format", "vars", "dir", "globals", "locals", "eval", "exec", "open",
+  "input", "super", "object", "property", "staticmethod", "classmethod", "bytes",
+  "bytearray", "memoryview", "complex", "ascii", "compile", "delattr", "help",
+  "breakpoint", "__import__", "KeyError", "AssertionError", "ZeroDivisionError",
+  "NotImplementedError", "StopIteration", "AttributeError", "NameError", "ArithmeticError",
+]);
+
 const BUILTINS = {
   range: fn("range", (g) => {
     const ints = g.map((v) => toInt(v, "an integer"));
@@ -1657,6 +1710,12 @@ const BUILTINS = {
     const lists = g.map(iterate);
     const n = Math.min(...lists.map((l) => l.length));
     return list(Array.from({ length: n }, (_, k) => tuple(lists.map((l) => l[k]))));
+  }),
+  // slice(stop), slice(start, stop[, step]): what `start:stop:step` builds
+  slice: fn("slice", (g) => {
+    if (!g.length || g.length > 3) throw new PyError("TypeError", `slice expected at least 1 argument, got ${g.length}`);
+    const [start, stop, step] = (g.length === 1 ? [NONE, g[0], NONE] : [g[0], g[1], g[2] ?? NONE]).map(optionalInt);
+    return { t: "slice", start, stop, step };
   }),
   IndexError: { t: "exception", name: "IndexError" },
   ValueError: { t: "exception", name: "ValueError" },
@@ -1745,6 +1804,7 @@ export function run(source, inputs = {}, options = {}) {
     if (scope.has(name)) return scope.get(name);
     if (Object.hasOwn(BUILTINS, name)) return BUILTINS[name];
     if (["np", "numpy", "F", "nn", "math"].includes(name)) throw new UnsupportedError(`the name ${name} (only torch${options.tf ? " and tf" : ""} and the exercise's arguments)`);
+    if (PYTHON_BUILTINS.has(name)) throw new UnsupportedError(`Python's builtin ${name}`);
     throw new PyError("NameError", `name '${name}' is not defined`);
   };
 

@@ -330,23 +330,38 @@ function floatPositions(payload, inputs, value) {
     if (fractions.length) return v("fix.fractions", { value: formatValue(fractions[0], "float32") });
     const whole = { ...value, dtype: "int64", data: values.map(roundHalfEven) };
     if (equals(fixedCall(payload, inputs, whole), payload.cases[0].expected)) return null;
-    return v("fix.float_wrong_positions");
+    // whole numbers from `//` or .floor() (a float tensor still): the cut, not `/`
+    return cutFractions(payload, inputs, value.shape, values) ?? v("fix.float_wrong_positions");
   }
   if (isFloat(source.dtype) && sameShape(value.shape, source.shape) && values.every((x, k) => x === Math.trunc(source.data[k])))
     return v("fix.values_long", { input: inputName, value: String(values[0]), index: indexName });
+  return cutFractions(payload, inputs, value.shape, values);
+}
+
+// strategies._cut_fractions: the broken index's floats with their fractions cut off
+// (truncated toward zero, or rounded down by `//`), where rounding gives the positions.
+function cutFractions(payload, inputs, shape, values) {
+  const indexName = payload.args[1];
   const original = inputs[indexName];
-  if (!isFloat(original.dtype) || !sameShape(value.shape, original.shape)) return null;
-  const truncated = original.data.map(Math.trunc);
+  if (!isFloat(original.dtype) || !sameShape(shape, original.shape)) return null;
   const rounded = original.data.map(roundHalfEven);
-  const wrong = truncated.findIndex((x, k) => x !== rounded[k]);
-  if (wrong < 0 || !values.every((x, k) => x === truncated[k])) return null;
   if (!same({ shape: original.shape, data: rounded }, fromPayload(payload.reference))) return null;
-  return v("fix.truncated", {
-    position: entry(indexName, unravel(wrong, original.shape)),
-    value: formatValue(original.data[wrong], "float32", 7),
-    got: String(values[wrong]),
-    right: String(rounded[wrong]),
-  });
+  const cuts = { "cut.trunc": original.data.map(Math.trunc), "cut.floor": original.data.map(Math.floor) };
+  const made = Object.keys(cuts).filter((name) => values.every((x, k) => x === cuts[name][k]));
+  const wrong = values.findIndex((x, k) => x !== rounded[k]);
+  if (!made.length || wrong < 0) return null;
+  return {
+    passed: false,
+    template: "fix.truncated",
+    fields: {
+      position: entry(indexName, unravel(wrong, original.shape)),
+      value: formatValue(original.data[wrong], "float32", 7),
+      got: String(values[wrong]),
+      right: String(rounded[wrong]),
+      cut: { template: made.length === 2 ? "cut.either" : made[0], fields: {} },
+    },
+    misconception: null,
+  };
 }
 
 // compare.shape_advice: the advice.* template and fields naming the dim that differs
