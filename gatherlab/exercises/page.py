@@ -58,7 +58,8 @@ Python). The payload JSON is::
 
 where ``T = {"dtype": "int64" | "float32" | "bool" | ..., "shape": [..], "data": [flat
 row-major numbers]}`` (bools as 0/1; ``"nan"``, ``"inf"``, ``"-inf"`` where JSON has
-no number), ``ERROR = {"error": {"rule": diagnose's rule id or null, "type":
+no number; an input whose entries share memory, an expanded view, adds ``"strides"``:
+``input_tensor``), ``ERROR = {"error": {"rule": diagnose's rule id or null, "type":
 "IndexError" | ... | "Error" (any error)}}``, ``OUT`` is ``T``, ``ERROR``,
 ``{"not_expected": true}`` (any value but the expected one) or ``{"any_of_shape":
 [..]}`` (any value of that shape), ``V = {"passed": bool, "template": id, "fields":
@@ -152,6 +153,19 @@ def tensor(value: Any) -> dict[str, Any]:
     if values.dtype.kind in "fc" and not np.isfinite(flat).all():
         data = [NON_FINITE.get(repr(v), v) for v in data]
     return {"dtype": values.dtype.name, "shape": list(values.shape), "data": data}
+
+
+def input_tensor(value: Any) -> dict[str, Any]:
+    """``T`` for an input the learner's code reads, with ``"strides"`` where entries
+    share memory (an expanded view, stride 0 where it repeats one): the page's copy
+    shares it alike, so a write into it raises or goes through as torch's does."""
+    data = tensor(value)
+    if framework_of(value) == "torch" and any(
+        size > 1 and stride == 0
+        for size, stride in zip(value.shape, value.stride(), strict=True)
+    ):
+        data["strides"] = list(value.stride())
+    return data
 
 
 def outcome(value: Outcome) -> dict[str, Any]:
@@ -339,7 +353,7 @@ def _implement(exercise: Any) -> dict[str, Any]:
     search = Search(chosen)
     inputs = {
         number: {
-            name: tensor(value) if hasattr(value, "shape") else value
+            name: input_tensor(value) if hasattr(value, "shape") else value
             for name, value in case.args.items()
         }
         for number, case in enumerate(chosen)
@@ -408,7 +422,7 @@ def _fix(exercise: Any) -> dict[str, Any]:
 
     broken = exercise.broken
     inputs = {
-        name: tensor(value) if hasattr(value, "shape") else value
+        name: input_tensor(value) if hasattr(value, "shape") else value
         for name, value in fix_names(exercise).items()
     }
     works = exercise.check(exercise.reference_answer).verdict
@@ -542,6 +556,18 @@ def verdict_for(exercise_id: str, answer: Any) -> tuple[dict[str, Any], str]:
     verdict = check(exercise_id, answer).verdict
     assert verdict is not None
     return verdict.to_json(), render(verdict)
+
+
+def lines_raised(error: BaseException) -> Verdict:
+    """The verdict on a fix whose lines raise before the call runs (the notebook's cell
+    stops there, with torch's error; the page, whose evaluator raises it alike, says it
+    is still broken with those words): ``fix.still_broken_error``, the error as
+    ``short_error`` gives it, without its final period."""
+    from gatherlab.errors import short_error
+
+    return Verdict(
+        False, "fix.still_broken_error", {"error": short_error(error).removesuffix(".")}
+    )
 
 
 def page_html(result: Result) -> str:

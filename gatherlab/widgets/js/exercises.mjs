@@ -605,7 +605,7 @@ function fallback(payload, mine) {
     return v(`${kind}.must_raise_type`, { error: want.error.type === "Error" ? "an error" : want.error.type });
   if (got.error) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
-    if (kind === "fix" && !got.error.rule) return v("fix.still_broken_error", { error });
+    if (kind === "fix" && !got.error.rule) return v("fix.still_broken_error", { error: error.replace(/\.$/, "") });
     if (kind === "fix" && got.error.hint)
       return v("fix.still_broken_rule_hint", { problem: got.error.message, hint: got.error.hint });
     if (kind === "fix") return v("fix.still_broken_rule", { problem: got.error.message });
