@@ -173,6 +173,30 @@ def test_the_stored_evaluator_cases_are_what_torch_and_tensorflow_give_now() -> 
     ), "tests/js/evaluator_cases.json.gz is stale: run tools/evaluator_cases.py"
 
 
+@pytest.mark.parametrize(
+    "exercise_id", [i for i, e in EXERCISES.items() if e.kind == "implement"]
+)
+def test_the_page_sees_each_misconception_read_a_value_where_the_notebook_does(
+    exercise_id: str,
+) -> None:
+    """A misconception that raises on every page case (02.last_valid_step's
+    off-by-one, where each page case had a full-length sequence) is told there by
+    errors alone: an IndexError of advanced indexing matched the same-size rule's
+    "any error" there. The page carries a case where it reads a value, where one is."""
+    from gatherlab.exercises.misconceptions import Raised, Search
+    from gatherlab.exercises.page import _page_hidden
+
+    exercise = EXERCISES[exercise_id]
+    valid = len(exercise.cases)
+    shown = [0, *_page_hidden(exercise)]
+    for candidate in Search(exercise.all_cases[:valid]).candidates(pairs=False):
+        reads = [
+            k for k in range(valid) if not isinstance(candidate.outcomes[k], Raised)
+        ]
+        if reads:
+            assert set(reads) & set(shown), (candidate.id, reads[:3])
+
+
 PASTED = [
     ("prediction = [[1, 2], [3, 4]]", [[1, 2], [3, 4]]),
     ("  ((1, 2),)  ", ((1, 2),)),

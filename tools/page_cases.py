@@ -368,6 +368,21 @@ IDIOMS = {
         "fixed_index = flat_index\n",
         "fixed_index = flat_index.clone()\nfixed_index[1:] += fixed_index[:-1]\n",
     ],
+    # lengths where lengths - 1 belongs: gather's rule names the off-by-one, the
+    # IndexError of advanced indexing names none (on the page as in the notebook)
+    "02.last_valid_step": [
+        "def last_valid_step(features, lengths):\n"
+        "    index = lengths.view(-1, 1, 1).expand(-1, 1, features.shape[-1])\n"
+        "    return torch.gather(features, 1, index).squeeze(1)\n",
+        "def last_valid_step(features, lengths):\n"
+        "    return features[torch.arange(features.shape[0]), lengths]\n",
+        "def last_valid_step(features, lengths):\n"
+        "    batch, _, width = features.shape\n"
+        "    out = torch.empty(batch, width, dtype=features.dtype)\n"
+        "    for b in range(features.shape[0]):\n"
+        "        out[b] = features[b, lengths[b]]\n"
+        "    return out\n",
+    ],
     "02.fix_wrong_axis": [
         "fixed_index = wrong_index\nfixed_index[0] = positions[0].unsqueeze(-1)\n",
     ],

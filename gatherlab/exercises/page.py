@@ -313,9 +313,12 @@ def _page_hidden(exercise: Any) -> list[int]:
     misconception that only the notebook's other hidden cases tell from the solution
     (a negative dim, an index of another size), the first case that does, up to
     PAGE_EXTRA more; so an answer that one misconception explains fails on the page
-    as in the notebook. Then, up to PAGE_APART more, the first case that tells a
-    misconception from one listed before it where the chosen cases do not (a rank
-    added, a negative position left as it is), so the page names it alike."""
+    as in the notebook. Within the same budget, for each misconception that raises on
+    every case chosen so far, the first case where it reads a value (errors alone
+    match a learner's error of another kind too loosely). Then, up to PAGE_APART
+    more, the first case that tells a misconception from one listed before it where
+    the chosen cases do not (a rank added, a negative position left as it is), so the
+    page names it alike."""
     valid = len(exercise.cases)
     numbers = list(range(1, min(valid, 1 + PAGE_HIDDEN)))
     search = Search(exercise.all_cases[:valid])
@@ -329,6 +332,19 @@ def _page_hidden(exercise: Any) -> list[int]:
         told = not wrong or wrong[0] == 0 or set(wrong) & set(numbers)
         if not told and len(numbers) < PAGE_HIDDEN + PAGE_EXTRA:
             numbers.append(wrong[0])
+    # a misconception that raises on every chosen case (an off-by-one where each of
+    # them has a full-length sequence) is told by errors alone, which a learner's
+    # error of another kind can match only loosely: the first case where it reads a
+    # value, so the page sees it as the notebook does
+    for candidate in candidates:
+        shown = [0, *numbers]
+        if not all(isinstance(candidate.outcomes[k], Raised) for k in shown):
+            continue
+        reads = [
+            k for k in range(valid) if not isinstance(candidate.outcomes[k], Raised)
+        ]
+        if reads and len(numbers) < PAGE_HIDDEN + PAGE_EXTRA:
+            numbers.append(reads[0])
     budget = len(numbers) + PAGE_APART
     for later, candidate in enumerate(candidates):
         for earlier in candidates[:later]:
