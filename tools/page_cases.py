@@ -383,6 +383,18 @@ IDIOMS = {
         "        out[b] = features[b, lengths[b]]\n"
         "    return out\n",
     ],
+    # clamping where an invalid case must raise: the notebook's must-raise words, the
+    # reference's error, and why wrapping hides it where a position is out of range
+    "04.gather_python_style": [
+        "def gather_python_style(input, dim, index):\n"
+        "    size = input.size(dim)\n"
+        "    index = torch.where(index < 0, index + size, index)\n"
+        "    return torch.gather(input, dim, index.clamp(0, size - 1))\n",
+        "def gather_python_style(input, dim, index):\n"
+        "    size = input.size(dim)\n"
+        "    index = torch.where(index < 0, index + size, index)\n"
+        "    return torch.gather(input, dim, index.clamp(max=size - 1))\n",
+    ],
     "02.fix_wrong_axis": [
         "fixed_index = wrong_index\nfixed_index[0] = positions[0].unsqueeze(-1)\n",
     ],

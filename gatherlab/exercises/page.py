@@ -28,7 +28,9 @@ Python). The payload JSON is::
                 "expected": T | ERROR,
                 "reads": [str, ...] | null,      # per flat coordinate of expected: what
                                                  # it reads, "x[1, 2] = 22 because ..."
-                "misconceptions": [{"id", "output": OUT}, ...]}],
+                "misconceptions": [{"id", "output": OUT}, ...],
+                "must_raise": V}],               # implement's invalid cases: the
+                                                 # verdict on a value returned there
      "misconceptions": {id: V}                   # each misconception's verdict, once
                                                  # (a variant worded apart: "id#2")
      "choices": [{"label", "raises": bool, "verdict": V}]   # raises
@@ -359,6 +361,18 @@ def _page_hidden(exercise: Any) -> list[int]:
     return sorted(numbers)
 
 
+def must_raise(case: Case, error: str) -> Verdict:
+    """The notebook's verdict on a function that returns a value where an invalid case
+    must raise (``implement._explain``): the reference's error, and why wrapping an
+    out-of-range position hides it where one is (the page shows it as it is)."""
+    from gatherlab.exercises import strategies
+
+    why = strategies.wraps_instead_of_raising(case.call)
+    fields = {"case": case.name, "error": error, **(why or {})}
+    template = "implement.must_raise_wraps" if why else "implement.must_raise"
+    return Verdict(False, template, fields)
+
+
 def _implement(exercise: Any) -> dict[str, Any]:
     from gatherlab.exercises.implement import IMPLEMENT_VOICE, ErrorHint
 
@@ -384,6 +398,12 @@ def _implement(exercise: Any) -> dict[str, Any]:
         }
         for case, data in zip(chosen, listed, strict=True):
             data["hint_fields"] = exercise.hint.fields(dict(case.args))
+    first = 1 + len(numbers)  # the invalid cases follow the visible and hidden ones
+    invalid_errors = [error for _, error in exercise.invalid_cases]
+    for data, case, error in zip(
+        listed[first:], chosen[first:], invalid_errors, strict=False
+    ):
+        data["must_raise"] = must_raise(case, error).to_json()
     invalid = len(chosen) - 1 - len(numbers)
     hidden = str(len(numbers))
     invalid_all = len(exercise.all_cases) - valid

@@ -601,8 +601,8 @@ function fallback(payload, mine) {
   const base = payload.kind === "implement" ? { case: testCase.name } : {};
   const v = (id, fields) => ({ passed: false, template: id, fields: { ...base, ...fields }, misconception: null });
   const kind = payload.kind === "fix" ? "fix" : "implement";
-  if (want.error)
-    return v(`${kind}.must_raise_type`, { error: want.error.type === "Error" ? "an error" : want.error.type });
+  if (want.error)  // the notebook's words where the payload has them (page.py's must_raise)
+    return testCase.must_raise ?? v(`${kind}.must_raise_type`, { error: want.error.type === "Error" ? "an error" : want.error.type });
   if (got.error) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
     if (kind === "fix" && !got.error.rule) return v("fix.still_broken_error", { error: error.replace(/\.$/, "") });
