@@ -223,6 +223,13 @@ PASTED = [
     ("{1: 2}", "{1: 2}"),
     ("'text'", "'text'"),
     ("tensor([1], requires_grad=True)", "tensor([1], requires_grad=True)"),
+    # a typed tensor converted as torch converts it
+    ("torch.tensor([[1, 2]]).float()", np.array([[1, 2]], dtype=np.float32)),
+    ("tensor([1.5, -2.5]).long()", np.array([1, -2])),
+    ("torch.tensor([1]).to(torch.float64)", np.array([1.0])),
+    ("tensor([1, 0]).type(dtype=torch.bool)", np.array([True, False])),
+    ("tensor([1]).float(2)", "tensor([1]).float(2)"),
+    ("tensor([1]).sum()", "tensor([1]).sum()"),
 ]
 
 

@@ -110,6 +110,11 @@ COMMON_TEXTS = (
     "[[1], 'ab']",
     "[[], [1]]",
     "[[1, [2]], [[3], 4]]",
+    "tensor([1, 2]).float()",
+    "torch.tensor([[1.5], [-2.5]]).long()",
+    "torch.tensor([1, 0]).to(torch.bool)",
+    "tensor([2]).to(dtype=torch.float64)",
+    "tensor([1]).float(2)",
 )
 
 
