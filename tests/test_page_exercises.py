@@ -173,6 +173,38 @@ def test_the_stored_evaluator_cases_are_what_torch_and_tensorflow_give_now() -> 
     ), "tests/js/evaluator_cases.json.gz is stale: run tools/evaluator_cases.py"
 
 
+def test_the_page_renders_a_pair_from_the_one_table_as_python_does() -> None:
+    """Both renderers word a pair of misconceptions from messages.json alike, the
+    second part led by its own case where it shows on another (pair.apart)."""
+    import torch
+
+    visible = torch.as_tensor(EXERCISES["06.one_hot"].all_cases[0].expected)
+    apart = EXERCISES["06.one_hot"].check(lambda labels, classes: visible[None])
+    same = EXERCISES["01.pick_columns"].check(
+        lambda x, columns: x[:, columns.flatten()].unsqueeze(0)
+    )
+    verdicts = [r.verdict.to_json() for r in (apart, same)]
+    assert [v["template"] for v in verdicts] == ["pair.apart", "pair"]
+    script = """
+        import { readFileSync } from "node:fs";
+        import { render } from "./gatherlab/widgets/js/exercises.mjs";
+        const table = JSON.parse(readFileSync("gatherlab/exercises/messages.json"));
+        const verdicts = JSON.parse(readFileSync(0, "utf-8"));
+        console.log(JSON.stringify(verdicts.map((v) => render(v, table))));
+    """
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(verdicts),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(done.stdout) == [apart.message, same.message]
+    assert ". On the visible example, your result has shape" in apart.message
+
+
 @pytest.mark.parametrize(
     "exercise_id", [i for i, e in EXERCISES.items() if e.kind == "implement"]
 )
