@@ -87,6 +87,9 @@ function isEllipsis(text) {
 // a conversion, an attribute): `.sum()`, `.T`; null if nothing is.
 function beyondTensor(node) {
   const tensorCall = (n) => n.e === "call" && literal(n);
+  const conversion = (n) => n.e === "call" && n.func.e === "attr" && (CONVERSIONS.has(n.func.name) || ["to", "type"].includes(n.func.name));
+  // a conversion with arguments it does not take is not read (typed.py), nor said
+  if (conversion(node)) return tensorCall(node.func.value) ? null : beyondTensor(node.func.value);
   if (node.e === "attr" && tensorCall(node.value)) return `.${node.name}`;
   if (node.e === "call" && node.func.e === "attr" && tensorCall(node.func.value)) return `.${node.func.name}()`;
   if (node.e === "call" && node.func.e === "attr") return beyondTensor(node.func.value);
