@@ -1007,6 +1007,49 @@ def test_phone_page_never_grows_wider_than_the_screen(
     assert opened.problems() == {key: [] for key in opened.problems()}
 
 
+# Where each atlas table's caption text lies, and the box the table scrolls in.
+ATLAS_CAPTIONS = """() => [...document.querySelectorAll('table.gl-atlas')].map((t) => {
+    const table = t;
+    const range = document.createRange();
+    range.selectNodeContents(table.querySelector('caption'));
+    const lines = [...range.getClientRects()];
+    const box = table.parentElement.getBoundingClientRect();
+    return {left: Math.min(...lines.map((r) => r.left)),
+            right: Math.max(...lines.map((r) => r.right)),
+            box: [box.left, box.right], table: table.getBoundingClientRect().width};
+})"""
+
+
+@needs_chromium
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(
+    "page_path", ["notebooks/03_choosing_an_op", "notebooks/06_writing_by_index"]
+)
+def test_an_atlas_tables_caption_is_on_a_phones_screen(
+    visit: Callable[..., Visit], page_path: str, scheme: str, output_dir: Path
+) -> None:
+    """At 390 px a wide atlas table scrolls inside its output box; its caption (which
+    spanned the table and was centred on it, beyond the screen) reads inside the box
+    and the screen, and stays there while the table scrolls (book/static/book.css)."""
+    page = visit(f"{page_path}.html", width=PHONE, scheme=scheme).page
+    captions = page.evaluate(ATLAS_CAPTIONS)
+    assert any(c["table"] > PHONE for c in captions)  # a table wider than the phone
+    for caption in captions:
+        low, high = caption["box"]
+        assert low - 1 <= caption["left"] < caption["right"] <= min(high, PHONE) + 1
+    first = page.locator("table.gl-atlas > caption").first
+    first.scroll_into_view_if_needed()
+    name = page_path.split("/")[-1]
+    page.screenshot(path=output_dir / f"{name}-atlas-caption-{scheme}.png")
+    page.evaluate(
+        "() => document.querySelectorAll('table.gl-atlas')"
+        ".forEach((t) => { t.parentElement.scrollLeft = 400; })"
+    )
+    for caption in page.evaluate(ATLAS_CAPTIONS):
+        low, high = caption["box"]
+        assert low - 1 <= caption["left"] < caption["right"] <= min(high, PHONE) + 1
+
+
 @needs_chromium
 def test_a_click_or_focus_on_an_output_cell_traces_it(
     visit: Callable[..., Visit],

@@ -1053,7 +1053,7 @@ def test_no_template_is_a_free_text_escape():
         for template, text in messages().items()
         if PLACEHOLDER.sub("", text).strip(" .;,") == ""
     ]
-    assert sorted(bare) == ["known", "lead.case"]
+    assert sorted(bare) == ["known", "lead.case", "pair.apart"]
     assert messages()["pair"] == "{first}; also, {second}."
     assert messages()["lead.case"] == "{case}, "
 
@@ -1063,24 +1063,59 @@ def test_a_pair_of_misconceptions_is_two_phrases_joined_by_the_pair_template():
         lambda x, columns: torch.gather(x, 0, columns).unsqueeze(0)
     )
     said = result.verdict
-    assert (said.template, said.misconception) == ("pair", "other-dim+extra-axis")
+    # the extra axis shows on hidden case 2 (along dim 0, the visible example
+    # raises, with or without it): that part says so, in a sentence of its own
+    assert (said.template, said.misconception) == ("pair.apart", "other-dim+extra-axis")
     first, second = said.fields["first"], said.fields["second"]
     assert (first.template, second.template) == ("mc.other-dim", "mc.extra-axis")
     # the lead, and the along clause of a 2-d input, are phrases of the table too
     assert first.fields["lead"] == phrase("lead.case", case=phrase("case.visible"))
     assert first.fields["along"] == phrase("along.column")
-    assert second.fields["lead"] == ""
-    # each part's final period gives way to the pair's "; also, " and its own
+    hidden = phrase("case.hidden", number="2", count="50")
+    assert second.fields["lead"] == phrase("lead.case", case=hidden)
+    # each part's final period gives way to the pair's own
     assert result.message.startswith(
         "On the visible example, your result is what the same positions give along "
-        "dim 0, but columns count along dim 1 (a column in each row): use dim=1; "
-        "also, your result has shape "
+        "dim 0, but columns count along dim 1 (a column in each row): use dim=1. "
+        "On hidden case 2 of 50, your result has shape (1, 5, 1): "
     )
+    # on one case, the second part follows the first's lead: "; also, "
+    one = EXERCISES["01.pick_columns"].check(
+        lambda x, columns: x[:, columns.flatten()].unsqueeze(0)
+    )
+    assert one.verdict.template == "pair"
+    assert one.verdict.fields["second"].fields["lead"] == ""
+    assert "; also, your result has shape (1, 2, 4)" in one.message
     assert result.message.endswith("remove it with `.squeeze(0)`.")
     assert said.to_json()["fields"]["first"]["fields"]["along"] == {
         "template": "along.column",
         "fields": {},
     }
+
+
+def test_a_pairs_second_part_on_another_case_says_which_case():
+    """Each part of a pair is worded on the first case it shows on; where the second's
+    is another case, it leads with that case's name, as the first part does, in a
+    sentence of its own."""
+    visible = EXERCISES["06.one_hot"].all_cases[0].expected
+    result = EXERCISES["06.one_hot"].check(
+        lambda labels, classes: torch.as_tensor(visible).unsqueeze(0)
+    )
+    said = result.verdict
+    assert (said.template, said.misconception) == (
+        "pair.apart",
+        "ignores-inputs+extra-axis",
+    )
+    case = phrase("case.hidden", number="1", count="50")
+    assert said.fields["first"].fields["lead"] == phrase("lead.case", case=case)
+    assert said.fields["second"].fields["lead"] == phrase(
+        "lead.case", case=phrase("case.visible")
+    )
+    assert result.message.startswith(
+        "On hidden case 1 of 50, your result is the visible example's answer whatever "
+        "the inputs: compute it from the arguments. On the visible example, your "
+        "result has shape (1, 3, 4): "
+    )
 
 
 def test_coordinates_in_the_wrong_order_are_named_for_indexing_and_gather_nd():

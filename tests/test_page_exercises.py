@@ -173,6 +173,62 @@ def test_the_stored_evaluator_cases_are_what_torch_and_tensorflow_give_now() -> 
     ), "tests/js/evaluator_cases.json.gz is stale: run tools/evaluator_cases.py"
 
 
+def test_the_page_renders_a_pair_from_the_one_table_as_python_does() -> None:
+    """Both renderers word a pair of misconceptions from messages.json alike, the
+    second part led by its own case where it shows on another (pair.apart)."""
+    import torch
+
+    visible = torch.as_tensor(EXERCISES["06.one_hot"].all_cases[0].expected)
+    apart = EXERCISES["06.one_hot"].check(lambda labels, classes: visible[None])
+    same = EXERCISES["01.pick_columns"].check(
+        lambda x, columns: x[:, columns.flatten()].unsqueeze(0)
+    )
+    verdicts = [r.verdict.to_json() for r in (apart, same)]
+    assert [v["template"] for v in verdicts] == ["pair.apart", "pair"]
+    script = """
+        import { readFileSync } from "node:fs";
+        import { render } from "./gatherlab/widgets/js/exercises.mjs";
+        const table = JSON.parse(readFileSync("gatherlab/exercises/messages.json"));
+        const verdicts = JSON.parse(readFileSync(0, "utf-8"));
+        console.log(JSON.stringify(verdicts.map((v) => render(v, table))));
+    """
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(verdicts),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(done.stdout) == [apart.message, same.message]
+    assert ". On the visible example, your result has shape" in apart.message
+
+
+@pytest.mark.parametrize(
+    "exercise_id", [i for i, e in EXERCISES.items() if e.kind == "implement"]
+)
+def test_the_page_sees_each_misconception_read_a_value_where_the_notebook_does(
+    exercise_id: str,
+) -> None:
+    """A misconception that raises on every page case (02.last_valid_step's
+    off-by-one, where each page case had a full-length sequence) is told there by
+    errors alone: an IndexError of advanced indexing matched the same-size rule's
+    "any error" there. The page carries a case where it reads a value, where one is."""
+    from gatherlab.exercises.misconceptions import Raised, Search
+    from gatherlab.exercises.page import _page_hidden
+
+    exercise = EXERCISES[exercise_id]
+    valid = len(exercise.cases)
+    shown = [0, *_page_hidden(exercise)]
+    for candidate in Search(exercise.all_cases[:valid]).candidates(pairs=False):
+        reads = [
+            k for k in range(valid) if not isinstance(candidate.outcomes[k], Raised)
+        ]
+        if reads:
+            assert set(reads) & set(shown), (candidate.id, reads[:3])
+
+
 PASTED = [
     ("prediction = [[1, 2], [3, 4]]", [[1, 2], [3, 4]]),
     ("  ((1, 2),)  ", ((1, 2),)),
@@ -199,6 +255,13 @@ PASTED = [
     ("{1: 2}", "{1: 2}"),
     ("'text'", "'text'"),
     ("tensor([1], requires_grad=True)", "tensor([1], requires_grad=True)"),
+    # a typed tensor converted as torch converts it
+    ("torch.tensor([[1, 2]]).float()", np.array([[1, 2]], dtype=np.float32)),
+    ("tensor([1.5, -2.5]).long()", np.array([1, -2])),
+    ("torch.tensor([1]).to(torch.float64)", np.array([1.0])),
+    ("tensor([1, 0]).type(dtype=torch.bool)", np.array([True, False])),
+    ("tensor([1]).float(2)", "tensor([1]).float(2)"),
+    ("tensor([1]).sum()", "tensor([1]).sum()"),
 ]
 
 

@@ -137,6 +137,101 @@ class Generator:
             case["value"] = encode(value)
         self.cases.append(case)
 
+    def program(self, code: str, env: dict[str, Any]) -> None:
+        """Lines, then an expression (the last line): its value or the exception."""
+        *lines, last = code.split("\n")
+        names = {"torch": torch, **env}
+        case: dict[str, Any] = {
+            "expr": code,
+            "env": {k: encode(v) for k, v in env.items()},
+        }
+        try:
+            exec("\n".join(lines), names)  # noqa: S102
+            case["value"] = encode(eval(last, names))  # noqa: S307
+        except Exception as error:  # every library error is a case to agree on
+            case["error"] = type(error).__name__
+        self.cases.append(case)
+
+    def memory(self) -> None:
+        """Views share their tensor's memory: writes through them (in place, item
+        assignment, the in-place methods) go to it, and torch's checks raise on a write
+        into an expanded view's shared entries or from a partly overlapping input."""
+        x = torch.arange(6)
+        p = torch.tensor([2, 2, 1, 0, 1, 1])
+        expanded = "f = p.reshape(-1, 1).expand(-1, 4)\n"
+        for code in (
+            "f += 1\nf",
+            "f[3:] += 3\nf",
+            "f[3:] = f[3:] + 3\nf",
+            "f[3:, 0] += 3\ntorch.cat([f.flatten(), p])",
+            "f[3:, 0] = 9\ntorch.cat([f.flatten(), p])",
+            "f[0, 0] = 9\ntorch.cat([f.flatten(), p])",
+            "f[0] = 9\nf",
+            "f[:, :1] += 1\nf",
+            "f[[0, 1]] = 5\ntorch.cat([f.flatten(), p])",
+            "f[torch.tensor([0, 1])] += 5\nf",
+            "f.scatter_(1, torch.zeros(6, 1, dtype=torch.long), f[:, :1])\nf",
+            "f.index_add_(0, torch.tensor([0]), torch.ones(1, 4, dtype=torch.long))\nf",
+            "g = f.long()\ng += 1\ng",
+            "g = f.contiguous()\ng += 1\ntorch.cat([g.flatten(), p])",
+            "g = f.clone()\ng[0, 0] = 9\ntorch.cat([g.flatten(), p])",
+            "g = f.reshape(24)\ng += 1\ntorch.cat([g, p])",
+            "g = f.view(24)\ng",
+            "g = f.reshape(6, 2, 2)\ng += 1\ng",
+            "g = f.reshape(6, 2, 2)[:, 0, 1]\ng += 1\ntorch.cat([g, p])",
+            "g = f.T\ng[0] += 1\ntorch.cat([f.flatten(), p])",
+            "g = f[:, 0]\ng += 1\ntorch.cat([f.flatten(), p])",
+            "g = f.unsqueeze(0)\ng += 1\ng",
+            "g = f.flatten()\ng += 1\ntorch.cat([g, p])",
+            "g = f.expand(2, 6, 4)[0, :, 0]\ng += 1\ntorch.cat([g, p])",
+            "g = f.detach()\ng[1, 1] = 7\np",
+        ):
+            self.program(expanded + code, {"p": p.clone()})
+        for code in (
+            "x[1:] += x[:-1]\nx",
+            "x[1:] = x[:-1]\nx",
+            "x[:3] += x[3:]\nx",
+            "x[:3] = x[3:]\nx",
+            "x += x\nx",
+            "x[::2] += x[1::2]\nx",
+            "x[1:] += x[:-1].clone()\nx",
+            "x[1:] += x[:-1] * 1\nx",
+            "x[1:4] += x[1:4]\nx",
+            "y = x\ny += 1\nx",
+            "y = x[1:]\ny += 1\nx",
+            "y = x[1:3].contiguous()\ny += 1\nx",
+            "y = x.view(2, 3)\ny[0] += 10\nx",
+            "y = x.view(2, 3)\ny.T[1, 0] = 50\nx",
+            "y = x.view(2, 3)\nz = y[:, 1]\ny[1, 1] = 40\nz",
+            "y = x.view(2, 3)\nz = y.expand(2, 2, 3)\ny[0, 0] = 70\nz",
+            "y = x.view(2, 3)\nfor row in y:\n    row += 1\nx",
+            "y = x.view(2, 3)\ny[0] += y[1]\nx",
+            "y = x.view(2, 3)\ny[:, 0] += y[:, 1]\nx",
+            "y = x.view(2, 3)\ny[:, 1:] = y[:, :2].clone()\nx",
+            "y = x.view(2, 3)\ny += y.T.reshape(2, 3)\nx",
+            "y = x[:4].view(2, 2)\ny += y.T\ny",
+            "y = x.view(2, 3).T\ny.view(-1)",
+            "y = x.view(2, 3).T\nz = y.reshape(-1)\nz += 1\nx",
+            "x[:2][0] = 9\nx",
+            "x[[0, 1]][0] = 9\nx",
+            "x.scatter_(0, torch.tensor([1, 2]), x[2:4])\nx",
+            "x.index_add_(0, torch.tensor([1, 2]), x[:2])\nx",
+            "x.index_add_(0, torch.tensor([0]), x[5:])\nx",
+            "x[torch.tensor([1, 2])] = x[0:2]\nx",
+            "x[torch.tensor([1, 2])] += x[0:2]\nx",
+            "x += torch.ones(2, 6, dtype=torch.long)\nx",
+            "x += 0.5\nx",
+            "x[0] += 0.5\nx",
+            "x /= 2\nx",
+            "x //= 2\nx",
+            "x += True\nx",
+            "y = x.int()\ny += x\ny",
+            "y = x.double()\ny += x.float()\ny",
+            "y = x > 2\ny += 1\ny",
+            "y = x.float()\ny -= y[[5, 4, 3, 2, 1, 0]]\ny",
+        ):
+            self.program(code, {"x": x.clone()})
+
     # ---- families of expressions
 
     def gather_family(self) -> None:
@@ -651,6 +746,7 @@ def build() -> dict[str, Any]:
     for make, count in plan:
         for _ in range(count):
             make()
+    gen.memory()
     # a range as an index (torch reads it as the list of its ints)
     x = torch.arange(12).reshape(3, 4)
     for expr in ("x[range(2)]", "x[range(3), range(3)]", "x[range(1, 3), 0]"):

@@ -11,8 +11,10 @@ the names the notebook defines, the payload's ``args``): the real mistakes of
 ``tests/data/real_mistakes.json`` (those of a raises or a choose as their labels
 typed), the solution as the notebook shows it, the input returned unchanged, and for
 a fix of the index, float indexes and indexes of the wrong shape. ``verdict`` is
-``V`` and ``message`` its words (``gatherlab.exercises.page.verdict_for``): the page,
-given the same answer, must show the same words. ``tests/test_page_exercises.py``
+``V`` and ``message`` its words (``gatherlab.exercises.page.verdict_for``; a fix's
+lines that raise, as torch raises on a write into an expanded view, stop the
+notebook's cell with that error: ``page.lines_raised``): the page, given the same
+answer, must show the same words. ``tests/test_page_exercises.py``
 fails when the file is stale; regenerate it with ``make regen``.
 """
 
@@ -32,8 +34,9 @@ import numpy as np
 from gatherlab._arrays import to_numpy
 from gatherlab.exercises import EXERCISES, Fix, Predict
 from gatherlab.exercises.compare import shape_advice
-from gatherlab.exercises.page import fix_names, payload, verdict_for
+from gatherlab.exercises.page import fix_names, lines_raised, payload, verdict_for
 from gatherlab.exercises.typed import typed_answer
+from gatherlab.exercises.verdict import render
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_FILE = ROOT / "tests" / "js" / "page_exercise_cases.json.gz"
@@ -107,6 +110,11 @@ COMMON_TEXTS = (
     "[[1], 'ab']",
     "[[], [1]]",
     "[[1, [2]], [[3], 4]]",
+    "tensor([1, 2]).float()",
+    "torch.tensor([[1.5], [-2.5]]).long()",
+    "torch.tensor([1, 0]).to(torch.bool)",
+    "tensor([2]).to(dtype=torch.float64)",
+    "tensor([1]).float(2)",
 )
 
 
@@ -350,6 +358,51 @@ IDIOMS = {
         "fixed_index: torch.Tensor = labels.unsqueeze(1)\nprint(fixed_index)\n",
         "fixed_index = [[2], [1], [0]]\n",
     ],
+    # flat_index is an expanded view (its 4 columns share memory): a write into it
+    # raises in torch, one into a column of it goes to every column, a copy is free
+    "02.fix_beam_rows": [
+        "fixed_index = flat_index\n"
+        "fixed_index += (torch.arange(flat_index.shape[0]) // beam * beam)[:, None]\n",
+        "fixed_index = flat_index\nfixed_index[beam:] += beam\n",
+        "fixed_index = flat_index.long()\n"
+        "fixed_index[beam:] = fixed_index[beam:] + beam\n",
+        "fixed_index = flat_index.clone()\nfixed_index[beam:] += beam\n",
+        "fixed_index = flat_index.contiguous()\nfixed_index[beam:] += beam\n",
+        "flat_index[beam:, 0] += beam\nfixed_index = flat_index\n",
+        "fixed_index = flat_index.T\nfixed_index[0, beam:] += beam\n"
+        "fixed_index = flat_index\n",
+        "fixed_index = flat_index.clone()\nfixed_index[1:] += fixed_index[:-1]\n",
+    ],
+    # lengths where lengths - 1 belongs: gather's rule names the off-by-one, the
+    # IndexError of advanced indexing names none (on the page as in the notebook)
+    "02.last_valid_step": [
+        "def last_valid_step(features, lengths):\n"
+        "    index = lengths.view(-1, 1, 1).expand(-1, 1, features.shape[-1])\n"
+        "    return torch.gather(features, 1, index).squeeze(1)\n",
+        "def last_valid_step(features, lengths):\n"
+        "    return features[torch.arange(features.shape[0]), lengths]\n",
+        "def last_valid_step(features, lengths):\n"
+        "    batch, _, width = features.shape\n"
+        "    out = torch.empty(batch, width, dtype=features.dtype)\n"
+        "    for b in range(features.shape[0]):\n"
+        "        out[b] = features[b, lengths[b]]\n"
+        "    return out\n",
+    ],
+    # clamping where an invalid case must raise: the notebook's must-raise words, the
+    # reference's error, and why wrapping hides it where a position is out of range
+    "04.gather_python_style": [
+        "def gather_python_style(input, dim, index):\n"
+        "    size = input.size(dim)\n"
+        "    index = torch.where(index < 0, index + size, index)\n"
+        "    return torch.gather(input, dim, index.clamp(0, size - 1))\n",
+        "def gather_python_style(input, dim, index):\n"
+        "    size = input.size(dim)\n"
+        "    index = torch.where(index < 0, index + size, index)\n"
+        "    return torch.gather(input, dim, index.clamp(max=size - 1))\n",
+    ],
+    "02.fix_wrong_axis": [
+        "fixed_index = wrong_index\nfixed_index[0] = positions[0].unsqueeze(-1)\n",
+    ],
 }
 
 # Shapes for compare.shape_advice against exercises.mjs's shapeAdvice: each expected
@@ -374,16 +427,35 @@ def _shape_pairs() -> list[list[Any]]:
     return pairs
 
 
+def _fresh(value: Any) -> Any:
+    """A copy of a notebook's name for one answer's lines (which may write into it),
+    laid out in memory as the name is: an expanded view stays one, its entries
+    sharing memory, so a write into it raises or goes through as in the notebook."""
+    import torch
+
+    if not isinstance(value, torch.Tensor):
+        return value
+    if value.is_contiguous():
+        return value.clone()
+    stride = value.stride()
+    pairs = zip(value.shape, stride, strict=True)
+    where = sum((size - 1) * step for size, step in pairs)
+    storage = torch.zeros(where + 1 if value.numel() else 0, dtype=value.dtype)
+    places = torch.arange(storage.numel()).as_strided(value.shape, stride)
+    storage[places.reshape(-1)] = value.reshape(-1)
+    return storage.as_strided(value.shape, stride)
+
+
 def _code_answer(exercise_id: str, code: str) -> Any:
     """The answer a learner's code gives, run with the notebook's names: the function
     it defines (implement), the part it binds (fix: ``answer`` or the notebook's
-    ``fixed_index``)."""
+    ``fixed_index``, with copies of the names the fix reads)."""
     import torch
 
     exercise = EXERCISES[exercise_id]
     names: dict[str, Any] = {"torch": torch}
     if isinstance(exercise, Fix):
-        names.update(fix_names(exercise))
+        names.update({k: _fresh(v) for k, v in fix_names(exercise).items()})
     exec(code, names)  # the collected mistakes' code, as learners wrote it
     if isinstance(exercise, Fix):
         return names.get("answer", names.get(exercise.answer_name))
@@ -425,9 +497,23 @@ def build() -> dict[str, Any]:
         if isinstance(exercise, Fix):
             codes += _float_answers(exercise, data) + _shaped_answers(exercise, data)
         for code in codes:
-            cases.append(
-                _case(exercise_id, "code", code, _code_answer(exercise_id, code))
-            )
+            try:
+                answer = _code_answer(exercise_id, code)
+            except Exception as error:  # a fix's lines that raise in the notebook
+                if not isinstance(exercise, Fix):
+                    raise
+                said = lines_raised(error)
+                cases.append(
+                    {
+                        "id": exercise_id,
+                        "code": code,
+                        "status": "not yet",
+                        "verdict": said.to_json(),
+                        "message": render(said),
+                    }
+                )
+                continue
+            cases.append(_case(exercise_id, "code", code, answer))
         if data["kind"] in ("implement", "fix"):
             continue
         if data["kind"] == "predict":

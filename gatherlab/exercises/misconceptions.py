@@ -1573,9 +1573,12 @@ def _changed(before: Sequence[Outcome], after: Sequence[Outcome]) -> int:
 
 
 def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
-    """The candidate's verdict: each part worded on the first case it shows on."""
+    """The candidate's verdict: each part worded on the first case it shows on. A
+    pair's second part on another case than the first's says which, as the first
+    does, in a sentence of its own (``pair.apart``)."""
     cases = search.cases
     texts: list[Phrase] = []
+    numbers: list[int] = []
     before: Sequence[Outcome] = [case.expected for case in cases]
     for position, (item, key) in enumerate(candidate.parts):
         own = search.candidate(candidate.parts[: position + 1])
@@ -1584,15 +1587,17 @@ def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
         case, outcome = cases[number], own.outcomes[number]
         fields = {
             **item.words(case, key, outcome),
-            "lead": voice.lead(case) if not texts else "",
+            "lead": voice.lead(case) if number not in numbers[:1] else "",
             "yours": voice.yours,
         }
         wanted = fields_of(item.template)
         texts.append(Phrase(item.template, {name: fields[name] for name in wanted}))
+        numbers.append(number)
     if len(texts) == 1:
         return Verdict(False, texts[0].template, texts[0].fields, candidate.id)
     first, second = texts
-    return Verdict(False, "pair", {"first": first, "second": second}, candidate.id)
+    joined = "pair" if numbers[0] == numbers[1] else "pair.apart"
+    return Verdict(False, joined, {"first": first, "second": second}, candidate.id)
 
 
 def explain(search: Search, learner: Sequence[Outcome], voice: Voice) -> Verdict | None:

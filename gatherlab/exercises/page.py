@@ -28,7 +28,9 @@ Python). The payload JSON is::
                 "expected": T | ERROR,
                 "reads": [str, ...] | null,      # per flat coordinate of expected: what
                                                  # it reads, "x[1, 2] = 22 because ..."
-                "misconceptions": [{"id", "output": OUT}, ...]}],
+                "misconceptions": [{"id", "output": OUT}, ...],
+                "must_raise": V}],               # implement's invalid cases: the
+                                                 # verdict on a value returned there
      "misconceptions": {id: V}                   # each misconception's verdict, once
                                                  # (a variant worded apart: "id#2")
      "choices": [{"label", "raises": bool, "verdict": V}]   # raises
@@ -58,7 +60,8 @@ Python). The payload JSON is::
 
 where ``T = {"dtype": "int64" | "float32" | "bool" | ..., "shape": [..], "data": [flat
 row-major numbers]}`` (bools as 0/1; ``"nan"``, ``"inf"``, ``"-inf"`` where JSON has
-no number), ``ERROR = {"error": {"rule": diagnose's rule id or null, "type":
+no number; an input whose entries share memory, an expanded view, adds ``"strides"``:
+``input_tensor``), ``ERROR = {"error": {"rule": diagnose's rule id or null, "type":
 "IndexError" | ... | "Error" (any error)}}``, ``OUT`` is ``T``, ``ERROR``,
 ``{"not_expected": true}`` (any value but the expected one) or ``{"any_of_shape":
 [..]}`` (any value of that shape), ``V = {"passed": bool, "template": id, "fields":
@@ -152,6 +155,19 @@ def tensor(value: Any) -> dict[str, Any]:
     if values.dtype.kind in "fc" and not np.isfinite(flat).all():
         data = [NON_FINITE.get(repr(v), v) for v in data]
     return {"dtype": values.dtype.name, "shape": list(values.shape), "data": data}
+
+
+def input_tensor(value: Any) -> dict[str, Any]:
+    """``T`` for an input the learner's code reads, with ``"strides"`` where entries
+    share memory (an expanded view, stride 0 where it repeats one): the page's copy
+    shares it alike, so a write into it raises or goes through as torch's does."""
+    data = tensor(value)
+    if framework_of(value) == "torch" and any(
+        size > 1 and stride == 0
+        for size, stride in zip(value.shape, value.stride(), strict=True)
+    ):
+        data["strides"] = list(value.stride())
+    return data
 
 
 def outcome(value: Outcome) -> dict[str, Any]:
@@ -300,9 +316,12 @@ def _page_hidden(exercise: Any) -> list[int]:
     misconception that only the notebook's other hidden cases tell from the solution
     (a negative dim, an index of another size), the first case that does, up to
     PAGE_EXTRA more; so an answer that one misconception explains fails on the page
-    as in the notebook. Then, up to PAGE_APART more, the first case that tells a
-    misconception from one listed before it where the chosen cases do not (a rank
-    added, a negative position left as it is), so the page names it alike."""
+    as in the notebook. Within the same budget, for each misconception that raises on
+    every case chosen so far, the first case where it reads a value (errors alone
+    match a learner's error of another kind too loosely). Then, up to PAGE_APART
+    more, the first case that tells a misconception from one listed before it where
+    the chosen cases do not (a rank added, a negative position left as it is), so the
+    page names it alike."""
     valid = len(exercise.cases)
     numbers = list(range(1, min(valid, 1 + PAGE_HIDDEN)))
     search = Search(exercise.all_cases[:valid])
@@ -316,6 +335,19 @@ def _page_hidden(exercise: Any) -> list[int]:
         told = not wrong or wrong[0] == 0 or set(wrong) & set(numbers)
         if not told and len(numbers) < PAGE_HIDDEN + PAGE_EXTRA:
             numbers.append(wrong[0])
+    # a misconception that raises on every chosen case (an off-by-one where each of
+    # them has a full-length sequence) is told by errors alone, which a learner's
+    # error of another kind can match only loosely: the first case where it reads a
+    # value, so the page sees it as the notebook does
+    for candidate in candidates:
+        shown = [0, *numbers]
+        if not all(isinstance(candidate.outcomes[k], Raised) for k in shown):
+            continue
+        reads = [
+            k for k in range(valid) if not isinstance(candidate.outcomes[k], Raised)
+        ]
+        if reads and len(numbers) < PAGE_HIDDEN + PAGE_EXTRA:
+            numbers.append(reads[0])
     budget = len(numbers) + PAGE_APART
     for later, candidate in enumerate(candidates):
         for earlier in candidates[:later]:
@@ -330,6 +362,18 @@ def _page_hidden(exercise: Any) -> list[int]:
     return sorted(numbers)
 
 
+def must_raise(case: Case, error: str) -> Verdict:
+    """The notebook's verdict on a function that returns a value where an invalid case
+    must raise (``implement._explain``): the reference's error, and why wrapping an
+    out-of-range position hides it where one is (the page shows it as it is)."""
+    from gatherlab.exercises import strategies
+
+    why = strategies.wraps_instead_of_raising(case.call)
+    fields = {"case": case.name, "error": error, **(why or {})}
+    template = "implement.must_raise_wraps" if why else "implement.must_raise"
+    return Verdict(False, template, fields)
+
+
 def _implement(exercise: Any) -> dict[str, Any]:
     from gatherlab.exercises.implement import IMPLEMENT_VOICE, ErrorHint
 
@@ -340,7 +384,7 @@ def _implement(exercise: Any) -> dict[str, Any]:
     search = Search(chosen)
     inputs = {
         number: {
-            name: tensor(value) if hasattr(value, "shape") else value
+            name: input_tensor(value) if hasattr(value, "shape") else value
             for name, value in case.args.items()
         }
         for number, case in enumerate(chosen)
@@ -355,6 +399,12 @@ def _implement(exercise: Any) -> dict[str, Any]:
         }
         for case, data in zip(chosen, listed, strict=True):
             data["hint_fields"] = exercise.hint.fields(dict(case.args))
+    first = 1 + len(numbers)  # the invalid cases follow the visible and hidden ones
+    invalid_errors = [error for _, error in exercise.invalid_cases]
+    for data, case, error in zip(
+        listed[first:], chosen[first:], invalid_errors, strict=False
+    ):
+        data["must_raise"] = must_raise(case, error).to_json()
     invalid = len(chosen) - 1 - len(numbers)
     hidden = str(len(numbers))
     invalid_all = len(exercise.all_cases) - valid
@@ -409,7 +459,7 @@ def _fix(exercise: Any) -> dict[str, Any]:
 
     broken = exercise.broken
     inputs = {
-        name: tensor(value) if hasattr(value, "shape") else value
+        name: input_tensor(value) if hasattr(value, "shape") else value
         for name, value in fix_names(exercise).items()
     }
     works = exercise.check(exercise.reference_answer).verdict
@@ -543,6 +593,18 @@ def verdict_for(exercise_id: str, answer: Any) -> tuple[dict[str, Any], str]:
     verdict = check(exercise_id, answer).verdict
     assert verdict is not None
     return verdict.to_json(), render(verdict)
+
+
+def lines_raised(error: BaseException) -> Verdict:
+    """The verdict on a fix whose lines raise before the call runs (the notebook's cell
+    stops there, with torch's error; the page, whose evaluator raises it alike, says it
+    is still broken with those words): ``fix.still_broken_error``, the error as
+    ``short_error`` gives it, without its final period."""
+    from gatherlab.errors import short_error
+
+    return Verdict(
+        False, "fix.still_broken_error", {"error": short_error(error).removesuffix(".")}
+    )
 
 
 def page_html(result: Result) -> str:

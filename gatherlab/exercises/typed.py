@@ -6,8 +6,11 @@ rules: an optional leading ``name =`` is dropped; TensorFlow's printed forms
 become ``tensor(..., dtype=...)``; NumPy's space-separated printed rows get commas;
 then the text is read as a Python literal in which ``tensor(...)``, ``array(...)``,
 ``torch.tensor(...)`` and ``np.array(...)`` (with an optional ``dtype=``) are the only
-calls; ``...`` alone (the stub's answer) is ``...``, not answered yet. Anything else is
-not a value: ``typed_answer`` returns the text itself.
+calls, and a tensor so read may be converted as torch converts it (``.float()``,
+``.double()``, ``.long()``, ``.int()``, ``.bool()``, ``.to(dtype)``, ``.type(dtype)``:
+``CONVERSIONS``); ``...`` alone (the stub's answer) is ``...``, not answered yet.
+Anything else is not a value: ``typed_answer`` returns the text itself (the page
+refuses what follows a typed tensor otherwise, ``.sum()``, naming it).
 ``tests/test_page_exercises.py`` checks the two against each other on pasted answers.
 """
 
@@ -46,6 +49,16 @@ DTYPES = {
 }
 
 
+# The conversions a typed tensor may end with, and the dtype each gives (torch's).
+CONVERSIONS = {
+    "float": np.float32,
+    "double": np.float64,
+    "long": np.int64,
+    "int": np.int32,
+    "bool": np.bool_,
+}
+
+
 def normalized(text: str) -> str:
     """The text as the page reads it, before it is parsed."""
     source = NAME_PREFIX.sub("", text.strip()).strip()
@@ -78,7 +91,37 @@ def _name(node: ast.expr) -> str:
     raise ValueError("not a name")
 
 
+def _converted(node: ast.Call) -> Any:
+    """``tensor([...]).float()``, ``.to(torch.float64)``: the typed tensor in the
+    dtype the conversion gives."""
+    assert isinstance(node.func, ast.Attribute)
+    method, given = node.func.attr, [*node.args, *(k.value for k in node.keywords)]
+    if method in CONVERSIONS:
+        if given:
+            raise ValueError(f".{method}() takes no arguments here")
+        dtype = CONVERSIONS[method]
+    else:
+        named = [k.arg for k in node.keywords]
+        if len(given) != 1 or named not in ([], ["dtype"]):
+            raise ValueError(f".{method}() takes one dtype here")
+        dtype = DTYPES[_name(given[0]).split(".")[-1]]
+    inner = node.func.value
+    if not isinstance(inner, ast.Call):
+        raise ValueError("a conversion of something other than a typed tensor")
+    array = _value(inner)
+    if not isinstance(array, np.ndarray):
+        raise ValueError("a conversion of something other than a typed tensor")
+    return array.astype(dtype)
+
+
 def _value(node: ast.expr) -> Any:
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in (*CONVERSIONS, "to", "type")
+        and isinstance(node.func.value, ast.Call)
+    ):
+        return _converted(node)
     if isinstance(node, ast.Call):
         if _name(node.func) not in CALLS or len(node.args) != 1:
             raise ValueError("not a tensor or array")

@@ -141,6 +141,16 @@ test("typed answers read as learners paste them", () => {
     assert.equal(judge(payload, pasted).passed, true, pasted);
 });
 
+test("a typed tensor converted with .float() reads as that tensor; anything else after it is refused, naming it", () => {
+  const payload = payloads["01.predict_columns"];
+  const { value } = readTyped("torch.tensor([[11, 11, 10], [22, 20, 22]]).float()");
+  assert.deepEqual([value.dtype, value.shape, value.data], ["float32", [2, 3], [11, 11, 10, 22, 20, 22]]);
+  assert.equal(judge(payload, "torch.tensor([[11, 11, 10], [22, 20, 22]]).long()").passed, true);
+  const words = render(judge(payload, "torch.tensor([[11, 11, 10], [22, 20, 22]]).sum()"), payload.templates);
+  assert.match(words, /^The page cannot read this: `\.sum\(\)` on a typed tensor .* is not supported here/);
+  assert.doesNotMatch(words, /a str/);
+});
+
 test("choose exercises: each choice's own verdict; no choice asks for one", () => {
   const payload = payloads["04.device_mismatch"];
   for (const choice of payload.choices) assert.deepEqual(judge(payload, choice.label), choice.verdict);

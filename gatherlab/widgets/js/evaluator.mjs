@@ -53,9 +53,19 @@ export function tensor(shape, data, dtype, lib = "torch") {
 }
 
 // A payload value {dtype, shape, data} (gatherlab/exercises/page.py) as a tensor.
+// A value with "strides" is a view whose entries share memory (the notebook's expanded
+// tensor, stride 0 where it repeats an entry): the page's shares it alike.
 export function fromPayload(value, lib = "torch") {
-  if (value && value.dtype !== undefined)
-    return tensor(value.shape, value.data.map((v) => cast(fromJsonNumber(v), value.dtype)), value.dtype, lib);
+  if (value && value.dtype !== undefined) {
+    const data = value.data.map((v) => cast(fromJsonNumber(v), value.dtype));
+    if (!value.strides) return tensor(value.shape, data, value.dtype, lib);
+    const layout = { storage: [], offset: 0, strides: value.strides };
+    offsetsOf(value.shape, layout).forEach((o, k) => {
+      layout.storage[o] = data[k];
+    });
+    for (let o = 0; o < layout.storage.length; o++) layout.storage[o] ??= 0;  // no entry reads it
+    return viewTensor(tensor([layout.storage.length], layout.storage, value.dtype, lib), value.shape.slice(), layout);
+  }
   return fromJson(value);
 }
 
@@ -333,10 +343,149 @@ function tensorBinary(op, left, right) {
   return tensor(shape, data.map((v) => cast(v, dtype)), dtype, lib);
 }
 
+// ------------------------------------------------------------------ memory: views and writes
+
+// torch's views share their tensor's memory; so do the page's. A tensor that owns its
+// memory holds its values row-major in `data`. A view that is not row-major over that
+// memory (expand, basic indexing, transposes, and views of those) carries `alias` =
+// {storage, offset, strides}: its entry at coordinate c is storage[offset + sum of
+// c[d] * strides[d]], where storage is the owner's `data` (an expand's strides are 0
+// where it repeats an entry). Its `data` is read from the storage again whenever the
+// storage was written to since (VERSIONS), and a write into it goes to the
+// storage: every tensor that shares the memory sees it, as in torch. torch's checks
+// before a write are the page's too (assertNoOverlap).
+
+const VERSIONS = new WeakMap();  // storage: how many writes it has had
+const versionOf = (storage) => VERSIONS.get(storage) ?? 0;
+const touched = (storage) => VERSIONS.set(storage, versionOf(storage) + 1);
+
+export function layoutOf(t) {
+  return t.alias ?? { storage: t.data, offset: 0, strides: strides(t.shape) };
+}
+
+// The storage position of every entry of a tensor of `shape` laid out as `layout`.
+function offsetsOf(shape, layout) {
+  const out = new Array(prod(shape));
+  forEachCoord(shape, (at, flat) => {
+    let o = layout.offset;
+    for (let d = 0; d < at.length; d++) o += at[d] * layout.strides[d];
+    out[flat] = o;
+  });
+  return out;
+}
+
+// A view of t's memory with its own shape and layout: a plain tensor sharing the
+// storage where the layout is the storage's own row-major order, else an alias
+// (TensorFlow's tensors are never written to: a copy).
+function viewTensor(t, shape, layout) {
+  const rowMajor = strides(shape);
+  const plain = layout.offset === 0 && layout.storage.length === prod(shape) &&
+    shape.every((s, d) => s <= 1 || layout.strides[d] === rowMajor[d]);
+  if (plain) return tensor(shape, layout.storage, t.dtype, t.lib);
+  const offsets = offsetsOf(shape, layout);
+  if (t.lib === "tf") return tensor(shape, offsets.map((o) => layout.storage[o]), t.dtype, t.lib);
+  if (offsets.length > MAX_ENTRIES) throw new UnsupportedError(`tensors of more than ${MAX_ENTRIES} entries`);
+  const out = { t: "tensor", lib: t.lib, dtype: t.dtype, shape };
+  let cache = null;
+  let seen = -1;
+  Object.defineProperty(out, "alias", { value: layout, enumerable: false });
+  Object.defineProperty(out, "data", {
+    enumerable: true,
+    get() {
+      if (cache === null || seen !== versionOf(layout.storage)) {
+        cache = offsets.map((o) => layout.storage[o]);
+        seen = versionOf(layout.storage);
+      }
+      return cache;
+    },
+  });
+  return out;
+}
+
+// torch's computeStride: the strides that read `layout`'s memory in `shape` without a
+// copy, or null where none do (a view then raises, a reshape copies).
+function viewStrides(oldShape, oldStrides, shape) {
+  const kept = oldShape.map((s, d) => [s, oldStrides[d]]).filter(([s]) => s !== 1);
+  if (prod(oldShape) === 0 || !kept.length) return strides(shape);
+  const sizes = kept.map(([s]) => s);
+  const steps = kept.map(([, st]) => st);
+  const out = new Array(shape.length).fill(0);
+  let viewD = shape.length - 1;
+  let base = steps[steps.length - 1];
+  let tensorNumel = 1;
+  let viewNumel = 1;
+  for (let d = sizes.length - 1; d >= 0; d--) {
+    tensorNumel *= sizes[d];
+    if (d === 0 || steps[d - 1] !== tensorNumel * base) {
+      while (viewD >= 0 && (viewNumel < tensorNumel || shape[viewD] === 1)) {
+        out[viewD] = viewNumel * base;
+        viewNumel *= shape[viewD];
+        viewD--;
+      }
+      if (viewNumel !== tensorNumel) return null;
+      if (d > 0) {
+        base = steps[d - 1];
+        tensorNumel = 1;
+        viewNumel = 1;
+      }
+    }
+  }
+  return viewD === -1 ? out : null;
+}
+
+export const INTERNAL_OVERLAP = "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.";
+export const PARTIAL_OVERLAP = "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.";
+
+// torch's assert_no_internal_overlap: a write into entries that share one place in
+// memory (an expanded dim, stride 0, of size > 1) raises.
+function assertNoInternalOverlap(shape, layout) {
+  if (shape.some((s, d) => s > 1 && layout.strides[d] === 0)) throw new PyError("RuntimeError", INTERNAL_OVERLAP);
+}
+
+// torch's assert_no_partial_overlap between what is written (shape, layout) and a
+// tensor read for it: where both lie densely in memory, the same entries in the same
+// order are fine and any other overlap raises. torch checks no other layout (it writes
+// as it reads, in its own order), so the page refuses those where they do overlap.
+function assertNoPartialOverlap(shape, layout, input) {
+  if (!input || input.t !== "tensor" || input.lib !== "torch") return;
+  const other = layoutOf(input);
+  if (other.storage !== layout.storage) return;
+  const a = offsetsOf(shape, layout);
+  const b = offsetsOf(input.shape, other);
+  if (!a.length || !b.length) return;
+  const dense = (offsets) => {
+    const low = Math.min(...offsets);
+    return new Set(offsets).size === offsets.length && Math.max(...offsets) - low + 1 === offsets.length;
+  };
+  if (!dense(a) || !dense(b)) {
+    const read = new Set(b);
+    if (a.some((o) => read.has(o)))
+      throw new UnsupportedError("an in-place write whose input reads the memory it writes to, in a layout torch does not check (its result follows torch's own order of work): clone() the input first");
+    return;
+  }
+  const [aLow, aHigh, bLow, bHigh] = [Math.min(...a), Math.max(...a), Math.min(...b), Math.max(...b)];
+  const same = aLow === bLow && aHigh === bHigh && shape.length === input.shape.length &&
+    shape.every((s, d) => s === input.shape[d] && (s <= 1 || layout.strides[d] === other.strides[d]));
+  if (same) return;
+  if (aLow <= bHigh && bLow <= aHigh) throw new PyError("RuntimeError", PARTIAL_OVERLAP);
+}
+
+// Writes `values` (row-major over the written entries) into storage at `offsets`.
+function writeAt(storage, offsets, values, dtype) {
+  offsets.forEach((o, k) => {
+    storage[o] = cast(values[k], dtype);
+  });
+  touched(storage);
+}
+
 // ------------------------------------------------------------------ torch ops
 
-function view(t, shape) {
-  return tensor(shape, t.data, t.dtype, t.lib);
+function view(t, shape, strict = false) {
+  if (!t.alias) return tensor(shape, t.data, t.dtype, t.lib);
+  const found = viewStrides(t.shape, t.alias.strides, shape);
+  if (found) return viewTensor(t, shape, { ...t.alias, strides: found });
+  if (strict) throw new PyError("RuntimeError", "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  return tensor(shape, t.data.slice(), t.dtype, t.lib);  // reshape: a copy
 }
 
 function inferShape(sizes, total, raw) {
@@ -353,8 +502,8 @@ function inferShape(sizes, total, raw) {
   return sizes;
 }
 
-function reshape(t, sizes) {
-  return view(t, inferShape(sizes, t.data.length, sizes));
+function reshape(t, sizes, strict = false) {
+  return view(t, inferShape(sizes, t.data.length, sizes), strict);
 }
 
 function unsqueeze(t, dim) {
@@ -388,7 +537,9 @@ function expand(t, sizes) {
     if (s < 0) throw new PyError("RuntimeError", `The expanded size of the tensor (${s}) isn't allowed`);
     return s;
   });
-  return tensor(shape, broadcastData(t, shape), t.dtype, t.lib);
+  const source = layoutOf(t);
+  const steps = shape.map((s, k) => (k < offset || (t.shape[k - offset] === 1 && s !== 1) ? 0 : source.strides[k - offset]));
+  return viewTensor(t, shape, { ...source, strides: steps });
 }
 
 function repeatTensor(t, sizes) {
@@ -462,14 +613,8 @@ function permute(t, dims) {
   const wrapped = dims.map((d) => normDim(d, t.shape.length));
   if (new Set(wrapped).size !== wrapped.length) throw new PyError("RuntimeError", "permute(): duplicate dims are not allowed.");
   const shape = wrapped.map((d) => t.shape[d]);
-  const st = strides(t.shape);
-  const data = new Array(t.data.length);
-  forEachCoord(shape, (at, flat) => {
-    let src = 0;
-    for (let k = 0; k < at.length; k++) src += at[k] * st[wrapped[k]];
-    data[flat] = t.data[src];
-  });
-  return tensor(shape, data, t.dtype, t.lib);
+  const source = layoutOf(t);
+  return viewTensor(t, shape, { ...source, strides: wrapped.map((d) => source.strides[d]) });
 }
 
 function transpose(t, a, b) {
@@ -684,8 +829,11 @@ function indexPut(name, x, indices, values, accumulate) {
 
 // Writes an in-place op's result into the tensor itself (views of it see it, as in
 // torch) and returns that tensor.
-function inPlace(t, result) {
-  for (let k = 0; k < t.data.length; k++) t.data[k] = result.data[k];
+function inPlace(t, result, ...inputs) {
+  const layout = layoutOf(t);
+  assertNoInternalOverlap(t.shape, layout);
+  for (const input of inputs) assertNoPartialOverlap(t.shape, layout, input);
+  writeAt(layout.storage, offsetsOf(t.shape, layout), result.data, t.dtype);
   return t;
 }
 
@@ -993,10 +1141,44 @@ function locate(x, indexValue) {
   return { shape, positions };
 }
 
+// torch's basic indexing (integers, slices, None, ...) gives a view of x: the layout
+// it reads x's memory with, or null for an advanced index (a copy).
+function basicLayout(x, index) {
+  const items = index.t === "tuple" ? index.items : [index];
+  const whole = (v) => v.t === "int" || (v.t === "tensor" && !v.shape.length && !isFloat(v.dtype) && v.dtype !== "bool");
+  if (!items.every((v) => ["slice", "none", "ellipsis"].includes(v.t) || whole(v))) return null;
+  const source = layoutOf(x);
+  const used = items.filter((v) => v.t === "slice" || whole(v)).length;
+  const steps = [];
+  let offset = source.offset;
+  let dim = 0;
+  let expanded = false;
+  for (const v of items) {
+    if (v.t === "ellipsis") {
+      if (!expanded) for (let k = 0; k < x.shape.length - used; k++) steps.push(source.strides[dim++]);
+      expanded = true;
+    } else if (v.t === "none") steps.push(0);
+    else if (v.t === "slice") {
+      const positions = sliceRange(v, x.shape[dim]);
+      if (positions.length) offset += positions[0] * source.strides[dim];
+      steps.push(source.strides[dim] * (v.step ?? 1));
+      dim++;
+    } else {
+      const at = v.t === "int" ? v.v : v.data[0];
+      offset += (at < 0 ? at + x.shape[dim] : at) * source.strides[dim];
+      dim++;
+    }
+  }
+  while (dim < x.shape.length) steps.push(source.strides[dim++]);
+  return { ...source, offset, strides: steps };
+}
+
 function getItem(value, index) {
   if (value.t === "tensor") {
     if (value.lib === "tf" && containsTensor(index)) throw new UnsupportedError("indexing a TensorFlow tensor with a tensor (use tf.gather)");
-    const { shape, positions } = locate(value, index);
+    const { shape, positions } = locate(value, index);  // its checks, and the shape
+    const layout = value.lib === "torch" ? basicLayout(value, index) : null;
+    if (layout) return viewTensor(value, shape, layout);
     return tensor(shape, positions.map((p) => value.data[p]), value.dtype, value.lib);
   }
   if (value.t === "list" || value.t === "tuple") {
@@ -1026,6 +1208,14 @@ function setItem(target, index, value) {
   if (target.t !== "tensor") throw new PyError("TypeError", `'${typeName(target)}' object does not support item assignment`);
   if (target.lib === "tf") throw new PyError("TypeError", "'tensorflow.python.framework.ops.EagerTensor' object does not support item assignment");
   const { shape, positions } = locate(target, index);
+  // torch writes a basic index through its view (copy_, which checks the view), an
+  // advanced one with index_put_ (which checks only the whole tensor against the value)
+  const layout = layoutOf(target);
+  const basic = basicLayout(target, index);
+  if (basic) {
+    assertNoInternalOverlap(shape, basic);
+    assertNoPartialOverlap(shape, basic, value);
+  } else assertNoPartialOverlap(target.shape, layout, value);
   const v = asTensor(value);
   if (v.shape.length > shape.length) {
     const extra = v.shape.slice(0, v.shape.length - shape.length);
@@ -1039,9 +1229,8 @@ function setItem(target, index, value) {
     if (error instanceof PyError) throw new PyError("RuntimeError", `shape mismatch: value tensor of shape [${v.shape.join(", ")}] cannot be broadcast to indexing result of shape [${shape.join(", ")}]`);
     throw error;
   }
-  positions.forEach((p, k) => {
-    target.data[p] = cast(data[k], target.dtype);
-  });
+  const offsets = target.alias ? offsetsOf(target.shape, layout) : null;
+  writeAt(layout.storage, offsets ? positions.map((p) => offsets[p]) : positions, data, target.dtype);
 }
 
 // ------------------------------------------------------------------ the library tables
@@ -1456,9 +1645,9 @@ function callMethod(t, name, g, kw) {
     case "view": {
       noKw();
       if (g.length === 1 && g[0].t === "dtype") throw new UnsupportedError(".view(dtype)");
-      return reshape(t, sizesFrom(g, "view"));
+      return reshape(t, sizesFrom(g, "view"), true);
     }
-    case "view_as": case "reshape_as": return reshape(t, asTensor(dimKw(["other"]).other).shape.slice());
+    case "view_as": case "reshape_as": return reshape(t, asTensor(dimKw(["other"]).other).shape.slice(), name === "view_as");
     case "repeat": noKw(); return repeatTensor(t, sizesFrom(g, "repeat"));
     case "repeat_interleave": {
       const a = dimKw(["repeats", "dim=None"]);
@@ -1472,11 +1661,13 @@ function callMethod(t, name, g, kw) {
       noKw();
       if (g.length) throw new PyError("TypeError", `${name}() takes no arguments`);
       const d = TORCH_DTYPES[name];
+      if (d === t.dtype) return t;  // torch returns the tensor itself
       return tensor(t.shape, t.data.map((v) => cast(v, d)), d);
     }
     case "to": case "type": {
       const a = dimKw(["dtype"]);
       if (a.dtype.t !== "dtype") throw new UnsupportedError(`.${name}() with anything but a dtype`);
+      if (a.dtype.name === t.dtype) return t;  // torch returns the tensor itself
       return tensor(t.shape, t.data.map((v) => cast(v, a.dtype.name)), a.dtype.name);
     }
     case "round": {
@@ -1505,7 +1696,14 @@ function callMethod(t, name, g, kw) {
       return scalarOf(t, 0);
     }
     case "tolist": noKw(); return toList(t);
-    case "clone": case "contiguous": case "detach": noKw(); return tensor(t.shape, t.data.slice(), t.dtype);
+    case "clone": noKw(); return tensor(t.shape, t.data.slice(), t.dtype);
+    case "contiguous": {  // the tensor itself where it is row-major in memory, as torch's
+      noKw();
+      const rowMajor = strides(t.shape);
+      if (!t.alias || t.shape.every((s, d) => s <= 1 || t.alias.strides[d] === rowMajor[d])) return t;
+      return tensor(t.shape, t.data.slice(), t.dtype);
+    }
+    case "detach": noKw(); return viewTensor(t, t.shape.slice(), layoutOf(t));  // the same memory
     case "t": {
       noKw();
       if (t.shape.length > 2) throw new PyError("RuntimeError", `t() expects a tensor with <= 2 dimensions, but self is ${t.shape.length}D`);
@@ -1524,7 +1722,7 @@ function callMethod(t, name, g, kw) {
     case "scatter": case "scatter_": case "scatter_add": case "scatter_add_": {
       const a = dimKw(["dim", "index", "src"]);
       const out = scatterOp(name, t, a.dim, a.index, a.src, name.startsWith("scatter_add") ? "sum" : "none");
-      return name.endsWith("_") ? inPlace(t, out) : out;
+      return name.endsWith("_") ? inPlace(t, out, a.src, a.index) : out;
     }
     case "log_softmax": case "softmax": {
       const a = dimKw(["dim"]);
@@ -1537,12 +1735,12 @@ function callMethod(t, name, g, kw) {
       if (!REDUCTIONS.includes(reduce))
         throw new PyError("RuntimeError", `reduce argument must be either sum, prod, mean, amax or amin, got ${a.reduce.t === "str" ? a.reduce.v : typeName(a.reduce)}`);
       const out = scatterOp(name, t, a.dim, a.index, a.src, reduce, Boolean(a.include_self.v));
-      return name.endsWith("_") ? inPlace(t, out) : out;
+      return name.endsWith("_") ? inPlace(t, out, a.src, a.index) : out;
     }
     case "index_add": case "index_add_": {
       const a = dimKw(["dim", "index", "source"]);
       const out = indexAdd(name, t, a.dim, a.index, a.source);
-      return name.endsWith("_") ? inPlace(t, out) : out;
+      return name.endsWith("_") ? inPlace(t, out, a.source, a.index) : out;
     }
     case "index_put": case "index_put_": {
       const a = dimKw(["indices", "values", "accumulate=False"]);
@@ -1772,6 +1970,21 @@ function binary(op, left, right) {
   throw new PyError("TypeError", `unsupported operand type(s) for ${op}: '${typeName(left)}' and '${typeName(right)}'`);
 }
 
+// torch's x op= y: in place, into x's memory, after torch's checks (no two entries of
+// x share memory, y does not partly overlap x), where y broadcasts to x's shape and
+// the result's dtype casts to x's (no float into an integer tensor, only bool into bool).
+function augmented(op, current, other) {
+  const layout = layoutOf(current);
+  assertNoInternalOverlap(current.shape, layout);
+  assertNoPartialOverlap(current.shape, layout, other);
+  const value = binary(op, current, other);
+  if (category(value.dtype) > category(current.dtype))
+    throw new PyError("RuntimeError", `result type ${torchDtypeName(value.dtype)} can't be cast to the desired output type ${torchDtypeName(current.dtype)}`);
+  if (value.shape.length !== current.shape.length || value.shape.some((s, d) => s !== current.shape[d]))
+    throw new PyError("RuntimeError", `output with shape [${current.shape.join(", ")}] doesn't match the broadcast shape [${value.shape.join(", ")}]`);
+  writeAt(layout.storage, offsetsOf(current.shape, layout), value.data, current.dtype);
+}
+
 function equalValues(a, b) {
   if (isNumber(a) && isNumber(b)) return numberOf(a) === numberOf(b);
   if ((a.t === "list" || a.t === "tuple") && a.t === b.t)
@@ -1903,27 +2116,14 @@ export function run(source, inputs = {}, options = {}) {
     throw new PyError("TypeError", `'${typeName(func)}' object is not callable`);
   }
 
-  // The tensor a subscript target writes into, and where: torch's x[i][j] is a view of
-  // x, so a write through integer positions is x[i, j]'s (the page's x[i] is a copy).
-  function chained(target) {
-    const index = evaluate(target.index);
-    if (target.value.e !== "subscript") return [evaluate(target.value), index];
-    const [root, inner] = chained(target.value);
-    if (root.t !== "tensor") return [getItem(root, inner), index];
-    const items = (v) => (v.t === "tuple" ? v.items : [v]);
-    const whole = (v) => v.t === "int" || (v.t === "tensor" && !v.shape.length && !isFloat(v.dtype) && v.dtype !== "bool");
-    if (!items(inner).every(whole)) throw new UnsupportedError("assigning through an indexed tensor (write x[a, b] = ... rather than x[a][b] = ...)");
-    return [root, tuple([...items(inner), ...items(index)])];
-  }
-
   function bind(target, value) {
     if (target.e === "name") {
       scope.set(target.name, value);
       return;
     }
     if (target.e === "subscript") {
-      const [root, index] = chained(target);
-      setItem(root, index, value);
+      // x[i][j] = v writes into x where x[i] is a view (basic indexing), as in torch
+      setItem(evaluate(target.value), evaluate(target.index), value);
       return;
     }
     const items = iterate(value);
@@ -1950,11 +2150,19 @@ export function run(source, inputs = {}, options = {}) {
           break;
         }
         case "augassign": {
-          const current = evaluate(statement.target);
-          const value = binary(statement.op, current, evaluate(statement.value));
-          if (current.t === "tensor" && statement.target.e === "name" && value.dtype !== current.dtype && current.lib === "torch")
-            throw new PyError("RuntimeError", `result type ${torchDtypeName(value.dtype)} can't be cast to the desired output type ${torchDtypeName(current.dtype)}`);
-          bind(statement.target, value);
+          const target = statement.target;
+          const [root, index] = target.e === "subscript" ? [evaluate(target.value), evaluate(target.index)] : [null, null];
+          const current = root ? getItem(root, index) : evaluate(target);
+          const other = evaluate(statement.value);
+          if (current.t !== "tensor" || current.lib !== "torch") {
+            const value = binary(statement.op, current, other);
+            if (root) setItem(root, index, value);
+            else bind(target, value);
+            break;
+          }
+          augmented(statement.op, current, other);
+          // a basic index's view wrote into root; an advanced one's copy is put back
+          if (root && (root.t !== "tensor" || !basicLayout(root, index))) setItem(root, index, current);
           break;
         }
         case "expr": {

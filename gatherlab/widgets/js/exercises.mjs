@@ -47,6 +47,8 @@ export function normalized(text) {
 }
 
 const CALLS = new Set(["tensor", "array", "torch.tensor", "np.array", "numpy.array"]);
+// the conversions a typed tensor may end with (typed.py's CONVERSIONS), and .to/.type
+const CONVERSIONS = new Set(["float", "double", "long", "int", "bool"]);
 const dottedName = (node) =>
   node.e === "name" ? node.name : node.e === "attr" ? `${dottedName(node.value)}.${node.name}` : "";
 
@@ -59,6 +61,12 @@ function literal(node) {
     case "unary":  // a sign on a number, or on a signed number: -1, --1, -(4)
       return ["-", "+"].includes(node.op) && (node.value.e === "unary" ? literal(node.value) : node.value.e === "const" && ["int", "float"].includes(node.value.v.t));
     case "call":
+      if (node.func.e === "attr" && node.func.value.e === "call" && (CONVERSIONS.has(node.func.name) || ["to", "type"].includes(node.func.name))) {
+        const given = [...node.args, ...node.kwargs.map(([, value]) => value)];
+        const dtype = CONVERSIONS.has(node.func.name) ? given.length === 0
+          : given.length === 1 && node.kwargs.every(([name]) => name === "dtype") && dottedName(given[0]) !== "";
+        return dtype && literal(node.func.value);
+      }
       return CALLS.has(dottedName(node.func)) && node.args.length === 1 && literal(node.args[0]) &&
         node.kwargs.every(([name, value]) => name === "dtype" && dottedName(value) !== "");
     default: return false;
@@ -75,12 +83,30 @@ function isEllipsis(text) {
   }
 }
 
-// {value} (an evaluator value) or {unreadable: why}.
+// What a typed tensor is followed by that the page does not read (a method other than
+// a conversion, an attribute): `.sum()`, `.T`; null if nothing is.
+function beyondTensor(node) {
+  const tensorCall = (n) => n.e === "call" && literal(n);
+  const conversion = (n) => n.e === "call" && n.func.e === "attr" && (CONVERSIONS.has(n.func.name) || ["to", "type"].includes(n.func.name));
+  // a conversion with arguments it does not take is not read (typed.py), nor said
+  if (conversion(node)) return tensorCall(node.func.value) ? null : beyondTensor(node.func.value);
+  if (node.e === "attr" && tensorCall(node.value)) return `.${node.name}`;
+  if (node.e === "call" && node.func.e === "attr" && tensorCall(node.func.value)) return `.${node.func.name}()`;
+  if (node.e === "call" && node.func.e === "attr") return beyondTensor(node.func.value);
+  if (node.e === "subscript" && tensorCall(node.value)) return "[...]";
+  if (node.e === "attr" || node.e === "subscript") return beyondTensor(node.value);
+  return null;
+}
+
+// {value} (an evaluator value), {unreadable: why} or {unsupported: what the page does
+// not read, which the notebook runs}.
 export function readTyped(text) {
   const source = normalized(text);
   if (!source) return { unreadable: "the answer is empty" };
   try {
     const program = parse(source);
+    const beyond = program.length === 1 && program[0].s === "expr" && !literal(program[0].value) && beyondTensor(program[0].value);
+    if (beyond) return { unsupported: `\`${beyond}\` on a typed tensor (the page reads numbers in nested lists, tensor(...) or array(...), and conversions such as \`.float()\` or \`.long()\`)` };
     if (program.length !== 1 || program[0].s !== "expr" || !literal(program[0].value))
       return { unreadable: "it is not a list of numbers, a tensor or an array" };
     return { value: run(source, literalScope()) };
@@ -500,6 +526,7 @@ function judged(payload, answer) {
   if (payload.kind === "predict") {
     // the answer as typed.py reads it: a value, or else the text itself (a str)
     const read = readTyped(answer);
+    if (read.unsupported) return v("page.unsupported_value", { what: read.unsupported });
     if (read.unreadable) {
       if (new RegExp(payload.raise_words, "i").test(answer)) return payload.verdicts.says_raises;
       return v("differ.not_numbers", { lead: "", what: "Your answer", kind: "a str" });
@@ -616,11 +643,11 @@ function fallback(payload, mine) {
   const base = payload.kind === "implement" ? { case: testCase.name } : {};
   const v = (id, fields) => ({ passed: false, template: id, fields: { ...base, ...fields }, misconception: null });
   const kind = payload.kind === "fix" ? "fix" : "implement";
-  if (want.error)
-    return v(`${kind}.must_raise_type`, { error: want.error.type === "Error" ? "an error" : want.error.type });
+  if (want.error)  // the notebook's words where the payload has them (page.py's must_raise)
+    return testCase.must_raise ?? v(`${kind}.must_raise_type`, { error: want.error.type === "Error" ? "an error" : want.error.type });
   if (got.error) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
-    if (kind === "fix" && !got.error.rule) return v("fix.still_broken_error", { error });
+    if (kind === "fix" && !got.error.rule) return v("fix.still_broken_error", { error: error.replace(/\.$/, "") });
     if (kind === "fix" && got.error.hint)
       return v("fix.still_broken_rule_hint", { problem: got.error.message, hint: got.error.hint });
     if (kind === "fix") return v("fix.still_broken_rule", { problem: got.error.message });
