@@ -241,6 +241,21 @@ def test_a_transposed_index_is_named_though_a_hidden_index_is_1_by_1():
     assert "what the transposed index gives" in result.message
 
 
+def test_an_off_by_one_through_advanced_indexing_is_named_though_it_raises():
+    """``features[rows, lengths]`` raises IndexError where a sequence is full (torch's
+    own words, no gather call recorded) and reads one step late elsewhere: that is the
+    off-by-one, as the gather spelling is, not a bare 'raised IndexError'."""
+    exercise = EXERCISES["02.last_valid_step"]
+    result = exercise.check(lambda f, lengths: f[torch.arange(f.shape[0]), lengths])
+    assert result.verdict.misconception == "off-by-one"
+    assert "one position past the right one" in result.message
+    # an IndexError off the end that no misconception reproduces keeps torch's words
+    bare = exercise.check(
+        lambda f, lengths: f[torch.arange(f.shape[0] + 1), lengths - 1]
+    )
+    assert "raised IndexError" in bare.message
+
+
 def test_an_index_expanded_to_another_dims_size_is_told_the_width():
     text = message(
         "02.select_steps",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -305,7 +306,7 @@ class Implement(Exercise):
                     calls,
                     given,
                     True,
-                    Raised(type(error).__name__, _rule(calls)),
+                    Raised(type(error).__name__, _rule(calls) or _indexing_rule(error)),
                 )
         uses = not self.require or used(results, value)
         return Run(value, None, calls, given, uses, _outcome(value))
@@ -673,6 +674,20 @@ def _rule(calls: list[SpiedCall]) -> str | None:
         return None
     problem = _problem(calls)
     return problem.rule if problem else None
+
+
+# torch's own words for a position off the end in indexing (x[rows, positions], x[i]),
+# which no gather-family call records: the rule it broke is still known
+OFF_THE_END = re.compile(
+    r"^index -?\d+ is out of bounds for dimension \d+ with size \d+$"
+)
+
+
+def _indexing_rule(error: BaseException) -> str | None:
+    """The rule an IndexError of torch's indexing broke (a position out of range)."""
+    if isinstance(error, IndexError) and OFF_THE_END.match(str(error)):
+        return "index-out-of-range"
+    return None
 
 
 def first_wrong(got: np.ndarray, want: np.ndarray) -> tuple[int, ...]:

@@ -64,6 +64,13 @@ test("a wrong answer whose outputs a misconception reproduces gets its verdict",
   assert.deepEqual(judge(payload, "return x[columns]"), payload.misconceptions["whole-rows"]);
 });
 
+test("an off-by-one through advanced indexing, which raises IndexError on a full sequence, is named as in the notebook", () => {
+  const payload = payloads["02.last_valid_step"];
+  const verdict = judge(payload, "return features[torch.arange(features.shape[0]), lengths]");
+  assert.equal(verdict.misconception, "off-by-one");
+  assert.match(said("02.last_valid_step", verdict), /one position past the right one/);
+});
+
 test("a misconception's variants are worded apart: the matching one's verdict", () => {
   const payload = payloads["01.predict_columns"];
   const variants = payload.cases[0].misconceptions.filter((m) => m.id.startsWith("extra-axis"));
