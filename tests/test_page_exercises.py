@@ -123,13 +123,19 @@ def node_judges(
         }
         console.log(JSON.stringify(out));
     """
+    return node_module(script, {"answers": answers, "payloads": payloads}, timeout=120)
+
+
+def node_module(script: str, data: Any, timeout: int = 60) -> Any:
+    """What an ES module ``script`` prints (JSON) when Node runs it from the
+    repository's root with ``data`` as JSON on its standard input."""
     done = subprocess.run(
         ["node", "--input-type=module", "-e", script],
-        input=json.dumps({"answers": answers, "payloads": payloads}),
+        input=json.dumps(data),
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=120,
+        timeout=timeout,
         check=True,
     )
     return json.loads(done.stdout)
@@ -192,16 +198,7 @@ def test_the_page_renders_a_pair_from_the_one_table_as_python_does() -> None:
         const verdicts = JSON.parse(readFileSync(0, "utf-8"));
         console.log(JSON.stringify(verdicts.map((v) => render(v, table))));
     """
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        input=json.dumps(verdicts),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=True,
-    )
-    assert json.loads(done.stdout) == [apart.message, same.message]
+    assert node_module(script, verdicts) == [apart.message, same.message]
     assert ". On the visible example, your result has shape" in apart.message
 
 
@@ -292,16 +289,7 @@ def test_the_page_reads_typed_answers_as_python_does() -> None:
         console.log(JSON.stringify(out));
     """
     texts = [text for text, _ in PASTED]
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        input=json.dumps(texts),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=True,
-    )
-    for text, page in zip(texts, json.loads(done.stdout), strict=True):
+    for text, page in zip(texts, node_module(script, texts), strict=True):
         assert page["normalized"] == normalized(text), text
         value = typed_answer(text)
         if isinstance(value, str):

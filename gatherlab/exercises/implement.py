@@ -329,24 +329,8 @@ class Implement(Exercise):
             found = self._named(runs)
             if found is not None:
                 return judged(self.id, found, details)
-            why = strategies.wraps_instead_of_raising(case.call)
             error = self.invalid_cases[number - len(self.cases)][1]
-            if why is None:
-                return failed(
-                    self.id,
-                    "implement.must_raise",
-                    details,
-                    case=case.name,
-                    error=error,
-                )
-            return failed(
-                self.id,
-                "implement.must_raise_wraps",
-                details,
-                case=case.name,
-                error=error,
-                **why,
-            )
+            return judged(self.id, must_raise(case, error), details)
         expected = self.cases[number][1]
         if run.error is None:
             early = self._python_only(case, run, expected)
@@ -674,6 +658,16 @@ def _rule(calls: list[SpiedCall]) -> str | None:
         return None
     problem = _problem(calls)
     return problem.rule if problem else None
+
+
+def must_raise(case: Case, error: str) -> Verdict:
+    """The verdict on a function that returns a value where an invalid case must raise
+    (``error``, the reference's), and why wrapping an out-of-range position hides it
+    where one is; the page carries it per invalid case (``page.must_raise``)."""
+    why = strategies.wraps_instead_of_raising(case.call)
+    fields = {"case": case.name, "error": error, **(why or {})}
+    template = "implement.must_raise_wraps" if why else "implement.must_raise"
+    return Verdict(False, template, fields)
 
 
 # torch's own words for a position off the end in indexing (x[rows, positions], x[i]),

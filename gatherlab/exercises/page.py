@@ -362,20 +362,8 @@ def _page_hidden(exercise: Any) -> list[int]:
     return sorted(numbers)
 
 
-def must_raise(case: Case, error: str) -> Verdict:
-    """The notebook's verdict on a function that returns a value where an invalid case
-    must raise (``implement._explain``): the reference's error, and why wrapping an
-    out-of-range position hides it where one is (the page shows it as it is)."""
-    from gatherlab.exercises import strategies
-
-    why = strategies.wraps_instead_of_raising(case.call)
-    fields = {"case": case.name, "error": error, **(why or {})}
-    template = "implement.must_raise_wraps" if why else "implement.must_raise"
-    return Verdict(False, template, fields)
-
-
 def _implement(exercise: Any) -> dict[str, Any]:
-    from gatherlab.exercises.implement import IMPLEMENT_VOICE, ErrorHint
+    from gatherlab.exercises.implement import IMPLEMENT_VOICE, ErrorHint, must_raise
 
     valid = len(exercise.cases)
     numbers = _page_hidden(exercise)

@@ -87,6 +87,14 @@ class Write:
         )
 
     @property
+    def indexed_dim(self) -> int:
+        """The dim of ``base`` that the positions index (``index_put`` and
+        ``x[i] += v`` index the first)."""
+        return (
+            self.dim if self.op.startswith("scatter") or self.op == "index_add" else 0
+        )
+
+    @property
     def adds(self) -> bool:
         """Whether repeated positions add up (else each write replaces the last)."""
         if self.op == "scatter_reduce":
@@ -151,12 +159,17 @@ class Write:
 UNMATCHED_ERROR = Raised("WriteError")
 
 
+def write_error(case: Case, type_name: str = "Error") -> Raised:
+    """A write's error of type ``type_name`` as an outcome on ``case`` (see above)."""
+    return UNMATCHED_ERROR if case.visible else Raised(type_name)
+
+
 def run_write(write: Write, case: Case) -> Outcome:
     """The write's outcome on ``case``: its value, or its error (see above)."""
     try:
         return to_numpy(write.run())
     except TORCH_ERRORS as error:
-        return UNMATCHED_ERROR if case.visible else Raised(type(error).__name__)
+        return write_error(case, type(error).__name__)
 
 
 def _writes_of(case: Case) -> Write | None:
@@ -249,9 +262,7 @@ def _read_instead(case: Case, base: Any) -> Mapping[Any, Outcome]:
         else:
             read = write.src.index_select(write.dim, write.index.reshape(-1))
     except TORCH_ERRORS as error:
-        return {
-            "gather": UNMATCHED_ERROR if case.visible else Raised(type(error).__name__)
-        }
+        return {"gather": write_error(case, type(error).__name__)}
     return {"gather": to_numpy(read)}
 
 
@@ -276,11 +287,11 @@ def _spilled(write: Write, shift: int, case: Case) -> Outcome:
     base = write.base
     writes = write.writes()
     if base.dim() < 2 or not writes:
-        return UNMATCHED_ERROR if case.visible else Raised("Error")
+        return write_error(case)
     coordinates = np.array([to for to, _ in writes]).T
     flat = np.ravel_multi_index(tuple(coordinates), tuple(base.shape)) + shift
     if (flat < 0).any() or (flat >= base.numel()).any():  # off the whole tensor
-        return UNMATCHED_ERROR if case.visible else Raised("Error")
+        return write_error(case)
     values = torch.as_tensor(np.array([value for _, value in writes]))
     flattened = replace(
         write,
@@ -625,7 +636,7 @@ def _other_reduction(case: Case, base: Any) -> Mapping[Any, Outcome]:
 def _short_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     write = _writes_of(case)
     assert write is not None
-    dim = write.dim if write.op.startswith("scatter") or write.op == "index_add" else 0
+    dim = write.indexed_dim
     return {
         "got": str(int(np.shape(outcome)[dim])),
         "dim": str(dim),
@@ -645,7 +656,7 @@ def _short_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     expected = case.expected
     if write is None or not isinstance(expected, np.ndarray) or expected.ndim == 0:
         return {}
-    dim = write.dim if write.op.startswith("scatter") or write.op == "index_add" else 0
+    dim = write.indexed_dim
     index = to_numpy(write.index)
     if index.size == 0 or dim >= expected.ndim:
         return {}
