@@ -270,6 +270,14 @@ def test_an_index_expanded_to_another_dims_size_is_told_the_width():
     )
     assert "expanded along dim 2 to 3, the size of dim 1 of features" in too_wide
     assert "expand it to `features.shape[2]` there" in too_wide
+    # one expanded to a smaller size runs and stops short: the same mistake
+    too_narrow = EXERCISES["02.last_valid_step"].check(
+        lambda f, lengths: f.gather(
+            1, (lengths.view(-1, 1, 1) - 1).expand(-1, 1, f.shape[0])
+        ).squeeze(1)
+    )
+    assert too_narrow.verdict.misconception == "expanded-to-another-size"
+    assert "the size of dim 0 of features, where the result needs" in too_narrow.message
 
 
 def test_an_index_expanded_as_the_input_is_told_to_keep_its_positions():
@@ -284,6 +292,17 @@ def test_an_index_expanded_as_the_input_is_told_to_keep_its_positions():
     )
     assert scores.verdict.misconception == "expanded-as-input"
     assert "(1 here), not 3" in scores.message
+
+    # index_select done through gather, its positions expanded to x.shape
+    def to_input_shape(x, dim, positions):
+        along = [1] * x.dim()
+        along[dim] = -1
+        return torch.gather(x, dim, positions.reshape(along).expand(x.shape))
+
+    select = EXERCISES["03.select_with_gather"].check(to_input_shape)
+    assert select.verdict.misconception == "expanded-as-input"
+    assert "whole shape of x, (2, 3)" in select.message
+    assert "one entry per position (2 here), not 3" in select.message
     # an index already expanded along the other dims only is the solution
     assert EXERCISES["02.select_steps"].check(gl.exercises.ch02.select_steps).passed
 

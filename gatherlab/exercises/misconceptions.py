@@ -870,61 +870,48 @@ def _modulo(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"mod": run(case.call.with_part("index", _torch(raw % size)))}
 
 
-def _expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    assert case.call is not None
-    dim = _axis(case.call)
-    return {
-        "input": case.call.input_name,
-        "dim": str(dim),
-        "count": str(to_numpy(case.call.index).size),
-        "size": str(to_numpy(case.call.input).shape[dim]),
-        "positions": case.positions,
-    }
-
-
-@misconception("expanded-to-input-shape", "call", _expand_words)
-def _expanded_to_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """index_select through gather, the positions expanded to the input's shape: it
-    works only where there are as many positions as the input's size along dim."""
-    call = case.call
-    if call is None or call.op != "index_select":
-        return {}
-    source = call.input
-    dim = _axis(call)
-    along = [1] * source.dim()
-    along[dim] = -1
-    try:
-        index = call.index.reshape(along).expand(source.shape)
-    except RuntimeError:
-        return {"input": Raised("RuntimeError")}
-    return {"input": run(Call("gather", source, dim, index))}
-
-
 def _as_input_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     dim = _axis(case.call)
-    positions = shared_positions(to_numpy(case.call.index), dim)
     source = to_numpy(case.call.input).shape
     return {
         "input": case.call.input_name,
         "shape": shape_text(source),
         "dim": str(dim),
-        "count": str(positions.shape[dim]) if positions.ndim > dim else "?",
+        "count": str(_positions_along(case.call, dim).shape[dim]),
         "size": str(source[dim]),
     }
 
 
+def _positions_along(call: Call, dim: int) -> np.ndarray:
+    """The positions laid along ``dim``: a gather's without the dims they were
+    expanded over; index_select's 1-D positions on a dim of their own."""
+    index = to_numpy(call.index)
+    if call.op == "index_select":
+        along = [1] * to_numpy(call.input).ndim
+        along[dim] = index.size
+        return index.reshape(along)
+    return shared_positions(index, dim)
+
+
 @misconception("expanded-as-input", "call", _as_input_words)
 def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """The positions expanded to the input's whole shape (``.expand_as(input)``),
-    dim included, where gather needs one entry per position along dim: the result
-    has the input's size along dim (each position read once per entry there), or
-    expand raises where there are neither 1 nor that many positions."""
-    gathered = _gathered(case)
-    if gathered is None or not case.writes_code:
+    """The positions expanded to the input's whole shape (``.expand_as(input)``,
+    ``.expand(input.shape)``), dim included, where gather needs one entry per
+    position along dim: the result has the input's size along dim (each position
+    read once per entry there), or expand raises where there are neither 1 nor that
+    many positions. For index_select done through gather, the same expansion."""
+    call = case.call
+    if call is None or not case.writes_code:
         return {}
-    assert case.call is not None
-    source, dim, positions = gathered
+    if call.op == "index_select":
+        gather = Call("gather", call.input, _axis(call), call.index)
+    elif _gathering(case):
+        gather = call
+    else:
+        return {}
+    source, dim = to_numpy(call.input), _axis(call)
+    positions = _positions_along(call, dim)
     if positions.ndim > source.ndim or positions.ndim <= dim:
         return {}
     shape = positions.shape + (1,) * (source.ndim - positions.ndim)
@@ -933,7 +920,7 @@ def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if any(p not in (1, s) for p, s in zip(shape, source.shape, strict=True)):
         return {"as-input": Raised("Error")}  # expand's own error
     index = _torch(np.broadcast_to(positions.reshape(shape), source.shape))
-    found = run(case.call.with_part("index", index), case.finish)
+    found = run(gather.with_part("index", index), case.finish)
     return {"as-input": Raised("Error") if isinstance(found, Raised) else found}
 
 
@@ -1170,32 +1157,6 @@ def _extra_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if not isinstance(base, np.ndarray):
         return {}
     return {d: np.expand_dims(base, d) for d in range(base.ndim + 1)}
-
-
-def _narrow_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    assert case.call is not None
-    d, other = key
-    expected = np.shape(case.expected)
-    return {
-        "d": str(d),
-        "size": str(to_numpy(case.call.input).shape[other]),
-        "full": str(expected[d]) if d < len(expected) else "more",
-    }
-
-
-@misconception("narrow-expand", "output", _narrow_words)
-def _narrow_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """An index expanded to another dim's size: the result stops short on one dim."""
-    call = case.call
-    if not isinstance(base, np.ndarray) or call is None or not case.writes_code:
-        return {}
-    sizes = to_numpy(call.input).shape
-    return {
-        (d, other): np.take(base, range(min(size, base.shape[d])), axis=d)
-        for d in range(base.ndim)
-        for other, size in enumerate(sizes)
-        if other != d
-    }
 
 
 def _missing_expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
