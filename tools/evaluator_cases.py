@@ -232,6 +232,40 @@ class Generator:
         ):
             self.program(code, {"x": x.clone()})
 
+    def diagonals_and_bitwise(self) -> None:
+        """Tensor.diagonal (a view: writes through it reach the tensor), the bitwise
+        operators on every dtype and their in-place forms `&=` and `|=`."""
+        rank = self.int(0, 4)
+        shape = self.shape(rank, 0, 4)
+        x = self.values(shape, self.pick(["int64", "float32", "bool"]))
+        offset = self.int(-3, 3)
+        d1, d2 = self.int(-rank - 1, rank), self.int(-rank, rank)
+        trailing = x.shape[self.int(0, rank) :]
+        y = self.values(trailing, self.pick(["int64", "int32", "bool"]))
+        op = self.pick(["&", "|"])
+        self.add(
+            self.pick(
+                [
+                    "x.diagonal()",
+                    f"x.diagonal({offset})",
+                    f"x.diagonal({offset}, {d1}, {d2})",
+                    f"torch.diagonal(x, offset={offset}, dim1={d1}, dim2={d2})",
+                    f"x.diagonal(dim1={d1}, dim2={d2})",
+                    f"x {op} y",
+                    f"x {op} {self.pick(['1', '6', 'True'])}",
+                ]
+            ),
+            {"x": x, "y": y},
+        )
+        for code in (
+            "d = x.diagonal()\nd += 100\nx",
+            f"d = x.diagonal({offset}, {d1}, {d2})\nd[...] = 7\nx",
+            f"y {op}= x\ny",
+            f"z = x.clone()\nz {op}= y\nz",
+            f"n = {self.int(0, 9)}\nn {op}= {self.int(0, 9)}\nn",
+        ):
+            self.program(code, {"x": x.clone(), "y": y.clone()})
+
     # ---- families of expressions
 
     def gather_family(self) -> None:
@@ -747,6 +781,8 @@ def build() -> dict[str, Any]:
         for _ in range(count):
             make()
     gen.memory()
+    for _ in range(120):  # after the plan, so its cases stay as they were
+        gen.diagonals_and_bitwise()
     # a range as an index (torch reads it as the list of its ints)
     x = torch.arange(12).reshape(3, 4)
     for expr in ("x[range(2)]", "x[range(3), range(3)]", "x[range(1, 3), 0]"):

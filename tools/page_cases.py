@@ -348,6 +348,19 @@ IDIOMS = {
         "    return rows.scatter_(1, labels[:, None], 1)\n",
         "def one_hot(labels, classes):\n"
         "    return labels.unsqueeze(1) == torch.arange(classes)\n",
+        "def one_hot(labels, classes):\n"
+        "    rows = torch.zeros(labels.shape[0], classes, dtype=torch.bool)\n"
+        "    rows |= labels[:, None] == torch.arange(classes)\n"
+        "    return rows.long()\n",
+    ],
+    # every row read every label, then the diagonal: each row's own label
+    "05.label_scores": [
+        "def label_scores(log_probs, labels):\n"
+        "    return log_probs[:, labels].diagonal()\n",
+        "def label_scores(log_probs, labels):\n"
+        "    return log_probs[:, labels].diagonal().unsqueeze(1)\n",
+        "def label_scores(log_probs, labels):\n"
+        "    return torch.diagonal(log_probs[:, labels]).unsqueeze(1)\n",
     ],
     "02.tf_select_steps": [
         "import tensorflow as tf\n\ndef tf_select_steps(features, positions):\n"

@@ -201,7 +201,7 @@ function strides(shape) {
   let s = 1;
   for (let d = shape.length - 1; d >= 0; d--) {
     out[d] = s;
-    s *= shape[d];
+    s *= Math.max(shape[d], 1);  // as torch's: a size-0 dim steps as a size-1 one
   }
   return out;
 }
@@ -280,6 +280,12 @@ function roundHalfEven(v) {
   return Math.abs(v % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
+// JavaScript's & and | work on 32 bits; torch's and Python's on the whole integer.
+function bitwise(x, y, f) {
+  const small = (v) => v >= -(2 ** 31) && v < 2 ** 31;
+  return small(x) && small(y) ? f(x, y) : Number(f(BigInt(x), BigInt(y)));
+}
+
 const ARITH = {
   "+": (x, y) => x + y,
   "-": (x, y) => x - y,
@@ -288,8 +294,8 @@ const ARITH = {
   "//": floorDiv,
   "%": pyMod,
   "**": (x, y) => x ** y,
-  "&": (x, y) => x & y,
-  "|": (x, y) => x | y,
+  "&": (x, y) => bitwise(x, y, (a, b) => a & b),
+  "|": (x, y) => bitwise(x, y, (a, b) => a | b),
   "<": (x, y) => (x < y ? 1 : 0),
   "<=": (x, y) => (x <= y ? 1 : 0),
   ">": (x, y) => (x > y ? 1 : 0),
@@ -311,7 +317,7 @@ function tensorBinary(op, left, right) {
     if (op === "/" && isIntDtype(dtype)) dtype = "float64";
   } else dtype = promote(a, b);
   if ((op === "&" || op === "|") && isFloat(dtype))
-    throw new PyError("RuntimeError", `"bitwise_${op === "&" ? "and" : "or"}_cpu" not implemented for '${dtype === "float32" ? "Float" : "Double"}'`);
+    throw new PyError("NotImplementedError", `"bitwise_${op === "&" ? "and" : "or"}_cpu" not implemented for '${dtype === "float32" ? "Float" : "Double"}'`);
   if (op === "/" && !isFloat(dtype)) dtype = "float32";
   if ((op === "//" || op === "%") && !isFloat(dtype) && lib === "torch") {
     const zero = (op === "//" || op === "%") && b.data.some((v) => v === 0);
@@ -439,6 +445,7 @@ export const PARTIAL_OVERLAP = "unsupported operation: some elements of the inpu
 // torch's assert_no_internal_overlap: a write into entries that share one place in
 // memory (an expanded dim, stride 0, of size > 1) raises.
 function assertNoInternalOverlap(shape, layout) {
+  if (prod(shape) === 0) return;  // no entries: none share memory
   if (shape.some((s, d) => s > 1 && layout.strides[d] === 0)) throw new PyError("RuntimeError", INTERNAL_OVERLAP);
 }
 
@@ -862,6 +869,26 @@ function softmax(t, dim, log) {
 }
 
 // x.diag(): a 1-D tensor's diagonal matrix, or a 2-D tensor's main diagonal.
+// torch's Tensor.diagonal: a view of the entries [..., i, ..., i + offset, ...] along
+// dim1 and dim2, those two dims removed and the diagonal appended as the last dim.
+function diagonal(t, offset, dim1, dim2) {
+  const rank = t.shape.length;
+  const d1 = normDim(dim1, rank);
+  const d2 = normDim(dim2, rank);
+  if (d1 === d2) throw new PyError("RuntimeError", `diagonal dimensions cannot be identical ${dim1}, ${dim2}`);
+  const [n1, n2] = [t.shape[d1], t.shape[d2]];
+  const length = Math.max(0, offset >= 0 ? Math.min(n1, n2 - offset) : Math.min(n1 + offset, n2));
+  const source = layoutOf(t);
+  const keep = t.shape.map((_, d) => d).filter((d) => d !== d1 && d !== d2);
+  let start = source.offset;
+  if (length > 0) start += offset >= 0 ? offset * source.strides[d2] : -offset * source.strides[d1];
+  return viewTensor(t, [...keep.map((d) => t.shape[d]), length], {
+    ...source,
+    offset: start,
+    strides: [...keep.map((d) => source.strides[d]), source.strides[d1] + source.strides[d2]],
+  });
+}
+
 function diag(t) {
   const rank = t.shape.length;
   if (rank === 1) {
@@ -1396,7 +1423,7 @@ const FUNCTIONAL = {
 delete TORCH.meshgrid;
 for (const [alias, dtype] of Object.entries(TORCH_DTYPES)) TORCH[alias] = dtypeValue(dtype, "torch");
 // the methods that are also functions: torch.unsqueeze(x, 0), torch.flatten(x), ...
-for (const name of ["unsqueeze", "squeeze", "reshape", "flatten", "repeat_interleave", "round", "transpose", "permute", "sum", "any", "all", "numel", "abs", "floor", "ceil", "max", "min", "clone", "scatter", "scatter_add", "scatter_reduce", "index_add", "argsort", "clamp", "bincount", "log_softmax", "softmax", "diag"])
+for (const name of ["unsqueeze", "squeeze", "reshape", "flatten", "repeat_interleave", "round", "transpose", "permute", "sum", "any", "all", "numel", "abs", "floor", "ceil", "max", "min", "clone", "scatter", "scatter_add", "scatter_reduce", "index_add", "argsort", "clamp", "bincount", "log_softmax", "softmax", "diag", "diagonal"])
   TORCH[name] = fn(`torch.${name}`, (g, kw) => {
     if (!g.length) throw new PyError("TypeError", `${name}() missing required argument 'input'`);
     return callMethod(asTensor(g[0]), name, g.slice(1), kw);
@@ -1729,6 +1756,10 @@ function callMethod(t, name, g, kw) {
       return softmax(t, toInt(a.dim), name === "log_softmax");
     }
     case "diag": noKw(); return diag(t);
+    case "diagonal": {
+      const a = dimKw(["offset=0", "dim1=0", "dim2=1"]);
+      return diagonal(t, toInt(a.offset), toInt(a.dim1), toInt(a.dim2));
+    }
     case "scatter_reduce": case "scatter_reduce_": {
       const a = dimKw(["dim", "index", "src", "reduce", "include_self=True"]);
       const reduce = a.reduce.t === "str" ? a.reduce.v : null;
@@ -1772,7 +1803,7 @@ const METHODS = new Set([
   "tolist", "clone", "contiguous", "detach", "t", "transpose", "permute", "sum", "any",
   "all", "max", "min", "prod", "scatter", "scatter_", "scatter_add", "scatter_add_",
   "scatter_reduce", "scatter_reduce_", "index_add", "index_add_", "index_put", "index_put_",
-  "argsort", "clamp", "bincount", "log_softmax", "softmax", "diag",
+  "argsort", "clamp", "bincount", "log_softmax", "softmax", "diag", "diagonal",
 ]);
 
 function needArgs(g, name) {
@@ -1977,7 +2008,9 @@ function augmented(op, current, other) {
   const layout = layoutOf(current);
   assertNoInternalOverlap(current.shape, layout);
   assertNoPartialOverlap(current.shape, layout, other);
-  const value = binary(op, current, other);
+  // torch checks the cast of the operands' common dtype before it computes
+  const promoted = promote(current, asTensor(other, current.lib, current));
+  const value = category(promoted) > category(current.dtype) ? { dtype: promoted } : binary(op, current, other);
   if (category(value.dtype) > category(current.dtype))
     throw new PyError("RuntimeError", `result type ${torchDtypeName(value.dtype)} can't be cast to the desired output type ${torchDtypeName(current.dtype)}`);
   if (value.shape.length !== current.shape.length || value.shape.some((s, d) => s !== current.shape[d]))
