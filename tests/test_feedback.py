@@ -293,6 +293,26 @@ def test_an_index_expanded_as_the_input_is_told_to_keep_its_positions():
     assert scores.verdict.misconception == "expanded-as-input"
     assert "(1 here), not 3" in scores.message
 
+    # pytorch#194521: index_select through gather, expanding only a one-position
+    # (scalar) index to x's shape, is named on the cases with one position
+    def scalar_to_input_shape(x, dim, positions):
+        if positions.numel() == 1:
+            scalar = positions.reshape([1] * x.dim())
+            return torch.gather(x, dim, scalar.expand(x.shape))
+        along, sizes = [1] * x.dim(), list(x.shape)
+        along[dim] = sizes[dim] = positions.numel()
+        return torch.gather(x, dim, positions.reshape(along).expand(sizes))
+
+    scalar = EXERCISES["03.select_with_gather"].check(scalar_to_input_shape)
+    assert scalar.verdict.misconception == "expanded-as-input"
+    assert scalar.message.startswith("On hidden case")
+    assert "one entry per position (1 here)" in scalar.message
+    # with .squeeze(1) after it (a no-op where the size is not 1): a pair
+    squeezed = EXERCISES["02.select_steps"].check(
+        lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand_as(f)).squeeze(1)
+    )
+    assert squeezed.verdict.misconception == "expanded-as-input+dropped-axis"
+
     # index_select done through gather, its positions expanded to x.shape
     def to_input_shape(x, dim, positions):
         along = [1] * x.dim()

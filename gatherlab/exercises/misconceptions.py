@@ -900,7 +900,9 @@ def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     ``.expand(input.shape)``), dim included, where gather needs one entry per
     position along dim: the result has the input's size along dim (each position
     read once per entry there), or expand raises where there are neither 1 nor that
-    many positions. For index_select done through gather, the same expansion."""
+    many positions. For index_select done through gather, the same expansion.
+    ``one-position``: the same expansion only where there is one position (a
+    scalar index), the positions kept as they are elsewhere."""
     call = case.call
     if call is None or not case.writes_code:
         return {}
@@ -915,13 +917,16 @@ def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if positions.ndim > source.ndim or positions.ndim <= dim:
         return {}
     shape = positions.shape + (1,) * (source.ndim - positions.ndim)
-    if shape[dim] == source.shape[dim]:
-        return {"as-input": base}  # it expands only the other dims, as it should
+    if shape[dim] == source.shape[dim]:  # it expands only the other dims, as it should
+        return {"as-input": base, "one-position": base}
     if any(p not in (1, s) for p, s in zip(shape, source.shape, strict=True)):
-        return {"as-input": Raised("Error")}  # expand's own error
+        # expand's own error; code that expands so only where there is one position
+        # (where expand does not raise: pytorch#194521's scalar index) is right here
+        return {"as-input": Raised("Error"), "one-position": base}
     index = _torch(np.broadcast_to(positions.reshape(shape), source.shape))
     found = run(gather.with_part("index", index), case.finish)
-    return {"as-input": Raised("Error") if isinstance(found, Raised) else found}
+    outcome = Raised("Error") if isinstance(found, Raised) else found
+    return {"as-input": outcome, "one-position": outcome}
 
 
 def _other_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -1141,8 +1146,9 @@ def _squeezed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
 def _dropped_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if not isinstance(base, np.ndarray):
         return {}
+    # .squeeze(d) leaves a dim of another size as it is
     found: dict[Any, Outcome] = {
-        d: np.squeeze(base, d) for d in range(base.ndim) if base.shape[d] == 1
+        d: np.squeeze(base, d) if base.shape[d] == 1 else base for d in range(base.ndim)
     }
     found["all"] = np.squeeze(base)  # .squeeze() with no dim
     return found
