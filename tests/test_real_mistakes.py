@@ -81,6 +81,19 @@ def test_a_real_mistake_fails_without_a_checker_error(mistake):
     names_it(mistake)
 
 
+def test_every_misconception_has_a_real_thread_it_names():
+    # the library holds mistakes people made: each one names at least one of them
+    from gatherlab.exercises.misconceptions import LIBRARY
+
+    named = {
+        part
+        for mistake in MISTAKES
+        if mistake.get("misconception") and names_it(mistake)[0]
+        for part in mistake["misconception"].split("+")
+    }
+    assert [m.id for m in LIBRARY if m.id not in named] == []
+
+
 def test_most_messages_name_the_real_mistake():
     named = []
     for mistake in MISTAKES:
