@@ -454,7 +454,10 @@ def test_which_call_raises_quotes_the_diagnosis():
         "dims and never adds or broadcasts axes."
     )
     assert exercise.check(["A", "B", "C"]).message == (
-        "A runs: torch.gather(x, 1, index) returns shape (2, 2)."
+        "A runs: torch.gather(x, 1, index) returns shape (2, 2), the shape of its "
+        "index: the index need not have the shape of x, (2, 3). Along dim 1 it may "
+        "hold any number of positions, and on every other dim d it may be smaller "
+        "than x: the rule is index.size(d) <= input.size(d), not equal sizes."
     )
     assert "There is no call 'D'" in exercise.check("D").message
     assert exercise.check(3).status == FAILED

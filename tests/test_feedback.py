@@ -474,9 +474,9 @@ def test_which_calls_raise_refuses_a_call_that_raises_for_another_reason():
 
 
 def test_a_gather_that_runs_says_which_rule_it_does_not_apply():
-    """An empty index is not checked at all, and int32 positions are accepted: a
-    learner who marks such a call as raising is told so; other calls keep the plain
-    words."""
+    """An empty index is not checked at all, int32 positions are accepted, and an
+    index need not have the input's shape: a learner who marks such a call as
+    raising is told so; other calls keep the plain words."""
     empty = check("01.which_calls_raise", ["B", "D", "E"])
     assert empty.message.startswith("E runs: torch.gather(x, 1, torch.empty(0))")
     assert "an empty index is not checked" in empty.message
@@ -487,8 +487,24 @@ def test_a_gather_that_runs_says_which_rule_it_does_not_apply():
         torch.gather(x, 1, torch.tensor([[2], [0]], dtype=torch.int16))
     with pytest.raises(RuntimeError, match="Long"):
         torch.take_along_dim(x, torch.tensor([[2], [0]], dtype=torch.int32), 1)
-    plain = check("01.which_calls_raise", ["A", "B", "D"])
-    assert plain.message.endswith("returns shape (1, 4).")
+    # A's index is (1, 4) against x's (2, 3): smaller on dim 0, longer along dim 1
+    sizes = check("01.which_calls_raise", ["A", "B", "D"])
+    assert sizes.verdict.misconception == "same-size-rule"
+    assert sizes.message.startswith("A runs: torch.gather(x, 1, torch.tensor(")
+    assert "need not have the shape of x, (2, 3)" in sizes.message
+    assert "index.size(d) <= input.size(d), not equal sizes" in sizes.message
+    assert torch.gather(x, 1, torch.tensor([[2, 0, 1, 2]])).shape == (1, 4)
+    # with dim=-1, which the learner may have taken for the reason
+    negative = check("04.which_calls_raise", ["A", "D", "F"])
+    assert "dim -1 counts from the end, so it is dim 1 of x" in negative.message
+    assert "Along dim 1 it may hold any number of positions" in negative.message
+    # a call with the index of the input's own shape keeps the plain words
+    same = PredictRaises(
+        "99.same", "same", calls={"A": Call("gather", x, 1, torch.zeros(2, 3).long())}
+    )
+    plain = same.check(["A"])
+    assert plain.message.endswith("returns shape (2, 3).")
+    assert plain.verdict.misconception is None
 
 
 @pytest.mark.parametrize(

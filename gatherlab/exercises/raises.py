@@ -33,25 +33,47 @@ def _outcome(call: Call) -> str:
     return ""
 
 
-def _runs_template(call: Call) -> str:
-    """The words for a gather that runs where a learner may expect a rule it does not
-    apply: an empty index is not checked at all, and an int32 index is accepted."""
+def _runs_words(call: Call, wrong: bool) -> tuple[str, str | None, dict[str, str]]:
+    """The template, misconception and extra fields for a gather that runs where a
+    learner may expect a rule it does not apply: an empty index is not checked at
+    all, an int32 index is accepted, and an index need not have the input's shape
+    (the rule the index was once held to: the same sizes but along dim), said only
+    to a learner who ``wrong``ly marked the call: every index but one differs so."""
     index = call.index
     if call.op == "gather" and isinstance(index, torch.Tensor):
         if index.numel() == 0:
-            return "raises.wrong_runs_empty"
+            return "raises.wrong_runs_empty", None, {}
         if index.dtype == torch.int32:
-            return "raises.wrong_runs_int32"
-    return "raises.wrong_runs"
+            return "raises.wrong_runs_int32", None, {}
+        if wrong and index.shape != call.input.shape:
+            dim = int(call.axis or 0)
+            fields = {
+                "input": call.input_name,
+                "input_shape": shape_text(tuple(call.input.shape)),
+                "dim": str(dim),
+            }
+            if dim >= 0:
+                return "raises.wrong_runs_sizes", "same-size-rule", fields
+            fields["axis"] = str(dim % call.input.dim())
+            return "raises.wrong_runs_sizes_negative_dim", "same-size-rule", fields
+    return "raises.wrong_runs", None, {}
 
 
-def reason(label: str, call: Call, raises: bool) -> Verdict:
+def reason(label: str, call: Call, raises: bool, wrong: bool = True) -> Verdict:
     """``B raises: <diagnosis>.`` or ``A runs: <call> returns shape (2, 2).``, as a
-    failing verdict (a pass lists every call's reason under its message)."""
+    failing verdict (a pass lists every call's reason under its message, not
+    ``wrong``)."""
     if not raises:
         shape = shape_text(tuple(call.run().shape))
+        template, misconception, extra = _runs_words(call, wrong)
         return verdict(
-            False, _runs_template(call), label=label, call=call.text(), shape=shape
+            False,
+            template,
+            misconception,
+            label=label,
+            call=call.text(),
+            shape=shape,
+            **extra,
         )
     problems = call.problems()
     why = problems[0].message if problems else _outcome(call)
@@ -120,7 +142,7 @@ def raises_feedback(
     extra = [label for label in calls if label in labels and label not in raising]
     if not missed and not extra:
         reasons = tuple(
-            wrapped(render(reason(label, call, label in raising)), "    ")
+            wrapped(render(reason(label, call, label in raising, False)), "    ")
             for label, call in calls.items()
         )
         return Feedback(verdict(True, "raises.right", labels=listed(raising)), reasons)
