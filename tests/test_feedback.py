@@ -498,6 +498,13 @@ def test_a_gather_that_runs_says_which_rule_it_does_not_apply():
     negative = check("04.which_calls_raise", ["A", "D", "F"])
     assert "dim -1 counts from the end, so it is dim 1 of x" in negative.message
     assert "Along dim 1 it may hold any number of positions" in negative.message
+    # a 0-d input: dim -1 counts to dim 0 (its dims wrap as one dim's do)
+    scalar = PredictRaises(
+        "99.scalar",
+        "scalar",
+        calls={"A": Call("gather", torch.tensor(5), -1, torch.tensor([0]))},
+    )
+    assert "so it is dim 0 of x" in scalar.check(["A"]).message
     # a call with the index of the input's own shape keeps the plain words
     same = PredictRaises(
         "99.same", "same", calls={"A": Call("gather", x, 1, torch.zeros(2, 3).long())}

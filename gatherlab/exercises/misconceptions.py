@@ -906,27 +906,31 @@ def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     call = case.call
     if call is None or not case.writes_code:
         return {}
+    dim = _axis(call)
     if call.op == "index_select":
-        gather = Call("gather", call.input, _axis(call), call.index)
+        gather = Call("gather", call.input, dim, call.index)
     elif _gathering(case):
         gather = call
     else:
         return {}
-    source, dim = to_numpy(call.input), _axis(call)
+    source = to_numpy(call.input)
     positions = _positions_along(call, dim)
     if positions.ndim > source.ndim or positions.ndim <= dim:
         return {}
     shape = positions.shape + (1,) * (source.ndim - positions.ndim)
     if shape[dim] == source.shape[dim]:  # it expands only the other dims, as it should
-        return {"as-input": base, "one-position": base}
-    if any(p not in (1, s) for p, s in zip(shape, source.shape, strict=True)):
+        expanded: Outcome = base
+        one_position = base
+    elif any(p not in (1, s) for p, s in zip(shape, source.shape, strict=True)):
         # expand's own error; code that expands so only where there is one position
         # (where expand does not raise: pytorch#194521's scalar index) is right here
-        return {"as-input": Raised("Error"), "one-position": base}
-    index = _torch(np.broadcast_to(positions.reshape(shape), source.shape))
-    found = run(gather.with_part("index", index), case.finish)
-    outcome = Raised("Error") if isinstance(found, Raised) else found
-    return {"as-input": outcome, "one-position": outcome}
+        expanded, one_position = Raised("Error"), base
+    else:
+        index = _torch(np.broadcast_to(positions.reshape(shape), source.shape))
+        found = run(gather.with_part("index", index), case.finish)
+        expanded = Raised("Error") if isinstance(found, Raised) else found
+        one_position = expanded
+    return {"as-input": expanded, "one-position": one_position}
 
 
 def _other_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:

@@ -37,8 +37,9 @@ def _runs_words(call: Call, wrong: bool) -> tuple[str, str | None, dict[str, str
     """The template, misconception and extra fields for a gather that runs where a
     learner may expect a rule it does not apply: an empty index is not checked at
     all, an int32 index is accepted, and an index need not have the input's shape
-    (the rule the index was once held to: the same sizes but along dim), said only
-    to a learner who ``wrong``ly marked the call: every index but one differs so."""
+    (the rule the index was once held to: the same sizes but along dim). That last
+    is said only where the learner marked the call ``wrong``ly: a solution's listing
+    would repeat it for nearly every call."""
     index = call.index
     if call.op == "gather" and isinstance(index, torch.Tensor):
         if index.numel() == 0:
@@ -54,7 +55,7 @@ def _runs_words(call: Call, wrong: bool) -> tuple[str, str | None, dict[str, str
             }
             if dim >= 0:
                 return "raises.wrong_runs_sizes", "same-size-rule", fields
-            fields["axis"] = str(dim % call.input.dim())
+            fields["axis"] = str(dim % max(call.input.dim(), 1))
             return "raises.wrong_runs_sizes_negative_dim", "same-size-rule", fields
     return "raises.wrong_runs", None, {}
 

@@ -868,7 +868,6 @@ function softmax(t, dim, log) {
   return tensor(t.shape.slice(), out, t.dtype);
 }
 
-// x.diag(): a 1-D tensor's diagonal matrix, or a 2-D tensor's main diagonal.
 // torch's Tensor.diagonal: a view of the entries [..., i, ..., i + offset, ...] along
 // dim1 and dim2, those two dims removed and the diagonal appended as the last dim.
 function diagonal(t, offset, dim1, dim2) {
@@ -889,6 +888,7 @@ function diagonal(t, offset, dim1, dim2) {
   });
 }
 
+// x.diag(): a 1-D tensor's diagonal matrix, or a 2-D tensor's main diagonal.
 function diag(t) {
   const rank = t.shape.length;
   if (rank === 1) {
@@ -2008,11 +2008,13 @@ function augmented(op, current, other) {
   const layout = layoutOf(current);
   assertNoInternalOverlap(current.shape, layout);
   assertNoPartialOverlap(current.shape, layout, other);
-  // torch checks the cast of the operands' common dtype before it computes
-  const promoted = promote(current, asTensor(other, current.lib, current));
-  const value = category(promoted) > category(current.dtype) ? { dtype: promoted } : binary(op, current, other);
-  if (category(value.dtype) > category(current.dtype))
-    throw new PyError("RuntimeError", `result type ${torchDtypeName(value.dtype)} can't be cast to the desired output type ${torchDtypeName(current.dtype)}`);
+  const refuseCast = (dtype) => {
+    if (category(dtype) > category(current.dtype))
+      throw new PyError("RuntimeError", `result type ${torchDtypeName(dtype)} can't be cast to the desired output type ${torchDtypeName(current.dtype)}`);
+  };
+  refuseCast(promote(current, asTensor(other, current.lib, current)));  // torch checks before it computes
+  const value = binary(op, current, other);
+  refuseCast(value.dtype);  // integer / integer is a float
   if (value.shape.length !== current.shape.length || value.shape.some((s, d) => s !== current.shape[d]))
     throw new PyError("RuntimeError", `output with shape [${current.shape.join(", ")}] doesn't match the broadcast shape [${value.shape.join(", ")}]`);
   writeAt(layout.storage, offsetsOf(current.shape, layout), value.data, current.dtype);
