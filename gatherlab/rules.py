@@ -22,14 +22,20 @@ RULES_MODULE = re.compile(r"^export default (\{.*\});\s*\Z", re.M | re.S)
 PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
+def module_object(path: Path) -> dict[str, Any]:
+    """The JSON object an ES module of data exports: ``export default {...};`` (the
+    form of rules.mjs and error_rules.mjs, which Python and the browser both read)."""
+    found = RULES_MODULE.search(path.read_text(encoding="utf-8"))
+    if found is None:
+        raise ValueError(f"{path} must end with `export default {{...}};`")
+    table: dict[str, Any] = json.loads(found[1])
+    return table
+
+
 @cache
 def rules() -> dict[str, Any]:
     """rules.mjs's object: ``phrases`` and, by rule id, ``messages`` and ``hints``."""
-    found = RULES_MODULE.search(RULES_PATH.read_text(encoding="utf-8"))
-    if found is None:
-        raise ValueError(f"{RULES_PATH} must end with `export default {{...}};`")
-    table: dict[str, Any] = json.loads(found[1])
-    return table
+    return module_object(RULES_PATH)
 
 
 def fill(template: str, fields: Mapping[str, Any]) -> str:

@@ -206,7 +206,7 @@ export const valueAt = (tensor, at) => tensor.data[ravel(at, tensor.shape)];
 // ---- diagnose: gatherlab.diagnose for torch tensors on one device
 
 // rules.mjs's {field} templates, filled as gatherlab.diagnose._fill fills them.
-function fill(template, fields) {
+export function fill(template, fields) {
   return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
     if (!(name in fields)) throw new Error(`no field ${name} for ${template}`);
     return String(fields[name]);

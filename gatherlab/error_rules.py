@@ -1,0 +1,233 @@
+"""Explain an error text: the rule it breaks, what that means, the fix, the section.
+
+The table is data, ``widgets/js/error_rules.mjs``, which ``widgets/js/explain.mjs``
+imports for the book's "Explain my error" page; this module reads the same file and
+computes the same answer, step for step, so Python and the page cannot explain an
+error differently (tests/test_error_rules.py runs both on every stored message).
+
+``explain(text, shapes=None, dim=None, op=None)`` recognises a PyTorch, CUDA,
+torch.compile, TensorFlow or NumPy error of the gather and scatter families (a whole
+traceback will do) and returns an :class:`Explanation`; ``shapes`` (``{"input": (2, 3),
+"index": (3, 2), "src": ...}``), ``dim`` and ``op`` make the words fit the call. Text no
+rule recognises gets ``recognised=False`` and, from :func:`closest`, the nearest rule by
+shared words, named as a pointer to read, never as the diagnosis.
+
+It needs nothing of the checker (``gatherlab.diagnose``): ``Explanation.checks`` names
+the rules.mjs rule a recognised error corresponds to, where there is one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from gatherlab.rules import PLACEHOLDER, fill, module_object
+
+TABLE_PATH = Path(__file__).parent / "widgets" / "js" / "error_rules.mjs"
+NAMED_GROUP = re.compile(r"\(\?<([A-Za-z_]\w*)>")  # JavaScript's (?<name>...)
+TF_OP = re.compile(r"\[Op:(\w+)\]")
+WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
+WRITING_OPS = (
+    "scatter", "scatter_", "scatter_add_", "scatter_reduce_", "index_add_",
+    "index_copy_", "index_fill_", "index_put_", "put_", "masked_scatter_",
+)  # fmt: skip
+FLOAT_DTYPES = ("float", "double", "half", "bfloat16", "float16", "float32", "float64")
+SHAPE_FIELDS = ("input", "index", "src")
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What :func:`explain` found. ``recognised`` False: ``closest`` (maybe None)
+    names the nearest rule by shared words, and the other fields are empty."""
+
+    recognised: bool
+    rule: str | None = None
+    title: str = ""
+    meaning: str = ""
+    fix: str = ""
+    section: dict[str, str] | None = None
+    library: str | None = None
+    checks: str | None = None
+    fields: dict[str, str] = field(default_factory=dict)
+    closest: str | None = None
+    closest_title: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@cache
+def table() -> dict[str, Any]:
+    """error_rules.mjs's object: ``rules`` (in the order they are tried),
+    ``sections`` by id, and ``tf_ops`` (TensorFlow's op names to their Python calls)."""
+    return module_object(TABLE_PATH)
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(NAMED_GROUP.sub(r"(?P<\1>", pattern))
+
+
+def normalise(text: str) -> str:
+    """The text with every run of white space as one space, so that a message wrapped
+    over lines (a page's output, a log) reads as written."""
+    return " ".join(text.split())
+
+
+def shape_text(sizes: Sequence[int]) -> str:
+    """``(2, 3)``; a 1-D shape ``(3,)`` as Python writes it."""
+    inner = ", ".join(str(size) for size in sizes)
+    return f"({inner},)" if len(sizes) == 1 else f"({inner})"
+
+
+def _sizes(text: str) -> list[int]:
+    return [int(number) for number in re.findall(r"-?\d+", text)]
+
+
+def derive(
+    found: Mapping[str, str],
+    shapes: Mapping[str, Sequence[int]] | None,
+    dim: int | None,
+    op: str | None,
+    text: str,
+) -> dict[str, str]:
+    """The fields a rule's templates may use: the matched groups and the pattern's
+    constants (``found``), the caller's shapes, dim and op where the message has none,
+    and the few computed from them (explain.mjs's ``derive`` does the same)."""
+    fields = {name: value for name, value in found.items() if value is not None}
+    lists: dict[str, list[int]] = {}
+    for name in list(fields):
+        if name.endswith("_shape"):
+            lists[name] = _sizes(fields[name])
+            fields[name] = shape_text(lists[name])
+    for name in SHAPE_FIELDS:
+        if shapes and shapes.get(name) is not None and f"{name}_shape" not in fields:
+            lists[f"{name}_shape"] = [int(size) for size in shapes[name]]
+            fields[f"{name}_shape"] = shape_text(lists[f"{name}_shape"])
+    if "dim" not in fields and dim is not None:
+        fields["dim"] = str(dim)
+    tf_op = TF_OP.search(text)
+    if tf_op and tf_op[1] in table()["tf_ops"]:  # names the op: above a constant
+        fields["op"] = table()["tf_ops"][tf_op[1]]
+    if "op" not in fields and op:
+        fields["op"] = op
+    for name in ("input", "index"):
+        if f"{name}_rank" not in fields and f"{name}_shape" in lists:
+            fields[f"{name}_rank"] = str(len(lists[f"{name}_shape"]))
+    if "value" in fields and "size" in fields:
+        value, size = int(fields["value"]), int(fields["size"])
+        fields.setdefault("high", str(size - 1))
+        if value < 0:
+            fields["negative"] = "yes"
+            if value >= -size:
+                fields["python_fix"] = str(value + size)
+        elif value >= size:
+            fields["past_end"] = "yes"
+    elif "size" in fields:
+        fields.setdefault("high", str(int(fields["size"]) - 1))
+    index, source = lists.get("index_shape"), lists.get("input_shape")
+    if index and source and len(index) == len(source) and "dim" in fields:
+        along = int(fields["dim"]) % len(source)
+        larger = [
+            f"dim {d} (index {index[d]}, input {source[d]})"
+            for d in range(len(source))
+            if d != along and index[d] > source[d]
+        ]
+        if larger:
+            fields["oversized"] = "; ".join(larger)
+        empty = [str(d) for d in range(len(source)) if source[d] == 0]
+        if empty:
+            fields["empty_dims"] = ", ".join(empty)
+    named = fields.get("op", "")
+    if named.startswith("tf."):
+        fields["op_is_tf"] = "yes"
+    if named.rstrip("()") in WRITING_OPS or "scatter" in named:
+        fields["op_is_scatter"] = "yes"
+    if named in ("take", "torch.take"):
+        fields["op_is_take"] = "yes"
+    if fields.get("dtype", "").lower().removeprefix("torch.") in FLOAT_DTYPES:
+        fields["dtype_is_float"] = "yes"
+    return fields
+
+
+def _choose(options: Sequence[Any], fields: Mapping[str, str], key: str) -> Any:
+    """The first option whose ``needs`` and placeholders are all in ``fields``."""
+    for option in options:
+        entry = option if isinstance(option, dict) else {"needs": [], key: option}
+        needed = list(entry["needs"]) + PLACEHOLDER.findall(entry.get("text", ""))
+        if all(name in fields for name in needed):
+            return entry[key]
+    return None
+
+
+def section_link(section_id: str) -> dict[str, str]:
+    """A section as ``{"id", "title", "page", "href"}``: ``href`` relative to the
+    book's root (``notebooks/04_error_cases.html#a-negative-position``)."""
+    section = table()["sections"][section_id]
+    return {
+        "id": section_id,
+        "title": section["title"],
+        "page": section["page"],
+        "href": f"{section['page']}.html#{anchor(section['title'])}",
+    }
+
+
+def anchor(title: str) -> str:
+    """The id Sphinx gives a heading: lower case, every run of other characters one
+    hyphen (docutils' ``make_id`` for the titles this book uses)."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def explain(
+    text: str,
+    shapes: Mapping[str, Sequence[int]] | None = None,
+    dim: int | None = None,
+    op: str | None = None,
+) -> Explanation:
+    """The first rule (in the table's order) one of whose patterns is found in
+    ``text``, with its meaning, fix and section for these fields; else
+    :func:`closest`."""
+    flat = normalise(text)
+    for rule in table()["rules"]:
+        for pattern in rule["patterns"]:
+            match = _compiled(pattern["re"]).search(flat)
+            if match is None:
+                continue
+            groups = {k: v for k, v in match.groupdict().items() if v is not None}
+            found = {**pattern.get("fields", {}), **groups}
+            fields = derive(found, shapes, dim, op, flat)
+            meaning = _choose(rule["meaning"], fields, "text")
+            fix = _choose(rule["fix"], fields, "text")
+            section = _choose(rule["section"], fields, "id")
+            return Explanation(
+                recognised=True,
+                rule=rule["id"],
+                title=rule["title"],
+                meaning=fill(meaning, fields) if meaning else "",
+                fix=fill(fix, fields) if fix else "",
+                section=section_link(section) if section else None,
+                library=pattern["library"],
+                checks=rule["checks"],
+                fields=fields,
+            )
+    return closest(text)
+
+
+def closest(text: str) -> Explanation:
+    """Not recognised; the rule sharing most of its keywords with ``text`` (the
+    first in the table on a tie), or none if no keyword is shared."""
+    words = set(WORD.findall(text.lower()))
+    best, score = None, 0
+    for rule in table()["rules"]:
+        shared = len(words & set(rule["keywords"]))
+        if shared > score:
+            best, score = rule, shared
+    if best is None:
+        return Explanation(recognised=False)
+    return Explanation(
+        recognised=False, closest=best["id"], closest_title=best["title"]
+    )

@@ -1,0 +1,1883 @@
+// The error table: every error text of the gather and scatter families (PyTorch, its CUDA
+// kernels and torch.compile, TensorFlow, NumPy, gatherlab's own guards) and of what the
+// book teaches, as data. Each rule: the regular expressions that recognise its texts
+// (named groups become fields), what it means and how to fix it as {field} templates
+// (the first whose fields are all known is used), and the section that teaches it.
+// gatherlab/error_rules.py reads this file (the object after `export default` is JSON,
+// and must stay JSON) and js/explain.mjs imports it: the "Explain my error" page and
+// Python answer from the same table. Patterns use the syntax both languages share:
+// named groups are written (?<name>...), Python reads them as (?P<name>...).
+// Rules are tried in order: the first rule with a pattern that matches wins.
+export default {
+ "sections": {
+  "rule": {
+   "page": "notebooks/01_gather_2d",
+   "title": "The rule"
+  },
+  "signature": {
+   "page": "notebooks/01_gather_2d",
+   "title": "The signature"
+  },
+  "negative-dim-01": {
+   "page": "notebooks/01_gather_2d",
+   "title": "A negative `dim`"
+  },
+  "index-shape": {
+   "page": "notebooks/01_gather_2d",
+   "title": "What shape the index may have"
+  },
+  "more-positions": {
+   "page": "notebooks/01_gather_2d",
+   "title": "More positions than the input has"
+  },
+  "expand": {
+   "page": "notebooks/02_batched_selection",
+   "title": "Why the feature axis must be expanded"
+  },
+  "expand-repeat": {
+   "page": "notebooks/02_batched_selection",
+   "title": "`expand` or `repeat`?"
+  },
+  "tf-ways": {
+   "page": "notebooks/02_batched_selection",
+   "title": "The same selection, other ways"
+  },
+  "index-select": {
+   "page": "notebooks/03_choosing_an_op",
+   "title": "One shared list of positions: `index_select`"
+  },
+  "take-along": {
+   "page": "notebooks/03_choosing_an_op",
+   "title": "What `take_along_dim` adds"
+  },
+  "take": {
+   "page": "notebooks/03_choosing_an_op",
+   "title": "Flat positions: `take`"
+  },
+  "take-int64": {
+   "page": "notebooks/03_choosing_an_op",
+   "title": "Flat positions need int64"
+  },
+  "deciding": {
+   "page": "notebooks/03_choosing_an_op",
+   "title": "Deciding: one table, three libraries"
+  },
+  "masks": {
+   "page": "notebooks/03_choosing_an_op",
+   "title": "Boolean masks"
+  },
+  "embedding": {
+   "page": "notebooks/03_choosing_an_op",
+   "title": "Embedding lookup"
+  },
+  "one-hot-product": {
+   "page": "notebooks/03_choosing_an_op",
+   "title": "Gather as a one-hot product"
+  },
+  "float": {
+   "page": "notebooks/04_error_cases",
+   "title": "A floating-point index"
+  },
+  "missing-axis": {
+   "page": "notebooks/04_error_cases",
+   "title": "A missing index axis"
+  },
+  "negative": {
+   "page": "notebooks/04_error_cases",
+   "title": "A negative position"
+  },
+  "past-end": {
+   "page": "notebooks/04_error_cases",
+   "title": "A position past the last column"
+  },
+  "too-many-rows": {
+   "page": "notebooks/04_error_cases",
+   "title": "Too many index rows"
+  },
+  "negative-dim": {
+   "page": "notebooks/04_error_cases",
+   "title": "A negative dim is not a negative position"
+  },
+  "empty-index": {
+   "page": "notebooks/04_error_cases",
+   "title": "The empty index skips the checks on the index"
+  },
+  "dtypes": {
+   "page": "notebooks/04_error_cases",
+   "title": "Index dtypes in this version"
+  },
+  "broadcasts": {
+   "page": "notebooks/04_error_cases",
+   "title": "take_along_dim broadcasts a smaller index"
+  },
+  "value-asserts": {
+   "page": "notebooks/04_error_cases",
+   "title": "Value asserts: the cheapest guard"
+  },
+  "tf-errors": {
+   "page": "notebooks/04_error_cases",
+   "title": "TensorFlow: an error, a clamp or a zero"
+  },
+  "cuda": {
+   "page": "notebooks/04_error_cases",
+   "title": "CUDA: a device-side assert, reported late"
+  },
+  "checklist": {
+   "page": "notebooks/04_error_cases",
+   "title": "A checklist and a guard"
+  },
+  "async-check": {
+   "page": "notebooks/04_error_cases",
+   "title": "Checking positions without waiting for the GPU"
+  },
+  "sparse": {
+   "page": "notebooks/05_autograd",
+   "title": "Sparse gradients: `sparse_grad=True`"
+  },
+  "index-no-grad": {
+   "page": "notebooks/05_autograd",
+   "title": "The index has no gradient"
+  },
+  "recording": {
+   "page": "notebooks/05_autograd",
+   "title": "Recording gradients is a separate decision"
+  },
+  "by-hand": {
+   "page": "notebooks/05_autograd",
+   "title": "Updating parameters by hand"
+  },
+  "scatter-shapes": {
+   "page": "notebooks/06_writing_by_index",
+   "title": "How the shapes relate"
+  },
+  "reductions": {
+   "page": "notebooks/06_writing_by_index",
+   "title": "Reductions: `scatter_reduce_` and `include_self`"
+  },
+  "scatter-tf": {
+   "page": "notebooks/06_writing_by_index",
+   "title": "TensorFlow and NumPy"
+  },
+  "autograd-refuses": {
+   "page": "notebooks/06_writing_by_index",
+   "title": "What autograd refuses"
+  },
+  "loud": {
+   "page": "notebooks/06_writing_by_index",
+   "title": "Loud: the rules each op checks"
+  },
+  "one-hot": {
+   "page": "notebooks/06_writing_by_index",
+   "title": "One-hot targets"
+  },
+  "segment": {
+   "page": "notebooks/06_writing_by_index",
+   "title": "Segment means and counts"
+  }
+ },
+ "tf_ops": {
+  "GatherV2": "tf.gather",
+  "GatherNd": "tf.gather_nd",
+  "ResourceGather": "tf.gather",
+  "TensorScatterUpdate": "tf.tensor_scatter_nd_update",
+  "TensorScatterAdd": "tf.tensor_scatter_nd_add",
+  "TensorScatterSub": "tf.tensor_scatter_nd_sub",
+  "TensorScatterMin": "tf.tensor_scatter_nd_min",
+  "TensorScatterMax": "tf.tensor_scatter_nd_max",
+  "ScatterNd": "tf.scatter_nd",
+  "UnsortedSegmentSum": "tf.math.unsorted_segment_sum",
+  "UnsortedSegmentMax": "tf.math.unsorted_segment_max",
+  "UnsortedSegmentMin": "tf.math.unsorted_segment_min",
+  "UnsortedSegmentProd": "tf.math.unsorted_segment_prod",
+  "Pack": "tf.stack"
+ },
+ "rules": [
+  {
+   "id": "cuda-device-assert",
+   "checks": "index-out-of-range",
+   "title": "A position outside its dim, found by a GPU kernel",
+   "patterns": [
+    {
+     "library": "cuda",
+     "re": "Assertion `(?<condition>[^`]*)` failed"
+    },
+    {
+     "library": "cuda",
+     "re": "(?<kernel>\\w+\\.cu):\\d+: [^\\n]*block: \\["
+    },
+    {
+     "library": "cuda",
+     "re": "device-side assert triggered"
+    },
+    {
+     "library": "cuda",
+     "re": "CUDA error: an illegal memory access was encountered"
+    }
+   ],
+   "meaning": [
+    "A CUDA kernel checked a position (its assertion reads {condition}) and it lay outside the valid range. The launch was asynchronous, so the Python line in the traceback may be a later one, and the CUDA context is now unusable: every later CUDA call fails the same way until the process restarts.",
+    "A CUDA kernel found a position outside the valid range of its dim (a device-side assert). The launch was asynchronous, so the Python line in the traceback may be a later one, and the CUDA context is now unusable until the process restarts."
+   ],
+   "fix": [
+    "Restart the process. Run the same call on the CPU (x.cpu(), index.cpu()) to get the readable message naming the position, or set CUDA_LAUNCH_BLOCKING=1 to raise at the guilty call; then check positions before the call (0 <= index < x.size(dim))."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "cuda"
+    }
+   ],
+   "keywords": [
+    "cuda",
+    "device",
+    "assert",
+    "assertion",
+    "kernel",
+    "triggered",
+    "asynchronously",
+    "launch",
+    "blocking",
+    "illegal",
+    "memory"
+   ]
+  },
+  {
+   "id": "position-out-of-range",
+   "checks": "index-out-of-range",
+   "title": "Every position must lie in 0..size-1 of the dim it reads or writes",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "(?:(?<op>\\w+)\\(\\): )?index (?<value>-?\\d+) is out of bounds for dimension (?<dim>-?\\d+) with size (?<size>\\d+)"
+    },
+    {
+     "library": "torch",
+     "re": "INDICES element is out of DATA bounds, id=(?<value>-?\\d+) axis_dim=(?<size>\\d+)",
+     "fields": {
+      "op": "index_select"
+     }
+    },
+    {
+     "library": "numpy",
+     "re": "index (?<value>-?\\d+) is out of bounds for axis (?<dim>-?\\d+) with size (?<size>\\d+)"
+    },
+    {
+     "library": "torch",
+     "re": "index out of range in self"
+    },
+    {
+     "library": "gatherlab",
+     "re": "index\\[(?<entry>[\\d, ]+)\\] = (?<value>-?\\d+) is outside 0\\.\\.(?<high>-?\\d+)"
+    }
+   ],
+   "meaning": [
+    {
+     "needs": [
+      "negative"
+     ],
+     "text": "Position {value} is negative, and {op} does not wrap negative positions: along dim {dim} (size {size}) the valid positions are 0..{high}."
+    },
+    {
+     "needs": [
+      "negative"
+     ],
+     "text": "Position {value} is negative, and this op does not wrap negative positions: along dim {dim} (size {size}) the valid positions are 0..{high}."
+    },
+    {
+     "needs": [
+      "negative"
+     ],
+     "text": "Position {value} is negative, and this op does not wrap negative positions: the dim has size {size}, so the valid positions are 0..{high}."
+    },
+    {
+     "needs": [
+      "past_end"
+     ],
+     "text": "Position {value} is past the end: dim {dim} has size {size}, so the last valid position is {high} (positions count from 0)."
+    },
+    {
+     "needs": [
+      "past_end"
+     ],
+     "text": "Position {value} is past the end: the dim has size {size}, so the last valid position is {high} (positions count from 0)."
+    },
+    "Position {value} is outside 0..{high}.",
+    "A position in the index is outside the dim it selects along (index_select and embedding name neither the position nor the size in this message)."
+   ],
+   "fix": [
+    {
+     "needs": [
+      "negative"
+     ],
+     "text": "If {value} meant the last entries as in Python, write {python_fix} (size + position), or wrap all positions with index % {size}; if it is a padding or missing label, mask those entries out before the call."
+    },
+    "Clamp or filter the positions: keep only 0 <= index < {size} (index.clamp(0, {high}) only if reading the last entry is really meant), and check where {value} came from (an off-by-one, a 1-based count, another batch's positions).",
+    "Check the positions before the call: (index >= 0).all() and (index < x.size(dim)).all(); find the first bad one with torch.nonzero(index >= x.size(dim))."
+   ],
+   "section": [
+    {
+     "needs": [
+      "negative"
+     ],
+     "id": "negative"
+    },
+    {
+     "needs": [],
+     "id": "past-end"
+    }
+   ],
+   "keywords": [
+    "index",
+    "out",
+    "bounds",
+    "dimension",
+    "size",
+    "range",
+    "indices",
+    "element",
+    "data",
+    "axis_dim",
+    "outside",
+    "self"
+   ]
+  },
+  {
+   "id": "flat-position-out-of-range",
+   "checks": "index-out-of-range",
+   "title": "A flat position must lie in -numel..numel-1",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "out of range: tried to access index (?<value>-?\\d+) on a tensor of (?<size>\\d+) elements",
+     "fields": {
+      "op": "take"
+     }
+    },
+    {
+     "library": "numpy",
+     "re": "index (?<value>-?\\d+) is out of bounds for axis 0 with size (?<size>\\d+)",
+     "fields": {
+      "op": "np.take"
+     }
+    }
+   ],
+   "meaning": [
+    "Flat position {value} is outside the {size} elements of the input, read in row-major order: take accepts -{size}..{high}."
+   ],
+   "fix": [
+    "Turn (row, column) pairs into flat positions with row * x.size(1) + column, and check 0 <= position < {size}; for per-row positions use gather or take_along_dim instead of take."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "take"
+    }
+   ],
+   "keywords": [
+    "tried",
+    "access",
+    "elements",
+    "range",
+    "take",
+    "flat"
+   ]
+  },
+  {
+   "id": "compiled-position-out-of-range",
+   "checks": "index-out-of-range",
+   "title": "A position outside its dim, found by compiled code",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "index out of bounds: 0 <= (?<temp>tmp\\d+) < (?<size>\\d+)L?"
+    }
+   ],
+   "meaning": [
+    "Code generated by torch.compile (inductor) checked a position against the size {size} of the dim it reads and found it outside 0..{high}. The name {temp} is the kernel's temporary, not yours; the eager call would name the position."
+   ],
+   "fix": [
+    "Run the same call without torch.compile to see which position is bad, then keep positions within 0..{high} (compiled code can behave differently from eager code on bad positions: check them before the call)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "deciding"
+    }
+   ],
+   "keywords": [
+    "inductor",
+    "compile",
+    "tmp",
+    "bounds",
+    "compiled"
+   ]
+  },
+  {
+   "id": "tf-position-out-of-range",
+   "checks": "index-out-of-range",
+   "title": "tf.gather: every position must lie in [0, size) of the axis",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "indices\\[(?<entry>[\\d,]+)\\] = (?<value>-?\\d+) is not in \\[0, (?<size>\\d+)\\)",
+     "fields": {
+      "op": "tf.gather"
+     }
+    }
+   ],
+   "meaning": [
+    {
+     "needs": [
+      "negative"
+     ],
+     "text": "Entry indices[{entry}] = {value} is negative; TensorFlow's gather does not wrap negative positions: the axis has size {size}, so valid positions are 0..{high}."
+    },
+    "Entry indices[{entry}] = {value} is past the end of an axis of size {size} (valid positions 0..{high}). On a GPU TensorFlow returns 0 for it instead of raising, and under XLA it clamps it."
+   ],
+   "fix": [
+    "Keep every position in 0..{high}: tf.debugging.assert_less(indices, {size}) and assert_non_negative before the call, or tf.where/tf.clip_by_value if a clamp is really meant."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-errors"
+    }
+   ],
+   "keywords": [
+    "indices",
+    "not",
+    "tensorflow",
+    "gatherv2",
+    "invalidargumenterror"
+   ]
+  },
+  {
+   "id": "tf-coordinates-out-of-range",
+   "checks": "index-out-of-range",
+   "title": "gather_nd and tensor_scatter_nd: every coordinate must lie inside the shape",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "indices\\[(?<entry>\\d+)\\] = \\[(?<coordinates>[-\\d, ]+)\\] does not index into param shape \\[(?<input_shape>[\\d,]*)\\]",
+     "fields": {
+      "op": "tf.gather_nd"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "indices\\[(?<entry>\\d+)\\] = \\[(?<coordinates>[-\\d, ]+)\\] does not index into shape \\[(?<input_shape>[\\d,]*)\\]",
+     "fields": {
+      "op": "tf.tensor_scatter_nd_update"
+     }
+    }
+   ],
+   "meaning": [
+    "Row indices[{entry}] = [{coordinates}] is one coordinate per axis, and one of them is negative or not smaller than the size of its axis in shape {input_shape}. TensorFlow never wraps negative coordinates; on a GPU a bad coordinate reads 0 (gather_nd) or is skipped (scatter) instead of raising."
+   ],
+   "fix": [
+    "Make every coordinate c along axis a satisfy 0 <= c < shape[a]; build the pairs with tf.stack([rows, cols], axis=-1) from positions you have checked."
+   ],
+   "section": [
+    {
+     "needs": [
+      "op_is_scatter"
+     ],
+     "id": "scatter-tf"
+    },
+    {
+     "needs": [],
+     "id": "tf-errors"
+    }
+   ],
+   "keywords": [
+    "indices",
+    "param",
+    "shape",
+    "index",
+    "into",
+    "does",
+    "gathernd",
+    "tensorscatterupdate"
+   ]
+  },
+  {
+   "id": "tf-segment-out-of-range",
+   "checks": "index-out-of-range",
+   "title": "unsorted_segment_*: every segment id must lie in [0, num_segments)",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "segment_ids\\[(?<entry>\\d+)\\] = (?<value>-?\\d+) is out of range \\[0, (?<size>\\d+)\\)",
+     "fields": {
+      "op": "tf.math.unsorted_segment_sum"
+     }
+    }
+   ],
+   "meaning": [
+    "segment_ids[{entry}] = {value} is not smaller than num_segments = {size} (negative ids are dropped silently, too-large ones raise)."
+   ],
+   "fix": [
+    "Pass num_segments greater than the largest id (tf.reduce_max(segment_ids) + 1), or fix the ids to lie in 0..{high}."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "segment"
+    }
+   ],
+   "keywords": [
+    "segment_ids",
+    "segment",
+    "range",
+    "unsortedsegmentsum"
+   ]
+  },
+  {
+   "id": "one-hot-class-range",
+   "checks": "index-out-of-range",
+   "title": "one_hot: every class must lie in 0..num_classes-1",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "Class values must be smaller than num_classes",
+     "fields": {
+      "which": "not smaller than num_classes",
+      "op": "one_hot"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "Class values must be non-negative",
+     "fields": {
+      "which": "negative",
+      "op": "one_hot"
+     }
+    }
+   ],
+   "meaning": [
+    "one_hot found a label that is {which}: each label is a position along the new class axis, so it must lie in 0..num_classes-1."
+   ],
+   "fix": [
+    "Pass num_classes greater than the largest label, or fix the labels (an ignore label such as -1 or -100 must be masked out first)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "one-hot"
+    }
+   ],
+   "keywords": [
+    "class",
+    "values",
+    "num_classes",
+    "one_hot",
+    "smaller"
+   ]
+  },
+  {
+   "id": "index-dtype",
+   "checks": "index-dtype",
+   "title": "Positions must be integers of an accepted dtype (int64, and int32 where the op allows it)",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "(?<op>[\\w.]+)\\(\\): Expected dtype (?<allowed>int32/int64|int64|int32 or int64) for index(?: but got: (?<dtype>\\w+))?"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>[\\w.]+)\\(\\): Expected a long tensor for index, but got (?<dtype>\\w+)"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>torch\\.take_along_dim)\\(\\): dtype of indices should be Long but got (?<dtype>\\w+)"
+    },
+    {
+     "library": "torch",
+     "re": "Expected tensor for argument #1 'indices' to have one of the following scalar types: (?<allowed>[\\w, ]+); but got (?<dtype>[\\w.]+) instead \\(while checking arguments for (?<op>\\w+)\\)"
+    },
+    {
+     "library": "torch",
+     "re": "tensors used as indices must be long, int, byte or bool tensors",
+     "fields": {
+      "op": "x[index]"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "one_hot is only applicable to index tensor of type LongTensor",
+     "fields": {
+      "op": "one_hot"
+     }
+    },
+    {
+     "library": "numpy",
+     "re": "`indices` must be an integer array"
+    },
+    {
+     "library": "numpy",
+     "re": "arrays used as indices must be of integer \\(or boolean\\) type"
+    },
+    {
+     "library": "numpy",
+     "re": "Cannot cast array data from dtype\\('(?<dtype>\\w+)'\\) to dtype\\('int64'\\)"
+    }
+   ],
+   "meaning": [
+    "The positions have dtype {dtype}, but {op} takes them as {allowed}. Positions are whole numbers: a float index (from a division, a mean, or torch.tensor of floats) or a bool mask is refused, and int32 is accepted only by some ops in some releases.",
+    "The positions have dtype {dtype}, but {op} wants int64 (a long tensor). Positions are whole numbers: a float index or a bool mask is refused, and int32 is accepted only by some ops in some releases.",
+    "The positions have the wrong dtype for {op}: it takes {allowed}. A float index (from a division or a mean) or a bool mask is refused.",
+    "The positions have the wrong dtype: positions must be whole numbers (int64, and int32 where the op allows it), never floats or bools."
+   ],
+   "fix": [
+    "Convert with index.long() (torch.int64). If the positions came from a division, use // (floor division) on integers rather than / and a cast; a bool mask selects with x[mask], not through an index op."
+   ],
+   "section": [
+    {
+     "needs": [
+      "dtype_is_float"
+     ],
+     "id": "float"
+    },
+    {
+     "needs": [
+      "op_is_take"
+     ],
+     "id": "take-int64"
+    },
+    {
+     "needs": [],
+     "id": "dtypes"
+    }
+   ],
+   "keywords": [
+    "dtype",
+    "long",
+    "int64",
+    "int32",
+    "expected",
+    "float",
+    "tensor",
+    "scalar",
+    "types",
+    "integer",
+    "byte",
+    "bool"
+   ]
+  },
+  {
+   "id": "tf-index-dtype",
+   "checks": "index-dtype",
+   "title": "TensorFlow takes positions as int32 or int64 (int16 for some ops)",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "Value for attr '(?<attr>Tindices|out_type)' of (?<dtype>\\w+) is not in the list of allowed values: (?<allowed>[\\w, ]+?)(?:\\s*;|\\s*$|\\s+\\[|\\n)"
+    }
+   ],
+   "meaning": [
+    "The indices have dtype {dtype}; this TensorFlow op accepts {allowed}."
+   ],
+   "fix": [
+    "Cast with tf.cast(indices, tf.int64) (or tf.int32); positions from a division need tf.math.floordiv on integers."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "attr",
+    "tindices",
+    "out_type",
+    "allowed",
+    "values",
+    "list"
+   ]
+  },
+  {
+   "id": "tf-mixed-int-dtypes",
+   "checks": "index-dtype",
+   "title": "TensorFlow never mixes int32 and int64 in one op",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "cannot compute (?<tf_op>\\w+) as input #(?<input>\\d+)\\(zero-based\\) was expected to be a (?<expected>\\w+) tensor but is a (?<dtype>\\w+) tensor"
+    }
+   ],
+   "meaning": [
+    "{tf_op} got tensors of two dtypes: input #{input} (counted from 0) is {dtype} where {expected} was expected. TensorFlow converts nothing implicitly; stacking int32 rows (tf.range's default) with int64 positions (tf.argmax's default) to build gather_nd coordinates is the usual way to meet this."
+   ],
+   "fix": [
+    "Cast one side so both have the same dtype, e.g. tf.cast(positions, tf.int32) or tf.range(n, dtype=tf.int64), before tf.stack or the scatter."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "compute",
+    "pack",
+    "zero",
+    "based",
+    "expected",
+    "tensor",
+    "int32",
+    "int64",
+    "input"
+   ]
+  },
+  {
+   "id": "mask-dtype",
+   "checks": "index-dtype",
+   "title": "A mask must be bool",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "masked_scatter_ only supports boolean masks, but got mask with dtype (?<dtype>\\w+)",
+     "fields": {
+      "op": "masked_scatter_"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "Mask must be bool or uint8",
+     "fields": {
+      "op": "masked_scatter_"
+     }
+    }
+   ],
+   "meaning": [
+    "The mask is not a bool tensor (it has dtype {dtype}): a mask marks positions with True/False, it does not list them.",
+    "The mask is not a bool tensor: a mask marks positions with True/False, it does not list them."
+   ],
+   "fix": [
+    "Pass mask.bool() (or build it from a comparison such as x > 0)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "masks"
+    }
+   ],
+   "keywords": [
+    "mask",
+    "boolean",
+    "masks",
+    "bool",
+    "masked_scatter_"
+   ]
+  },
+  {
+   "id": "src-dtype",
+   "checks": "src-dtype",
+   "title": "The values written must have the destination's dtype",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "scatter\\(\\): Expected self\\.dtype to be equal to src\\.dtype",
+     "fields": {
+      "op": "scatter_"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>index_add_)\\(\\): self \\((?<input_dtype>\\w+)\\) and source \\((?<src_dtype>\\w+)\\) must have the same scalar type"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>index_copy_)\\(\\): self and source expected to have the same dtype, but got \\(self\\) (?<input_dtype>\\w+) and \\(source\\) (?<src_dtype>\\w+)"
+    },
+    {
+     "library": "torch",
+     "re": "Index put requires the source and destination dtypes match, got (?<input_dtype>\\w+) for the destination and (?<src_dtype>\\w+) for the source",
+     "fields": {
+      "op": "index_put_"
+     }
+    }
+   ],
+   "meaning": [
+    "{op} writes src into the input without converting it: the input is {input_dtype} but the values are {src_dtype}.",
+    "The op writes src into the input without converting it, and their dtypes differ (an int src into a float input is the usual case)."
+   ],
+   "fix": [
+    "Convert the values to the input's dtype: src.to(x.dtype) (a Python number is converted for you)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "loud"
+    }
+   ],
+   "keywords": [
+    "src",
+    "source",
+    "dtype",
+    "scalar",
+    "type",
+    "destination",
+    "same",
+    "self"
+   ]
+  },
+  {
+   "id": "rank-mismatch",
+   "checks": "rank-mismatch",
+   "title": "gather and scatter need an index with as many dims as the input",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "Index tensor must have the same number of dimensions as (?<which>input|self|src) tensor"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>torch\\.take_along_dim)\\(\\): input and indices should have the same number of dimensions, but got (?<input_rank>\\d+) dimensions for input, and (?<index_rank>\\d+) dimensions for indices"
+    },
+    {
+     "library": "numpy",
+     "re": "`indices` and `arr` must have the same number of dimensions",
+     "fields": {
+      "op": "np.take_along_axis"
+     }
+    }
+   ],
+   "meaning": [
+    "The input has {input_rank} dims and the index {index_rank}: the op never adds or broadcasts an axis, so the index needs {input_rank} dims too.",
+    "The index and the {which} tensor have different numbers of dims: gather and scatter never add or broadcast an axis, so the index needs one dim per dim of the input (a (batch,) index for a (batch, n) input needs .unsqueeze(1)).",
+    "The index and the input have different numbers of dims: the op never adds or broadcasts an axis."
+   ],
+   "fix": [
+    "Add the missing axis with index.unsqueeze(dim) (and expand it if every row needs it), or remove an extra one with squeeze; a 0-d position becomes index.view(1, ...)."
+   ],
+   "section": [
+    {
+     "needs": [
+      "op_is_scatter"
+     ],
+     "id": "scatter-shapes"
+    },
+    {
+     "needs": [],
+     "id": "missing-axis"
+    }
+   ],
+   "keywords": [
+    "same",
+    "number",
+    "dimensions",
+    "index",
+    "tensor",
+    "indices",
+    "input",
+    "self"
+   ]
+  },
+  {
+   "id": "index-not-vector",
+   "checks": "index-not-vector",
+   "title": "index_select, index_add_ and index_copy_ take one 1-D list of positions",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "(?<op>\\w+)\\(\\): Index is supposed to be a vector(?:, but got dim: (?<index_rank>\\d+))?"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>\\w+)\\(\\): Index should have dimension 1 or 0 \\(got (?<index_rank>\\d+)\\)"
+    }
+   ],
+   "meaning": [
+    "{op} uses one shared list of positions for every row, so the index must be 1-D; yours has {index_rank} dims.",
+    "{op} uses one shared list of positions for every row, so the index must be 1-D (a vector)."
+   ],
+   "fix": [
+    "Pass a 1-D index (index.flatten() if it is one list in disguise); for different positions per row use gather / scatter (or take_along_dim)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "index-select"
+    }
+   ],
+   "keywords": [
+    "vector",
+    "supposed",
+    "index",
+    "dimension"
+   ]
+  },
+  {
+   "id": "too-many-indices",
+   "checks": "rank-mismatch",
+   "title": "x[i, j, ...] takes at most one index per dim",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "too many indices for (?:tensor|array) of dimension (?<input_rank>\\d+)",
+     "fields": {
+      "op": "x[index]"
+     }
+    }
+   ],
+   "meaning": [
+    "The subscript has more index entries than the tensor has dims ({input_rank}). A tuple of tensors is one index per dim; a bool or uint8 tensor counts as a mask over several dims."
+   ],
+   "fix": [
+    "Give at most {input_rank} indices, one per dim (x[rows, cols] for a 2-D x); positions held as int16 or uint8 are read as masks: convert them with .long()."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "masks"
+    }
+   ],
+   "keywords": [
+    "too",
+    "many",
+    "indices",
+    "dimension"
+   ]
+  },
+  {
+   "id": "index-too-large",
+   "checks": "index-too-large",
+   "title": "Apart from dim, the index may not be larger than the input",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "Size does not match at dimension (?<axis>\\d+) expected index \\[(?<index_shape>[\\d, ]*)\\] to be no larger than self \\[(?<input_shape>[\\d, ]*)\\] apart from dimension (?<dim>\\d+)",
+     "fields": {
+      "op": "gather"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "Expected index \\[(?<index_shape>[\\d, ]*)\\] to be no larger than self \\[(?<input_shape>[\\d, ]*)\\] apart from dimension (?<dim>\\d+) and to be no larger size than src \\[(?<src_shape>[\\d, ]*)\\]",
+     "fields": {
+      "op": "scatter_"
+     }
+    }
+   ],
+   "meaning": [
+    "The index {index_shape} is larger than the input {input_shape} in {oversized}. Along dim {dim} any number of positions is allowed; in every other dim the index may be at most as large as the input. Input dim {empty_dims} is empty: the input has no positions there at all, so an empty batch or a sequence of length 0 reached this call.",
+    "The index {index_shape} is larger than the input {input_shape} in {oversized}. Along dim {dim} any number of positions is allowed; in every other dim the index may be at most as large as the input (and, for scatter, at most as large as src {src_shape}), because out[i][j] reads input[i][index[i][j]] with the same i.",
+    "The index {index_shape} is larger than the input {input_shape} in {oversized}. Along dim {dim} any number of positions is allowed; in every other dim the index may be at most as large as the input, because out[i][j] reads input[i][index[i][j]] with the same i.",
+    "The index {index_shape} must be no larger than the input {input_shape} in every dim but {dim} (and, for scatter, no larger than src {src_shape} in any dim)."
+   ],
+   "fix": [
+    "Check why dim {empty_dims} of the input is empty before the call (skip empty batches), or build the index from the input's own shape.",
+    "Build the index for this input: its size in {oversized} must not exceed the input's; an index built for another batch, or unsqueezed on the wrong axis, looks like this.",
+    "Build the index from the input's own shape (index.size(d) <= x.size(d) for every d != dim); for scatter, make src at least as large as the index."
+   ],
+   "section": [
+    {
+     "needs": [
+      "op_is_scatter"
+     ],
+     "id": "scatter-shapes"
+    },
+    {
+     "needs": [],
+     "id": "too-many-rows"
+    }
+   ],
+   "keywords": [
+    "size",
+    "match",
+    "larger",
+    "apart",
+    "dimension",
+    "expected",
+    "index",
+    "self",
+    "src"
+   ]
+  },
+  {
+   "id": "broadcast-mismatch",
+   "checks": "broadcast-mismatch",
+   "title": "Sizes that must broadcast: equal, or one of them 1",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "The size of tensor a \\((?<size_a>\\d+)\\) must match the size of tensor b \\((?<size_b>\\d+)\\) at non-singleton dimension (?<axis>\\d+)"
+    },
+    {
+     "library": "torch",
+     "re": "shape mismatch: indexing (?:tensors|arrays) could not be broadcast together with shapes (?<shapes>[\\[(][\\d, ]*[\\])](?:,? [\\[(][\\d, ]*[\\])])*)",
+     "fields": {
+      "op": "x[index]"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "Incompatible shapes: \\[(?<shape_a>[\\d,]*)\\] vs\\. \\[(?<shape_b>[\\d,]*)\\]"
+    }
+   ],
+   "meaning": [
+    "Sizes {size_a} and {size_b} meet at dim {axis} and do not broadcast. take_along_dim broadcasts every dim except dim (gather does not), so the index's size there must equal the input's or be 1.",
+    "The index tensors of x[...] are broadcast against each other, and shapes {shapes} do not broadcast (each pair of sizes must be equal or 1).",
+    "Shapes [{shape_a}] and [{shape_b}] do not broadcast (each pair of sizes must be equal or 1)."
+   ],
+   "fix": [
+    "Make the sizes equal or one of them 1: rows as arange(n)[:, None] next to an (n, k) index, or an index built for this batch."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "broadcasts"
+    }
+   ],
+   "keywords": [
+    "size",
+    "match",
+    "singleton",
+    "broadcast",
+    "shapes",
+    "mismatch",
+    "together",
+    "incompatible"
+   ]
+  },
+  {
+   "id": "value-shape-mismatch",
+   "checks": "index-larger-than-src",
+   "title": "The values written must fit the positions written",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "shape mismatch: value tensor of shape \\[(?<src_shape>[\\d, ]*)\\] cannot be broadcast to indexing result of shape \\[(?<index_shape>[\\d, ]*)\\]",
+     "fields": {
+      "op": "index_put_"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>index_add_)\\(\\): Number of indices \\((?<count>\\d+)\\) should be equal to source\\.size\\(dim\\): \\((?<src_size>\\d+)\\), for dim: (?<dim>\\d+)"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>index_copy_)\\(\\): Number of indices \\((?<count>\\d+)\\) should be equal to source\\.size\\(dim\\) \\((?<src_size>\\d+)\\)"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>put_)\\(\\): Expected source and index to have the same number of elements, but got source\\.numel\\(\\) = (?<src_size>\\d+), index\\.numel\\(\\) = (?<count>\\d+)"
+    },
+    {
+     "library": "tensorflow",
+     "re": "Outer dimensions of indices and update must match\\. Indices shape: \\[(?<index_shape>[\\d,]*)\\], updates shape:\\s?\\[(?<src_shape>[\\d,]*)\\]",
+     "fields": {
+      "op": "tf.tensor_scatter_nd_update"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "Inner dimensions of output shape must match inner dimensions of updates shape\\. Output: \\[(?<input_shape>[\\d,]*)\\] updates: \\[(?<src_shape>[\\d,]*)\\]",
+     "fields": {
+      "op": "tf.tensor_scatter_nd_update"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "The outer (?<outer>\\d+) dimensions of indices\\.shape=\\[(?<index_shape>[\\d,]*)\\] must match the outer \\d+ dimensions of updates\\.shape=\\[(?<src_shape>[\\d,]*)\\]",
+     "fields": {
+      "op": "tf.tensor_scatter_nd_update"
+     }
+    }
+   ],
+   "meaning": [
+    "{op} writes one slice of source per position: {count} positions but {src_size} slices of source.",
+    "The values have shape {src_shape} and the positions select {index_shape}: the values must broadcast to the shape of what the positions select.",
+    "The updates must have one entry (or slice) per row of indices, shaped like the rest of the output: here the shapes do not agree."
+   ],
+   "fix": [
+    "Give one value (or slice) per position: source.size(dim) == index.numel() for index_add_ and index_copy_, values.numel() == index.numel() for put_, values broadcastable to the selection for x[i] = v."
+   ],
+   "section": [
+    {
+     "needs": [
+      "op_is_tf"
+     ],
+     "id": "scatter-tf"
+    },
+    {
+     "needs": [],
+     "id": "loud"
+    }
+   ],
+   "keywords": [
+    "number",
+    "indices",
+    "source",
+    "numel",
+    "value",
+    "broadcast",
+    "indexing",
+    "result",
+    "updates",
+    "outer",
+    "inner",
+    "elements"
+   ]
+  },
+  {
+   "id": "mask-shape",
+   "checks": "index-too-large",
+   "title": "A bool mask must have the shape of the dims it masks",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "The shape of the mask \\[(?<mask_shape>[\\d, ]*)\\] at index (?<at>\\d+) does not match the shape of the indexed tensor \\[(?<input_shape>[\\d, ]*)\\] at index (?<axis>\\d+)",
+     "fields": {
+      "op": "x[mask]"
+     }
+    }
+   ],
+   "meaning": [
+    "A bool (or uint8) tensor in a subscript is a mask: its shape {mask_shape} must equal the shape of the dims it covers, and the tensor's shape there is {input_shape}. An int16 or uint8 index is read as such a mask."
+   ],
+   "fix": [
+    "Build the mask from the tensor itself (x > 0), or, if these are positions, convert them with .long()."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "masks"
+    }
+   ],
+   "keywords": [
+    "mask",
+    "shape",
+    "indexed",
+    "match"
+   ]
+  },
+  {
+   "id": "expand-size",
+   "checks": "index-too-large",
+   "title": "expand only stretches dims of size 1",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "The expanded size of the tensor \\((?<new>-?\\d+)\\) must match the existing size \\((?<old>\\d+)\\) at non-singleton dimension (?<axis>\\d+)(?:\\.\\s+Target sizes: \\[(?<target>[-\\d, ]*)\\]\\.\\s+Tensor sizes: \\[(?<current>[\\d, ]*)\\])?"
+    }
+   ],
+   "meaning": [
+    "expand can only stretch a dim of size 1 (or add new leading dims): dim {axis} has size {old}, which cannot become {new}."
+   ],
+   "fix": [
+    "Unsqueeze the axis that should be stretched first (index.unsqueeze(-1).expand(-1, -1, features)); use -1 for dims that keep their size."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "expand"
+    }
+   ],
+   "keywords": [
+    "expanded",
+    "existing",
+    "singleton",
+    "target",
+    "sizes",
+    "expand"
+   ]
+  },
+  {
+   "id": "tf-batch-dims",
+   "checks": "index-too-large",
+   "title": "tf.gather's batch_dims: the first dims must be equal",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "params\\.shape\\[(?<axis>\\d+)\\]: (?<input_size>\\d+) should be equal to indices\\.shape\\[\\d+\\]: (?<index_size>\\d+)",
+     "fields": {
+      "op": "tf.gather"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "Expected batch_dims in the range \\[(?<low>-?\\d+), (?<high>-?\\d+)\\], but got (?<batch_dims>-?\\d+)",
+     "fields": {
+      "op": "tf.gather"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "Input to reshape is a tensor with (?<values>\\d+) values, but the requested shape has (?<requested>\\d+)"
+    }
+   ],
+   "meaning": [
+    "With batch_dims the first dims of params and indices are batch dims and must be equal: params has {input_size} at dim {axis}, indices {index_size}. TensorFlow neither broadcasts nor lets a smaller index through (torch.gather would accept a smaller one).",
+    "batch_dims = {batch_dims} is out of range: it can be at most the rank of indices (here {low}..{high}).",
+    "A reshape found {values} values where {requested} were asked for: gather_nd with batch_dims reshapes its inputs this way when the batch dims of params and indices differ (elsewhere, a reshape to a shape of another size)."
+   ],
+   "fix": [
+    "Build the indices for this batch (same leading sizes as params), or tile them with tf.broadcast_to; batch_dims counts the shared leading dims and is at most the indices' rank."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "params",
+    "shape",
+    "equal",
+    "indices",
+    "batch_dims",
+    "should",
+    "reshape"
+   ]
+  },
+  {
+   "id": "tf-index-depth",
+   "checks": "rank-mismatch",
+   "title": "gather_nd: each row of indices is a coordinate with at most one entry per axis",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "index innermost dimension length must be <= params rank; saw: (?<depth>\\d+) vs\\. (?<input_rank>\\d+)",
+     "fields": {
+      "op": "tf.gather_nd"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "indices must be at least a vector",
+     "fields": {
+      "op": "tf.gather_nd"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "Shape must be at least rank (?<need>\\d+) but is rank (?<have>\\d+)"
+    },
+    {
+     "library": "tensorflow",
+     "re": "Indices and updates specified for empty output shape"
+    }
+   ],
+   "meaning": [
+    "The last axis of indices holds coordinates: {depth} entries per coordinate, but params has only {input_rank} axes.",
+    "A tensor has rank {have} where at least {need} is needed: with axis or batch_dims, the axis must exist in params (an axis past the last one asks for more dims).",
+    "gather_nd reads the last axis of indices as coordinates, so indices must have at least one dim ([[row, col], ...])."
+   ],
+   "fix": [
+    "Give each coordinate one entry per axis you index (at most the rank of params), and check that axis is within range."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "innermost",
+    "rank",
+    "vector",
+    "least",
+    "params",
+    "length"
+   ]
+  },
+  {
+   "id": "dim-out-of-range",
+   "checks": "dim-range",
+   "title": "dim must be a dim of the input: -rank..rank-1",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "Dimension out of range \\(expected to be in range of \\[(?<low>-?\\d+), (?<high>-?\\d+)\\], but got (?<dim>-?\\d+)\\)"
+    },
+    {
+     "library": "torch",
+     "re": "[Dd]imension specified as (?<dim>-?\\d+) but tensor has no dimensions"
+    },
+    {
+     "library": "tensorflow",
+     "re": "Expected axis in the range \\[(?<low>-?\\d+), (?<high>-?\\d+)\\), but got (?<dim>-?\\d+)"
+    },
+    {
+     "library": "numpy",
+     "re": "axis (?<dim>-?\\d+) is out of bounds for array of dimension (?<input_rank>\\d+)"
+    }
+   ],
+   "meaning": [
+    "dim {dim} does not exist: the valid dims here are {low}..{high} (negative dims count from the end, -1 is the last). A negative dim names an axis; it never wraps positions.",
+    "dim {dim} does not exist on this input."
+   ],
+   "fix": [
+    "Pass a dim of the input (dim=-1 for the last axis); the positions are what the index holds, not the dim."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "negative-dim"
+    }
+   ],
+   "keywords": [
+    "dimension",
+    "range",
+    "expected",
+    "dim",
+    "axis",
+    "specified"
+   ]
+  },
+  {
+   "id": "argument-type",
+   "checks": "not-a-tensor",
+   "title": "The arguments must be what the op's signature takes",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "(?<op>\\w+)\\(\\): argument '(?<argument>\\w+)' \\(position (?<position>\\d+)\\) must be (?<expected>[\\w. ]+?), (?:not|but got) (?<got>[\\w.]+)"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>\\w+)\\(\\) received an invalid combination of arguments"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>\\w+)\\(\\) takes (?<expected>\\d+) positional arguments? but (?<got>\\d+) (?:were|was) given"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>\\w+)\\(\\) got an unexpected keyword argument '(?<argument>\\w+)'"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>\\w+)\\(\\) missing (?<count>\\d+) required positional arguments?"
+    },
+    {
+     "library": "torch",
+     "re": "expected Tensor as element (?<entry>\\d+) in argument (?<position>\\d+), but got (?<got>\\w+)"
+    }
+   ],
+   "meaning": [
+    "Argument {argument} of {op} (position {position}) must be {expected}, but it is a {got}: torch ops take tensors, not lists or NumPy arrays, and dim is a plain int.",
+    "{op} got {got} positional arguments and takes {expected}: torch.gather(input, dim, index) and x.gather(dim, index) (the method counts x as the first).",
+    "{op} has no keyword argument {argument}.",
+    "The arguments do not match any of {op}'s signatures: torch.gather(input, dim, index, *, sparse_grad=False).",
+    "The arguments do not match the op's signature."
+   ],
+   "fix": [
+    "Call it as the signature says: torch.gather(x, dim, index) with index a torch tensor (torch.tensor(list), torch.from_numpy(array)) and dim an int."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "signature"
+    }
+   ],
+   "keywords": [
+    "argument",
+    "arguments",
+    "position",
+    "positional",
+    "keyword",
+    "must",
+    "given",
+    "unexpected",
+    "invalid",
+    "combination"
+   ]
+  },
+  {
+   "id": "device-mismatch",
+   "checks": "device-mismatch",
+   "title": "The input and the index must be on the same device",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "Expected all tensors to be on the same device(?:, but (?:found at least two devices, (?<devices>[\\w:, ]+?)!|got (?<argument>\\w+) is on (?<index_device>[\\w:]+), different from other tensors on (?<input_device>[\\w:]+)))?"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>\\w+)\\(\\): Expected (?:self and index|all tensors) to be on the same device"
+    },
+    {
+     "library": "torch",
+     "re": "Expected (?:self|index) to be on the same device"
+    }
+   ],
+   "meaning": [
+    "{argument} is on {index_device} but the other tensors are on {input_device}: an op never moves tensors between devices.",
+    "The tensors of the call are on different devices ({devices}): an op never moves tensors between devices.",
+    "The tensors of the call are on different devices: an op never moves tensors between devices."
+   ],
+   "fix": [
+    "Move the index (and src) to the input's device: index.to(x.device). This error is raised before any kernel runs, so the CUDA context is still usable."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "cuda"
+    }
+   ],
+   "keywords": [
+    "device",
+    "devices",
+    "same",
+    "cuda",
+    "cpu",
+    "tensors"
+   ]
+  },
+  {
+   "id": "reduce-argument",
+   "checks": "unknown-op",
+   "title": "scatter's reduce takes a fixed set of names",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "reduce argument must be either (?<allowed>[\\w, ]+?(?: or \\w+))(?:, got (?<got>\\w+))?\\.?",
+     "fields": {
+      "op": "scatter_reduce_"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "Expected reduce argument to be either (?<allowed>[\\w, ]+? or \\w+)",
+     "fields": {
+      "op": "scatter_"
+     }
+    }
+   ],
+   "meaning": [
+    "reduce must be one of {allowed}: scatter_ takes add or multiply (deprecated), scatter_reduce_ takes sum, prod, mean, amax or amin (amax, not max)."
+   ],
+   "fix": [
+    "Use x.scatter_reduce_(dim, index, src, reduce='amax', include_self=False) for a maximum ('sum' for a sum, or scatter_add_)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "reductions"
+    }
+   ],
+   "keywords": [
+    "reduce",
+    "argument",
+    "either",
+    "sum",
+    "prod",
+    "mean",
+    "amax",
+    "amin",
+    "add",
+    "multiply"
+   ]
+  },
+  {
+   "id": "empty-input",
+   "checks": "empty-input",
+   "title": "An empty input has no position to read",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "(?<op>index_select)\\(\\): self indexing axis dim should be positive"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>take)\\(\\): tried to take from an empty tensor"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>index_select)\\(\\): Index to scalar can have only 1 value, got (?<count>\\d+) value"
+    },
+    {
+     "library": "torch",
+     "re": "ZeroDivisionError|integer division or modulo by zero",
+     "fields": {
+      "op": "take_along_dim"
+     }
+    }
+   ],
+   "meaning": [
+    "The input has no entries along the dim the op reads, so no position is valid (index_select on a 0-d input takes exactly one position, 0; here {count}).",
+    "The input has no entries along the dim the op reads, so no position is valid."
+   ],
+   "fix": [
+    "Check the input's shape before the call: skip an empty batch, or return an empty result for it."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "empty-index"
+    }
+   ],
+   "keywords": [
+    "empty",
+    "positive",
+    "scalar",
+    "indexing",
+    "axis",
+    "division",
+    "zero"
+   ]
+  },
+  {
+   "id": "not-flattenable",
+   "checks": "not-flattenable",
+   "title": "take_along_dim without dim flattens its arguments with view",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "view size is not compatible with input tensor's size and stride",
+     "fields": {
+      "op": "take_along_dim"
+     }
+    }
+   ],
+   "meaning": [
+    "A tensor here (a transposed or sliced one) has no flat view, and the call flattens it with view(-1): take_along_dim(x, index) with no dim does this."
+   ],
+   "fix": [
+    "Pass x.contiguous() (or index.contiguous()), or give a dim."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "take-along"
+    }
+   ],
+   "keywords": [
+    "view",
+    "compatible",
+    "stride",
+    "contiguous",
+    "reshape"
+   ]
+  },
+  {
+   "id": "in-place-leaf",
+   "checks": null,
+   "title": "A leaf that requires grad cannot be written in place",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "a leaf Variable that requires grad is being used in an in-place operation"
+    }
+   ],
+   "meaning": [
+    "A write such as scatter_ or index_add_ was made on a parameter (a leaf with requires_grad=True) while autograd records: autograd cannot record a change to its own leaf."
+   ],
+   "fix": [
+    "Update parameters inside torch.no_grad(), or write into a copy (x.clone()) or use the out-of-place op (x.scatter(...))."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "autograd-refuses"
+    }
+   ],
+   "keywords": [
+    "leaf",
+    "variable",
+    "grad",
+    "place",
+    "operation"
+   ]
+  },
+  {
+   "id": "modified-by-inplace",
+   "checks": null,
+   "title": "A tensor autograd saved was changed in place",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "one of the variables needed for gradient computation has been modified by an inplace operation"
+    }
+   ],
+   "meaning": [
+    "backward() needs a tensor saved during the forward pass, and an in-place write (scatter_, index_fill_, x[i] = v...) changed it afterwards: its version counter moved on."
+   ],
+   "fix": [
+    "Write into a copy (x = x.clone() before the write) or use the out-of-place op (scatter instead of scatter_)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "autograd-refuses"
+    }
+   ],
+   "keywords": [
+    "variables",
+    "needed",
+    "gradient",
+    "computation",
+    "modified",
+    "inplace",
+    "version"
+   ]
+  },
+  {
+   "id": "overlapping-write",
+   "checks": null,
+   "title": "An in-place write into an expanded tensor",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "unsupported operation: more than one element of the written-to tensor refers to a single memory location"
+    }
+   ],
+   "meaning": [
+    "The tensor written to shares memory between its elements (an expand() view), so one write would land in several places."
+   ],
+   "fix": [
+    "Write into a real copy: .clone() or .contiguous() after expand, or use repeat instead of expand for a tensor you will write to."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "expand-repeat"
+    }
+   ],
+   "keywords": [
+    "written",
+    "memory",
+    "location",
+    "single",
+    "element",
+    "clone"
+   ]
+  },
+  {
+   "id": "grad-dtype",
+   "checks": null,
+   "title": "Only floating-point tensors can require gradients",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "only Tensors of floating point(?: and complex)? dtype can require gradients"
+    }
+   ],
+   "meaning": [
+    "requires_grad was asked of an integer tensor; positions (an index) have no gradient: a gradient flows to the values read, never to the positions."
+   ],
+   "fix": [
+    "Leave the index without requires_grad; put requires_grad on the float tensor you gather from."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "index-no-grad"
+    }
+   ],
+   "keywords": [
+    "floating",
+    "point",
+    "require",
+    "gradients",
+    "dtype"
+   ]
+  },
+  {
+   "id": "inference-tensor",
+   "checks": null,
+   "title": "Tensors made under inference_mode cannot join autograd",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "Inference tensors cannot be saved for backward"
+    },
+    {
+     "library": "torch",
+     "re": "Inplace update to inference tensor outside InferenceMode"
+    }
+   ],
+   "meaning": [
+    "A tensor created under torch.inference_mode() was used where autograd records (saved for backward, or written in place outside that mode)."
+   ],
+   "fix": [
+    "Use torch.no_grad() where the tensor must be reused later, or .clone() it outside inference_mode."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "recording"
+    }
+   ],
+   "keywords": [
+    "inference",
+    "tensors",
+    "saved",
+    "backward",
+    "inferencemode",
+    "inplace"
+   ]
+  },
+  {
+   "id": "sparse-gradient-optimizer",
+   "checks": null,
+   "title": "Many optimizers refuse sparse gradients",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "(?<optimizer>\\w+) does not support sparse gradients"
+    },
+    {
+     "library": "torch",
+     "re": "add\\(sparse, dense\\) is not supported"
+    },
+    {
+     "library": "torch",
+     "re": "weight_decay option is not compatible with sparse gradients"
+    }
+   ],
+   "meaning": [
+    "gather(..., sparse_grad=True) (or a sparse embedding) makes a sparse gradient, and this optimizer or option refuses it (Adam, AdamW, RMSprop, weight decay)."
+   ],
+   "fix": [
+    "Use an optimizer that accepts sparse gradients (SGD without weight decay, SparseAdam, Adagrad without weight decay), or drop sparse_grad=True."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "sparse"
+    }
+   ],
+   "keywords": [
+    "sparse",
+    "gradients",
+    "support",
+    "dense",
+    "weight_decay",
+    "optimizer"
+   ]
+  },
+  {
+   "id": "async-assert",
+   "checks": null,
+   "title": "torch._assert_async checks one bool, without waiting for the GPU",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "Expected Tensor with single nonzero value, but got zero",
+     "fields": {
+      "failed": "yes"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "Expected Tensor with single component(?: but got (?<count>\\d+))?"
+    },
+    {
+     "library": "torch",
+     "re": "Boolean value of Tensor with more than one (?:value|element) is ambiguous"
+    }
+   ],
+   "meaning": [
+    {
+     "needs": [
+      "failed"
+     ],
+     "text": "The condition checked by torch._assert_async is False: a position failed the check (on a GPU this surfaces as a device-side assert at a later synchronising call)."
+    },
+    "The check was given a tensor of many values where one bool is needed."
+   ],
+   "fix": [
+    {
+     "needs": [
+      "failed"
+     ],
+     "text": "Find the bad positions on the CPU: torch.nonzero((index < 0) | (index >= size)), and fix where they were made."
+    },
+    "Reduce the condition to one value first: torch._assert_async(((index >= 0) & (index < size)).all())."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "async-check"
+    }
+   ],
+   "keywords": [
+    "single",
+    "component",
+    "ambiguous",
+    "boolean",
+    "value"
+   ]
+  },
+  {
+   "id": "guard-assert",
+   "checks": "index-too-large",
+   "title": "The guard next to the call found an index that does not fit",
+   "patterns": [
+    {
+     "library": "gatherlab",
+     "re": "dim (?<axis>\\d+): index size (?<index_size>\\d+), input size (?<input_size>\\d+)"
+    },
+    {
+     "library": "gatherlab",
+     "re": "positions (?<low>-?\\d+)\\.\\.(?<high_found>-?\\d+), valid 0\\.\\.(?<high>-?\\d+)"
+    },
+    {
+     "library": "gatherlab",
+     "re": "index has (?<index_rank>\\d+) dims, input (?<input_rank>\\d+)"
+    }
+   ],
+   "meaning": [
+    "dim {axis} of the index has size {index_size} but the input's has {input_size}: the index was built for another batch or on the wrong axis.",
+    "The positions span {low}..{high_found}, and only 0..{high} are valid.",
+    "The index has {index_rank} dims and the input {input_rank}."
+   ],
+   "fix": [
+    "Fix the index where it is built; the assert stopped the call before a silent wrong result."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "value-asserts"
+    }
+   ],
+   "keywords": [
+    "index",
+    "size",
+    "input",
+    "positions",
+    "valid",
+    "dims"
+   ]
+  },
+  {
+   "id": "compile-wrapper",
+   "checks": "unexpected",
+   "title": "torch.compile reports the eager error inside its own",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "Dynamo failed to run FX node with fake tensors"
+    },
+    {
+     "library": "torch",
+     "re": "RuntimeError when making fake tensor call"
+    }
+   ],
+   "meaning": [
+    "torch.compile traced the call with fake tensors, and the op raised there; the error it got is quoted inside this message (got RuntimeError('...')): paste that inner message for its own explanation."
+   ],
+   "fix": [
+    "Run the call without torch.compile to see the eager error, fix that, then compile again."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "deciding"
+    }
+   ],
+   "keywords": [
+    "dynamo",
+    "fake",
+    "tensors",
+    "node",
+    "compile"
+   ]
+  }
+ ]
+};

@@ -1,0 +1,163 @@
+// Explain an error text from error_rules.mjs, as gatherlab/error_rules.py does, step for
+// step: the first rule (in the table's order) with a pattern found in the text, its
+// meaning and fix for the fields (the matched groups, the pattern's constants, the
+// reader's shapes, dim and op, and the few derived here), and the section that teaches
+// it; text no rule recognises is "not recognised", with the rule sharing most keywords
+// named only as a pointer. tests/test_error_rules.py runs both on every stored message.
+import { fill } from "./core.mjs";
+import TABLE from "./error_rules.mjs";
+
+export { TABLE };
+
+const WRITING_OPS = [
+  "scatter", "scatter_", "scatter_add_", "scatter_reduce_", "index_add_",
+  "index_copy_", "index_fill_", "index_put_", "put_", "masked_scatter_",
+];
+const FLOAT_DTYPES = ["float", "double", "half", "bfloat16", "float16", "float32", "float64"];
+const SHAPE_FIELDS = ["input", "index", "src"];
+const compiled = new Map();
+
+function pattern(source) {
+  if (!compiled.has(source)) compiled.set(source, new RegExp(source));
+  return compiled.get(source);
+}
+
+/** The text with every run of white space as one space. */
+export function normalise(text) {
+  return text.split(/\s+/).filter(Boolean).join(" ");
+}
+
+/** (2, 3); a 1-D shape (3,) as Python writes it. */
+export function shapeText(sizes) {
+  const inner = sizes.join(", ");
+  return sizes.length === 1 ? `(${inner},)` : `(${inner})`;
+}
+
+const sizesOf = (text) => (text.match(/-?\d+/g) || []).map(Number);
+
+/** error_rules.derive: the fields a rule's templates may use. */
+export function derive(found, shapes, dim, op, text) {
+  const fields = {};
+  for (const [name, value] of Object.entries(found)) if (value !== undefined && value !== null) fields[name] = value;
+  const lists = {};
+  for (const name of Object.keys(fields)) {
+    if (name.endsWith("_shape")) {
+      lists[name] = sizesOf(fields[name]);
+      fields[name] = shapeText(lists[name]);
+    }
+  }
+  for (const name of SHAPE_FIELDS) {
+    const given = shapes ? shapes[name] : null;
+    if (given !== undefined && given !== null && !(`${name}_shape` in fields)) {
+      lists[`${name}_shape`] = given.map(Number);
+      fields[`${name}_shape`] = shapeText(lists[`${name}_shape`]);
+    }
+  }
+  if (!("dim" in fields) && dim !== null && dim !== undefined) fields.dim = String(dim);
+  const tfOp = /\[Op:(\w+)\]/.exec(text);
+  if (tfOp && Object.hasOwn(TABLE.tf_ops, tfOp[1])) fields.op = TABLE.tf_ops[tfOp[1]]; // above a constant
+  if (!("op" in fields) && op) fields.op = op;
+  for (const name of ["input", "index"]) {
+    if (!(`${name}_rank` in fields) && `${name}_shape` in lists) fields[`${name}_rank`] = String(lists[`${name}_shape`].length);
+  }
+  if ("value" in fields && "size" in fields) {
+    const value = Number(fields.value);
+    const size = Number(fields.size);
+    if (!("high" in fields)) fields.high = String(size - 1);
+    if (value < 0) {
+      fields.negative = "yes";
+      if (value >= -size) fields.python_fix = String(value + size);
+    } else if (value >= size) fields.past_end = "yes";
+  } else if ("size" in fields && !("high" in fields)) fields.high = String(Number(fields.size) - 1);
+  const index = lists.index_shape;
+  const source = lists.input_shape;
+  if (index && source && index.length && index.length === source.length && "dim" in fields) {
+    const n = source.length;
+    const along = ((Number(fields.dim) % n) + n) % n;
+    const larger = [];
+    for (let d = 0; d < n; d++) {
+      if (d !== along && index[d] > source[d]) larger.push(`dim ${d} (index ${index[d]}, input ${source[d]})`);
+    }
+    if (larger.length) fields.oversized = larger.join("; ");
+    const empty = [];
+    for (let d = 0; d < n; d++) if (source[d] === 0) empty.push(String(d));
+    if (empty.length) fields.empty_dims = empty.join(", ");
+  }
+  const named = fields.op || "";
+  if (named.startsWith("tf.")) fields.op_is_tf = "yes";
+  if (WRITING_OPS.includes(named.replace(/[()]+$/, "")) || named.includes("scatter")) fields.op_is_scatter = "yes";
+  if (named === "take" || named === "torch.take") fields.op_is_take = "yes";
+  const dtype = (fields.dtype || "").toLowerCase().replace(/^torch\./, "");
+  if (FLOAT_DTYPES.includes(dtype)) fields.dtype_is_float = "yes";
+  return fields;
+}
+
+function choose(options, fields, key) {
+  for (const option of options) {
+    const entry = typeof option === "string" ? { needs: [], [key]: option } : option;
+    const placeholders = [...(entry.text || "").matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+    if ([...entry.needs, ...placeholders].every((name) => name in fields)) return entry[key];
+  }
+  return null;
+}
+
+/** The id Sphinx gives a heading (error_rules.anchor). */
+export function anchor(title) {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+
+/** A section as {id, title, page, href}, href relative to the book's root. */
+export function sectionLink(id) {
+  const section = TABLE.sections[id];
+  return { id, title: section.title, page: section.page, href: `${section.page}.html#${anchor(section.title)}` };
+}
+
+const EMPTY = {
+  recognised: false, rule: null, title: "", meaning: "", fix: "", section: null,
+  library: null, checks: null, fields: {}, closest: null, closest_title: "",
+};
+
+/** error_rules.explain: the first rule whose pattern is found in text, else closest. */
+export function explain(text, { shapes = null, dim = null, op = null } = {}) {
+  const flat = normalise(text);
+  for (const rule of TABLE.rules) {
+    for (const p of rule.patterns) {
+      const match = pattern(p.re).exec(flat);
+      if (!match) continue;
+      const groups = Object.entries(match.groups || {}).filter(([, value]) => value !== undefined);
+      const found = { ...(p.fields || {}), ...Object.fromEntries(groups) };
+      const fields = derive(found, shapes, dim, op, flat);
+      const meaning = choose(rule.meaning, fields, "text");
+      const fix = choose(rule.fix, fields, "text");
+      const section = choose(rule.section, fields, "id");
+      return {
+        ...EMPTY,
+        recognised: true,
+        rule: rule.id,
+        title: rule.title,
+        meaning: meaning ? fill(meaning, fields) : "",
+        fix: fix ? fill(fix, fields) : "",
+        section: section ? sectionLink(section) : null,
+        library: p.library,
+        checks: rule.checks,
+        fields,
+      };
+    }
+  }
+  return closest(text);
+}
+
+/** error_rules.closest: not recognised; the rule sharing most keywords, or none. */
+export function closest(text) {
+  const words = new Set(text.toLowerCase().match(/[a-z_][a-z0-9_]{2,}/g) || []);
+  let best = null;
+  let score = 0;
+  for (const rule of TABLE.rules) {
+    const shared = rule.keywords.filter((word) => words.has(word)).length;
+    if (shared > score) {
+      best = rule;
+      score = shared;
+    }
+  }
+  return best ? { ...EMPTY, closest: best.id, closest_title: best.title } : { ...EMPTY };
+}

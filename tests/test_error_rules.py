@@ -1,0 +1,252 @@
+"""The error table (gatherlab.error_rules, widgets/js/error_rules.mjs) recognises every
+error text the book stores (the atlas's columns, the chapters' outputs) and every
+distinct error torch and TensorFlow raise for tests/bad_calls.py's generated bad calls,
+and the page's explain.mjs explains each one exactly as Python does."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gatherlab import error_rules
+from gatherlab.error_rules import closest, explain, table
+from gatherlab.rules import rules
+from tests import bad_calls
+from tests.test_page_exercises import node_module
+
+ROOT = Path(__file__).resolve().parent.parent
+ATLAS = ROOT / "gatherlab" / "atlas.json"
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+# An error in a chapter's output: "TypeName: message" at the start of a line or after a
+# label ("torch.gather: RuntimeError: ..."), TensorFlow's "on CPU:0" allowed.
+ERROR_START = re.compile(
+    r"(?:^|: )(?P<text>[A-Z]\w*(?:Error|Exception)(?: on [\w:]+)?: \S.*)$"
+)
+
+
+def atlas_messages() -> dict[str, str]:
+    """Every stored error message of every atlas column -> where it was found."""
+    found: dict[str, str] = {}
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("message"), str) and node.get("error"):
+                found.setdefault(f"{node['error']}: {node['message']}", where)
+            for key, value in node.items():
+                walk(value, f"{where} / {key}")
+
+    columns = json.loads(ATLAS.read_text(encoding="utf-8"))["columns"]
+    for column, outcomes in columns.items():
+        walk(outcomes, column)
+    return found
+
+
+def _output_texts(notebook: Path) -> list[str]:
+    texts = []
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "error":
+                texts.append(f"{output['ename']}: {output['evalue']}")
+            elif "text" in output:
+                texts.append("".join(output["text"]))
+            elif "text/plain" in output.get("data", {}):
+                texts.append("".join(output["data"]["text/plain"]))
+    return texts
+
+
+def chapter_messages() -> dict[str, str]:
+    """Every error shown in a chapter's stored outputs, its wrapped lines joined: after
+    a label the continuation lines are indented; an error that begins its line goes on
+    until the next error or the end of the output."""
+    found: dict[str, str] = {}
+    for notebook in NOTEBOOKS:
+        for text in _output_texts(notebook):
+            current: list[str] | None = None
+            bare = False
+            for line in text.splitlines() + [""]:
+                start = ERROR_START.search(line)
+                if current and line and not start and (bare or line[0] == " "):
+                    current.append(line.strip())
+                    continue
+                if current:
+                    found.setdefault(" ".join(current), notebook.name)
+                current = [start["text"]] if start else None
+                bare = bool(start) and start.start() == 0
+    return found
+
+
+def _unrecognised(messages: dict[str, str]) -> list[tuple[str, str]]:
+    return [
+        (text, where)
+        for text, where in messages.items()
+        if not explain(text).recognised
+    ]
+
+
+def test_every_atlas_message_is_recognised() -> None:
+    messages = atlas_messages()
+    assert len(messages) > 100
+    assert _unrecognised(messages) == []
+
+
+def test_every_chapter_error_is_recognised() -> None:
+    messages = chapter_messages()
+    assert len(messages) > 40
+    assert any(
+        "Size does not match at dimension 0 expected index [3, 1]" in t
+        for t in messages
+    )
+    assert _unrecognised(messages) == []
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_every_error_of_the_generated_torch_calls_is_recognised() -> None:
+    messages = bad_calls.messages(bad_calls.torch_calls())
+    assert len(messages) > 80
+    assert _unrecognised(messages) == []
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_every_error_of_the_generated_tensorflow_calls_is_recognised() -> None:
+    pytest.importorskip("tensorflow")
+    messages = bad_calls.messages(bad_calls.tensorflow_calls())
+    assert len(messages) > 30
+    assert _unrecognised(messages) == []
+
+
+def test_the_issue_examples_are_explained_for_their_shapes() -> None:
+    out = explain("RuntimeError: index 3 is out of bounds for dimension 1 with size 3")
+    assert (out.rule, out.checks, out.section["id"]) == (
+        "position-out-of-range",
+        "index-out-of-range",
+        "past-end",
+    )
+    assert "last valid position is 2" in out.meaning
+    negative = explain("index -1 is out of bounds for dimension 1 with size 3")
+    assert negative.section["id"] == "negative" and "write 2" in negative.fix
+    size = explain(
+        "Size does not match at dimension 1 expected index [32, 1] to be no larger "
+        "than self [32, 0] apart from dimension 0"
+    )
+    assert size.rule == "index-too-large"
+    assert (
+        "dim 1 (index 1, input 0)" in size.meaning
+        and "Input dim 1 is empty" in size.meaning
+    )
+
+
+def test_shapes_dim_and_op_given_by_the_reader_fill_the_words() -> None:
+    bare = explain(
+        "RuntimeError: Index tensor must have the same number of dimensions as input"
+        " tensor"
+    )
+    given = explain(
+        "RuntimeError: Index tensor must have the same number of dimensions as input"
+        " tensor",
+        shapes={"input": (4, 5), "index": (4,)},
+        dim=1,
+        op="gather",
+    )
+    assert "input has 2 dims and the index 1" in given.meaning
+    assert given.meaning != bare.meaning
+    tf = explain(
+        "indices[0] = [0, 3] does not index into shape [2,3] [Op:TensorScatterAdd]"
+    )
+    assert (
+        tf.fields["op"] == "tf.tensor_scatter_nd_add"
+        and tf.section["id"] == "scatter-tf"
+    )
+
+
+def test_cuda_texts_and_wrapped_messages_are_recognised() -> None:
+    traceback = (
+        "../aten/src/ATen/native/cuda/ScatterGatherKernel.cu:367: operator(): block: "
+        "[0,0,0], thread: [1,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && "
+        '"index out of bounds"` failed.\n'
+        "torch.AcceleratorError: CUDA error: device-side assert triggered\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call"
+    )
+    out = explain(traceback)
+    assert out.rule == "cuda-device-assert" and "idx_dim >= 0" in out.meaning
+    assert explain("RuntimeError: CUDA error: device-side assert triggered").rule == (
+        "cuda-device-assert"
+    )
+    wrapped = explain(
+        "RuntimeError: index 3 is out\n    of bounds for dimension 1\nwith size 3"
+    )
+    assert wrapped.rule == "position-out-of-range"
+
+
+def test_unknown_text_is_not_recognised_and_names_only_the_closest_rule() -> None:
+    unknown = explain("ValueError: the index dimension looks odd today")
+    assert not unknown.recognised and unknown.meaning == "" and unknown.fix == ""
+    assert unknown.closest is not None and unknown.closest_title
+    assert closest("nothing in common here at all").closest is None
+    assert closest("nothing in common here at all").recognised is False
+
+
+def test_the_table_is_well_formed() -> None:
+    ids = [rule["id"] for rule in table()["rules"]]
+    assert len(ids) == len(set(ids))
+    known = set(rules()["rules"])
+    for rule in table()["rules"]:
+        assert rule["checks"] is None or rule["checks"] in known, rule["id"]
+        assert rule["patterns"] and rule["meaning"] and rule["fix"] and rule["section"]
+        assert rule["keywords"] == sorted(
+            set(rule["keywords"]), key=rule["keywords"].index
+        )
+        for option in rule["section"]:
+            assert option["id"] in table()["sections"], rule["id"]
+
+
+@pytest.mark.parametrize("section_id", sorted(table()["sections"]))
+def test_every_section_is_a_heading_of_its_chapter(section_id: str) -> None:
+    link = error_rules.section_link(section_id)
+    notebook = ROOT / f"{link['page']}.ipynb"
+    headings = {
+        line.lstrip("#").strip()
+        for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        if cell["cell_type"] == "markdown"
+        for line in "".join(cell["source"]).splitlines()
+        if line.startswith("#")
+    }
+    assert link["title"] in headings
+
+
+def test_the_page_explains_every_message_as_python_does() -> None:
+    texts = sorted({*atlas_messages(), *chapter_messages()})
+    texts += ["ValueError: the index dimension looks odd", "nothing in common"]
+    calls = [{"text": text} for text in texts] + [
+        {
+            "text": "Index tensor must have the same number of dimensions as input",
+            "shapes": {"input": [4, 5], "index": [4]},
+            "dim": 1,
+            "op": "gather",
+        },
+        {
+            "text": "gather(): Expected dtype int32/int64 for index",
+            "shapes": {"index": [2]},
+        },
+        {
+            "text": "index 7 is out of bounds for dimension 0 with size 7",
+            "dim": -1,
+            "shapes": {"input": [7, 2], "index": [9, 2]},
+        },
+    ]
+    script = (
+        'import { explain } from "./gatherlab/widgets/js/explain.mjs";\n'
+        'import { readFileSync } from "node:fs";\n'
+        "const calls = JSON.parse(readFileSync(0, 'utf8'));\n"
+        "console.log(JSON.stringify(calls.map((c) => explain(c.text, c))));\n"
+    )
+    page = node_module(script, calls)
+    python = [
+        explain(c["text"], c.get("shapes"), c.get("dim"), c.get("op")).to_dict()
+        for c in calls
+    ]
+    assert len(page) == len(python)
+    for call, ours, theirs in zip(calls, python, page, strict=True):
+        assert ours == theirs, call["text"]
