@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from gatherlab.tf import (
+    ADD_TENSORFLOW,
     load_triton_first,
     quiet_tensorflow_logs,
     tensorflow,
@@ -38,9 +39,8 @@ GPU_SKIP_MESSAGE = (
 # The tag of a cell that needs TensorFlow (with the %%tensorflow magic).
 TENSORFLOW_TAG = "tensorflow"
 TENSORFLOW_SKIP_MESSAGE = (
-    "Skipped: this cell needs TensorFlow, which is not installed here. To run it, "
-    'install it (%pip install tensorflow in a cell, or pip install "gatherlab'
-    '[tensorflow]"), restart the kernel and run the chapter from the top.'
+    f"Skipped: this cell needs TensorFlow, which is not installed here. To run it, "
+    f"{ADD_TENSORFLOW}."
 )
 
 

@@ -33,6 +33,22 @@ TENSORFLOW_CAME_FIRST = (
 )
 
 
+# How a learner adds TensorFlow: the book's own command in a clone (``make lab`` leaves
+# it out), pip elsewhere; either needs a fresh kernel.
+ADD_TENSORFLOW = (
+    "add it (make lab-tensorflow in the book's folder; in Colab or another Jupyter, "
+    "%pip install tensorflow in a cell), restart the kernel and run the chapter from "
+    "the top"
+)
+
+
+def how_to_add(module: str) -> str:
+    """What a learner does to get ``module`` (an exercise or cell that needs it)."""
+    if module.split(".")[0] == "tensorflow":
+        return ADD_TENSORFLOW
+    return f"add it (%pip install {module} in a cell) and restart the kernel"
+
+
 def quiet_tensorflow_logs() -> None:
     """Set the variables TensorFlow reads at import time (before the import)."""
     for name, value in QUIET_ENV.items():
@@ -67,8 +83,8 @@ def load_triton_first() -> bool:
 
 def tensorflow_installed() -> bool:
     """True where the ``tensorflow`` module can be imported (found, not imported)."""
-    if "tensorflow" in sys.modules:
-        return True
+    if "tensorflow" in sys.modules:  # None there: its import is blocked
+        return sys.modules["tensorflow"] is not None
     return importlib.util.find_spec("tensorflow") is not None
 
 

@@ -1234,6 +1234,9 @@ def test_a_check_that_needs_a_missing_library_is_not_a_cross(tmp_path):
     assert shown == [
         "False",
         "– 02.tf_select_steps: not checked here. This exercise needs tensorflow, "
-        "which is not installed here (pip install tensorflow).",
+        "which is not installed here: to check your answer, add it (make "
+        "lab-tensorflow in the book's folder; in Colab or another Jupyter, %pip "
+        "install tensorflow in a cell), restart the kernel and run the chapter from "
+        "the top.",
         "False",
     ]

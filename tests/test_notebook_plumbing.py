@@ -257,7 +257,8 @@ def test_tensorflow_magic_prints_how_to_install_without_tensorflow(monkeypatch, 
     notebook.tensorflow_cell("", "raise SystemExit('must not run')")
     out = capsys.readouterr().out
     assert out == notebook.TENSORFLOW_SKIP_MESSAGE + "\n"
-    assert "pip install tensorflow" in out and "\n" not in out.rstrip("\n")
+    assert "make lab-tensorflow" in out and "pip install tensorflow" in out
+    assert "\n" not in out.rstrip("\n")
 
 
 def test_tensorflow_magic_runs_the_cell_and_shows_its_last_value(capsys):

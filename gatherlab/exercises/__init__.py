@@ -111,12 +111,15 @@ def predict(
     runs_because: str = "",
     mistakes: Mapping[str, Any] | None = None,
     write: Any = None,
+    value: Any = None,
 ) -> Exercise:
     """Register a predict-the-value exercise: the answer is what ``code()`` returns.
 
     ``runs_because`` answers a learner who predicts an error: why the code runs.
     ``mistakes`` maps a reason to the wrong prediction it explains; ``write``
     (``writes.Write``) is the write behind the value, for the writing-op family.
+    ``value`` is what ``code()`` returns, stored, where the code needs TensorFlow: a
+    prediction is then checked without it.
     """
     exercise = Predict(
         id,
@@ -128,6 +131,7 @@ def predict(
         runs_because=runs_because,
         mistakes=dict(mistakes or {}),
         write=write,
+        value=value,
     )
     return _register(exercise)
 

@@ -130,6 +130,7 @@ predict(
     "05.predict_gather_nd_axis",
     "Predict which axis of a gather_nd index holds the coordinates",
     code=coordinates_by_row,
+    value=np.array([2, 11], dtype=np.int32),
     mistakes={
         "you read the index's columns as the pairs, (0, 1) and (2, 1): tf.gather_nd "
         "reads its last axis, so each row of the index, [0, 2] and then [1, 1], is "
@@ -166,6 +167,7 @@ predict(
     "05.predict_dense_slices",
     "Predict a densified IndexedSlices gradient",
     code=densified_gradient,
+    value=np.array([[2.0, 2.0], [0.0, 0.0], [4.0, 4.0]], dtype=np.float32),
     mistakes={
         _REPEATS_ADD + "its first read alone": [[2, 2], [0, 0], [1, 1]],
         _REPEATS_ADD + "its last read alone": [[2, 2], [0, 0], [3, 3]],

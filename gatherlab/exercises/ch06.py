@@ -289,6 +289,7 @@ predict(
     "06.predict_scatter_nd",
     "Predict tf.scatter_nd with a repeated index",
     code=scatter_nd_with_a_repeat,
+    value=np.array([0, 11, 0, 7], dtype=np.int32),
     write=Write(
         "index_put",
         torch.zeros(4, dtype=torch.int32),

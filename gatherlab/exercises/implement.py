@@ -57,6 +57,7 @@ from gatherlab.exercises.wrong import (
     transposed,
     with_argument,
 )
+from gatherlab.tf import how_to_add
 from gatherlab.trace import format_value
 
 HIDDEN_CASES = 50
@@ -250,7 +251,12 @@ class Implement(Exercise):
         try:
             cases = self.all_cases
         except ImportError as missing:
-            return skipped(self.id, "implement.needs_module", name=str(missing.name))
+            return skipped(
+                self.id,
+                "implement.needs_module",
+                name=str(missing.name),
+                how=how_to_add(str(missing.name)),
+            )
         for name in self.forbid:
             if answer is function(name):
                 return failed(self.id, "implement.is_forbidden", name=name)

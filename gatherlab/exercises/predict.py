@@ -170,9 +170,13 @@ class Predict(Exercise):
     ``runs_because`` says why the code does not raise, for a learner who predicts an
     error; ``mistakes`` maps a reason to the wrong prediction it explains; ``write``
     (a ``writes.Write``) is the write behind the value, for the writing-op family.
+    ``value`` stores what ``code()`` returns where running it needs a library the
+    learner may not have (TensorFlow): the check then compares with it, and a test
+    compares it with ``code()`` where the library is installed.
     """
 
     code: Callable[[], Any]
+    value: Any = None
     explain: Call | None = None
     gradient: bool = False
     grad_output: Any = None
@@ -184,7 +188,7 @@ class Predict(Exercise):
     @cached_property
     def solution(self) -> Any:
         """The value the code returns: the answer to predict."""
-        return self.code()
+        return self.code() if self.value is None else self.value
 
     @cached_property
     def search(self) -> Search:
