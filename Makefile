@@ -15,17 +15,41 @@ LEARNER_STAMP := $(VENV)/.learner-installed
 .PHONY: book test test-browser test-platforms test-bare lab lab-tensorflow reset-lab notebooks lint \
 	clean vendor-js gpu-outputs gpu-wheels site-zip regen
 
+# The Python releases the book's pins have wheels for (requires-python, README.md).
+SUPPORTED := Python 3.11.5 to 3.13
+SUPPORTED_CHECK := import sys; v = sys.version_info[:3]; \
+	sys.exit(0 if (3, 11, 5) <= v < (3, 14) else "Python %d.%d.%d cannot run the book: it \
+	supports $(SUPPORTED) (its pinned packages have no wheels for others). Name one with \
+	PYTHON=, e.g. make lab PYTHON=python3.12" % v)
+# The interpreter behind $(VENV) must be $(PYTHON): made by another one (an earlier
+# PYTHON=, a failed first try), $(VENV) is removed here and made anew below.
+PYTHON_ID = import sys; print(sys.base_prefix, sys.version)
+ifneq ($(wildcard $(VENV)/pyvenv.cfg),)
+WANTED_ID := $(shell $(PYTHON) -c '$(PYTHON_ID)' 2>/dev/null)
+ifneq ($(WANTED_ID),)
+ifneq ($(WANTED_ID),$(shell $(PY) -c '$(PYTHON_ID)' 2>/dev/null))
+$(info $(VENV) was made by another Python than $(PYTHON): removing it to make it anew)
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)  # not in a dry run (make -n)
+$(shell rm -rf $(VENV))
+endif
+endif
+endif
+endif
+
 $(PY):
+	@$(PYTHON) -c '$(SUPPORTED_CHECK)'
 	$(PYTHON) -m venv $(VENV)
 
 # Reinstall only when requirements.txt or pyproject.toml changed. The authors' set holds
 # the learner's (requirements-learner.txt is a subset of its pins), so it counts for both.
 $(STAMP): requirements.txt pyproject.toml | $(PY)
+	@$(PY) -c '$(SUPPORTED_CHECK)'
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP) $(LEARNER_STAMP)
 
 # The learner's set (no TensorFlow, no authors' toolchain), with pip's progress shown.
 $(LEARNER_STAMP): requirements-learner.txt pyproject.toml | $(PY)
+	@$(PY) -c '$(SUPPORTED_CHECK)'
 	@echo "Installing the learner's set into $(VENV) (about 1.3 GB with a CPU torch;"
 	@echo "PyPI's default torch on Linux downloads about 4 GB more). This takes minutes."
 	$(PY) -m pip install --progress-bar on -r requirements-learner.txt
@@ -81,13 +105,19 @@ $(LAB)/%.ipynb: | notebooks/%.ipynb
 	cp notebooks/$*.ipynb $@
 
 # Put a chapter of lab/ back as stored (your answers in it are lost):
-# `make reset-lab CHAPTER=03`, or CHAPTER=all for every chapter.
+# `make reset-lab CHAPTER=03` (or CHAPTER=3), or CHAPTER=all for every chapter. A tab
+# that JupyterLab holds open still has the old copy, and saving it would write that back.
+RESET = $(if $(filter all,$(CHAPTER)),$(NOTEBOOKS),$(wildcard \
+	notebooks/$(shell echo '$(CHAPTER)' | sed 's/^[0-9]$$/0&/')*.ipynb))
 reset-lab:
 	@test -n "$(CHAPTER)" || { echo "Say which chapter: make reset-lab CHAPTER=03 (or CHAPTER=all)"; exit 2; }
+	@test -n "$(RESET)" || { echo "No chapter notebooks/$(CHAPTER)*.ipynb"; exit 2; }
 	@mkdir -p $(LAB)
-	@set -e; for stored in $(if $(filter all,$(CHAPTER)),$(NOTEBOOKS),$(wildcard notebooks/$(CHAPTER)*.ipynb)); do \
+	@set -e; for stored in $(RESET); do \
 		cp "$$stored" $(LAB)/ && echo "restored $(LAB)/$${stored#notebooks/}"; done
-	@test -n "$(if $(filter all,$(CHAPTER)),$(NOTEBOOKS),$(wildcard notebooks/$(CHAPTER)*.ipynb))" || { echo "No chapter notebooks/$(CHAPTER)*.ipynb"; exit 2; }
+	@echo "If JupyterLab has it open: File > Reload Notebook from Disk, or Revert when it"
+	@echo "asks 'File Changed' (or close the tab without saving). Overwrite there, or"
+	@echo "saving the open tab, would put your old copy back."
 
 # TensorFlow for the learner's environment, at the book's pins (its cells then run).
 lab-tensorflow: $(LEARNER_STAMP)
@@ -95,10 +125,12 @@ lab-tensorflow: $(LEARNER_STAMP)
 		-r <(grep -E '^tensorflow' requirements.txt)
 
 # Every chapter top to bottom in a throw-away environment made as a hosted notebook has
-# it: torch, numpy, matplotlib, ipykernel, no TensorFlow, the package installed with a
-# plain `pip install .` (tools/bare_env.py; .ci/run runs it).
-test-bare: | $(PY)
-	$(PY) tools/bare_env.py
+# it (torch, numpy, matplotlib, ipykernel, no TensorFlow): chapter 1 in the clone, then
+# each chapter copied alone into an empty folder, its first cell installing the package
+# from the repository _config.yml names, served from this clone (tools/bare_env.py;
+# .ci/run runs it).
+test-bare: $(STAMP)
+	$(PY) -m tools.bare_env
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)
