@@ -1,19 +1,34 @@
-"""Every chapter top to bottom in a bare environment, as a hosted notebook has one.
+"""Every chapter alone, top to bottom, in a bare environment, as a learner opens it.
 
 ``make test-bare`` (and ``.ci/run``): a throw-away virtual environment gets torch,
 numpy, matplotlib, ipykernel and nbclient at requirements.txt's pins, and no TensorFlow
-and no gatherlab. Chapter 1's own first cell then installs the package from this clone
-(``%pip install ..``, a plain non-editable install) and imports it in the same kernel,
-no restart; after that every chapter runs top to bottom in a fresh kernel, its outputs
-kept in memory (the stored chapters are never written). It checks that
+and no gatherlab. Then
+
+- chapter 1 runs where it is stored, in the clone: its first cell installs the clone's
+  package (a plain non-editable ``pip install``) and imports it in the same kernel;
+- gatherlab is uninstalled, and each chapter in turn is copied alone into an empty
+  folder (as the site's download button or Colab gives it to a learner) and run top to
+  bottom there, gatherlab uninstalled before each: its first cell installs the package
+  from the repository that ``_config.yml`` names, at its branch
+  (``tools/repository.py``). CI reaches no outside host, so git serves that address
+  from a snapshot of this working tree (``url.<base>.insteadOf`` in a private
+  ``GIT_CONFIG_GLOBAL``).
+
+Every chapter runs in a fresh kernel, its outputs kept in memory (the stored chapters
+are never written). It checks that
 
 - no cell fails but those tagged ``raises-exception``;
+- the first cell printed one line naming where it installed gatherlab from, and
+  gatherlab ran from the environment's site-packages, not from the clone;
 - every ``%%tensorflow`` cell prints only its skip message, every ``%%gpu`` cell (no
   CUDA here) only its own, and no kernel ever imports TensorFlow;
 - the cells marked ``# Slow`` are not run, and nothing after them needs them;
-- gatherlab ran from the environment's site-packages, not from the clone.
+- torch, numpy and matplotlib are the versions installed before (the install keeps
+  them).
 
-It prints each chapter's run time and its kernel's memory (resident set) at the end.
+It prints each chapter's run time and its kernel's memory (resident set) at the end;
+``--venv`` keeps the environment, and any interpreter can make it (``python3.13
+tools/bare_env.py`` measures PyPI's torch for Python 3.13).
 """
 
 from __future__ import annotations
@@ -27,8 +42,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import venv
 from pathlib import Path
+
+from tools.repository import Repository, repository
 
 ROOT = Path(__file__).resolve().parent.parent
 BARE_PACKAGES = ("torch", "numpy", "matplotlib", "ipykernel", "nbclient", "nbformat")
@@ -47,9 +63,12 @@ def pins(names: tuple[str, ...]) -> list[str]:
     return found
 
 
-# Runs inside the bare environment: executes the chapters and reports in JSON.
+# Runs inside the bare environment: executes the chapters and reports in JSON. Its one
+# argument is a JSON list of runs: {"path": the chapter, "source": where its first cell
+# must install gatherlab from}.
 RUNNER = r"""
-import json, sys, time
+import json, subprocess, sys, time
+from importlib.metadata import version
 from pathlib import Path
 
 import nbformat
@@ -57,13 +76,20 @@ from nbclient import NotebookClient
 
 GPU_SKIP = "Skipped: this cell needs a CUDA device"
 TF_SKIP = "Skipped: this cell needs TensorFlow"
+KEPT = ("torch", "numpy", "matplotlib")
 PROBE = (
     "import sys, psutil, gatherlab\n"
     "print(psutil.Process().memory_info().rss, 'tensorflow' in sys.modules,"
     " gatherlab.__file__)"
 )
+before = {name: version(name) for name in KEPT}
 report = []
-for path in map(Path, sys.argv[1:]):
+for run in json.loads(sys.argv[1]):
+    path = Path(run["path"])
+    subprocess.run(
+        [sys.executable, "-m", "pip", "uninstall", "--yes", "--quiet", "gatherlab"],
+        capture_output=True,
+    )
     notebook = nbformat.read(path, as_version=4)
     slow = [c for c in notebook.cells if c.source.startswith("# Slow")]
     notebook.cells = [c for c in notebook.cells if c not in slow]
@@ -77,6 +103,10 @@ for path in map(Path, sys.argv[1:]):
     seconds = time.perf_counter() - started
     rss, tensorflow, module = notebook.cells[-1].outputs[0]["text"].split()
     problems = []
+    first = next(c for c in notebook.cells if c.cell_type == "code")
+    said = [(o.output_type, o.get("text", "")) for o in first.outputs]
+    if said != [("stream", f"Installed gatherlab from {run['source']}.\n")]:
+        problems.append(f"the first cell showed {said}")
     counts = {"tensorflow": 0, "gpu": 0}
     for cell in notebook.cells[:-1]:
         tags = cell.metadata.get("tags", [])
@@ -91,69 +121,111 @@ for path in map(Path, sys.argv[1:]):
                 elif not lines[0].startswith(message):
                     problems.append(f"{cell.id}: {tag} cell printed {text!r}")
     report.append({
-        "chapter": path.stem, "seconds": round(seconds, 1),
+        "chapter": path.stem, "where": run["where"], "seconds": round(seconds, 1),
         "rss_mib": round(int(rss) / 2**20), "tensorflow_imported": tensorflow == "True",
         "gatherlab": module, "skipped": counts, "slow_cells_left_out": len(slow),
         "problems": problems,
     })
-print(json.dumps(report))
+after = {name: version(name) for name in KEPT}
+print(json.dumps({"report": report, "kept": [before, after]}))
 """
 
 
-def make_environment(where: Path) -> Path:
-    """A fresh venv with the bare set; returns its python."""
-    venv.create(where, with_pip=True, clear=True)
-    python = where / "bin" / "python"
+def make_environment(where: Path, python: str) -> Path:
+    """A fresh venv made by ``python`` with the bare set; returns its python."""
+    subprocess.run([python, "-m", "venv", "--clear", str(where)], check=True)
+    bare = where / "bin" / "python"
     started = time.perf_counter()
     subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        [bare, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
         + pins(BARE_PACKAGES + MEASURE_PACKAGES),
         check=True,
     )
     print(f"bare environment made in {time.perf_counter() - started:.0f} s")
-    return python
+    return bare
 
 
-def run(python: Path, chapters: list[Path]) -> int:
+def serve(repo: Repository, where: Path) -> dict[str, str]:
+    """Git settings under which ``repo``'s address (and branch) is a snapshot of this
+    working tree, committed in ``where``: as the repository will be once pushed."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    served = where / "repository"
+    for name in filter(None, listed.split("\0")):
+        if (ROOT / name).is_file():
+            (served / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, served / name)
+    git = ["git", "-C", str(served), "-c", "user.name=bare", "-c", "user.email=bare@"]
+    subprocess.run(
+        [*git, "init", "--quiet", "--initial-branch", repo.branch], check=True
+    )
+    subprocess.run([*git, "add", "--all"], check=True)
+    subprocess.run([*git, "commit", "--quiet", "-m", "the working tree"], check=True)
+    config = where / "gitconfig"
+    config.write_text(
+        f'[url "{served.as_uri()}"]\n\tinsteadOf = {repo.url}\n'
+        '[protocol "file"]\n\tallow = always\n'
+    )
+    return {"GIT_CONFIG_GLOBAL": str(config), "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def run(python: Path, chapters: list[Path], where: Path) -> int:
+    repo = repository()
     env = dict(os.environ)
     for name in ("PYTHONPATH", "VIRTUAL_ENV"):
         env.pop(name, None)
     env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
-    absent = subprocess.run(
-        [python, "-c", "import gatherlab"],
-        env=env,
-        cwd=tempfile.gettempdir(),
-        capture_output=True,
-    )
-    assert absent.returncode != 0, "gatherlab must not be installed before chapter 1"
+    env.update(serve(repo, where))
+    runs = []
+    if chapters[0].name.startswith("01_"):  # in the clone, where it is stored
+        runs.append({"path": str(chapters[0]), "source": str(ROOT), "where": "clone"})
+    for chapter in chapters:  # alone, each in an empty folder of its own
+        folder = where / "alone" / chapter.stem
+        folder.mkdir(parents=True)
+        shutil.copy(chapter, folder)
+        source = f"git+{repo.url}@{repo.branch}"
+        runs.append({"path": str(folder / chapter.name), "source": source, "where": ""})
     result = subprocess.run(
-        [python, "-c", RUNNER, *map(str, chapters)],
+        [python, "-c", RUNNER, json.dumps(runs)],
         env=env,
+        cwd=where,
         capture_output=True,
         text=True,
     )
     if result.returncode != 0:
         print(result.stdout[-6000:], result.stderr[-6000:], sep="\n")
-        print(f"0 passed, {len(chapters)} failed")
+        print(f"0 passed, {len(runs)} failed")
         return 1
-    report = json.loads(result.stdout.splitlines()[-1])
+    ran = json.loads(result.stdout.splitlines()[-1])
+    report = ran["report"]
     failed = 0
-    print(f"{'chapter':24} {'seconds':>7} {'RSS MiB':>7}  skipped (tf, gpu)")
+    print(f"{'chapter':30} {'seconds':>7} {'RSS MiB':>7}  skipped (tf, gpu)")
     for row in report:
         if row["tensorflow_imported"]:
             row["problems"].append("the kernel imported TensorFlow")
         if "site-packages" not in row["gatherlab"]:
             row["problems"].append(f"gatherlab came from {row['gatherlab']}")
         skipped = row["skipped"]
+        name = row["chapter"] + (" (in the clone)" if row["where"] else "")
         print(
-            f"{row['chapter']:24} {row['seconds']:7.1f} {row['rss_mib']:7d}"
+            f"{name:30} {row['seconds']:7.1f} {row['rss_mib']:7d}"
             f"  {skipped['tensorflow']}, {skipped['gpu']}"
             f" (slow cells left out: {row['slow_cells_left_out']})"
         )
         for problem in row["problems"]:
             print("   FAILED:", problem)
         failed += bool(row["problems"])
-    print(f"{len(report) - failed} passed, {failed} failed")
+    before, after = ran["kept"]
+    print(f"installed before the chapters ran: {before}")
+    if before != after:
+        print(f"   FAILED: after the chapters ran: {after}")
+        failed += 1
+    print(f"{len(report) + 1 - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
@@ -162,17 +234,23 @@ def main() -> int:
     parser.add_argument(
         "--venv", type=Path, help="where to make it (default: a temporary folder)"
     )
+    parser.add_argument(
+        "--python", default=sys.executable, help="the interpreter that makes the venv"
+    )
     parser.add_argument("chapters", nargs="*", type=Path)
     args = parser.parse_args()
     chapters = args.chapters or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     chapters = [path.resolve() for path in chapters]
-    assert chapters[0].name.startswith("01_"), "chapter 1 installs the package"
-    where = args.venv or Path(tempfile.mkdtemp(prefix="gatherlab-bare-"))
+    work = Path(tempfile.mkdtemp(prefix="gatherlab-bare-"))
     try:
-        return run(make_environment(where), chapters)
+        python = make_environment(args.venv or work / "venv", args.python)
+        absent = subprocess.run(
+            [python, "-c", "import gatherlab"], cwd=work, capture_output=True
+        )
+        assert absent.returncode != 0, "gatherlab must not be installed yet"
+        return run(python, chapters, work)
     finally:
-        if args.venv is None:
-            shutil.rmtree(where, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

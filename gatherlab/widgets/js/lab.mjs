@@ -46,7 +46,7 @@ export default {
   render({ model, el }) {
     const waiting = document.createElement("div");
     waiting.textContent =
-      "Starting the explorer: its code comes from the running kernel (run this cell if this stays).";
+      "Run this cell to start the explorer (its code comes from the running kernel).";
     el.replaceChildren(waiting);
     let cleanup = null;
     let stopped = false;
