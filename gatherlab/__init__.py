@@ -14,7 +14,8 @@ scheme has two levels:
   ``gl.printing`` (``print_outcome``, ``print_problems``, ``print_wrapped``),
   ``gl.timing`` (``time_call``, ``time_candidates``, ``format_timings``),
   ``gl.widgets`` (``EXPLORERS``), ``gl.guard`` (``assert_index_fits``),
-  ``gl.compiled`` (``graph_breaks``) and ``gl.atlas`` (the behaviour tables).
+  ``gl.compiled`` (``graph_breaks``), ``gl.atlas`` (the behaviour tables) and
+  ``gl.determinism`` (what ``torch.use_deterministic_algorithms`` does to each op).
 
 ``import gatherlab`` never imports TensorFlow (``gatherlab.tf`` does, on first use),
 and ``gl.figures`` imports matplotlib only when a chapter first reaches for it.
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING
 from gatherlab import (
     atlas,
     compiled,
+    determinism,
     equivalents,
     exercises,
     guard,
@@ -63,6 +65,7 @@ __all__ = [
     "atlas",
     "check_gather",
     "compiled",
+    "determinism",
     "diagnose",
     "equivalents",
     "exercises",

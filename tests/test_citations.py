@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 REGISTER = ROOT / "book" / "citations.md"
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 STATES = {"open", "closed", "merged", "reverted", "unverified", "page"}
-CHECKED = ("2026-12-01", "2026-12-03")  # the register's rounds of checking
+# The register's rounds of checking.
+CHECKED = ("2026-12-01", "2026-12-03", "2026-12-07")
 
 # Short names the chapters use for a repository: pytorch#123 is pytorch/pytorch#123.
 SHORT_REPOS = {

@@ -97,8 +97,8 @@ predict(
     "Predict counts[labels] += 1 with a repeated label",
     code=count_with_plus_equals,
     runs_because=(
-        "repeated positions are allowed in an index assignment: each write simply "
-        "replaces the one before"
+        "repeated positions are allowed in an index assignment: the position keeps "
+        "one of the writes (which one is not promised), not their sum"
     ),
     write=Write(
         "plus_equals",

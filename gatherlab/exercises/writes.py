@@ -443,7 +443,7 @@ def _accumulated_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]
 
 @misconception("accumulated-repeats", "call", _accumulated_words)
 def _accumulated(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """Repeats added up where each write replaces the one before."""
+    """Repeats added up where the op keeps one of the writes (unspecified which)."""
     write = _writes_of(case)
     if write is None or write.adds or write.op == "scatter_reduce":
         return {}
