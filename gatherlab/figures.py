@@ -40,6 +40,37 @@ FAULT_TEXT = "#a63d00"  # the fault hue, dark enough for text on white
 INK = {fill: ink for fill, ink, _ in MARKS.values()}  # text colour on each mark
 
 
+# What each figure shows, for its alt text in the built book (tools/figure_alt.py fills
+# these from the call in the figure's cell: {0}, {1}... are its positional arguments as
+# written, {name} a keyword argument, {dim_words} "dim N" when the call names a dim).
+ALT_TEXT = {
+    "gather_diagram": (
+        "Three grids: the input {0}, the index {2} and the output of a gather along "
+        "dim {1}. Arrows trace the output entry at {at} back through its index entry "
+        "to the input value it reads."
+    ),
+    "three_ways_on_a_grid": (
+        "The grid {0} drawn three times: index_select reads the same columns "
+        "{shared_columns} in every row, gather reads the columns {per_row_columns} one "
+        "list per row, and take reads the flat positions {flat_positions}, counted row "
+        "by row; each read cell names the output entry it fills."
+    ),
+    "batched_selection_diagram": (
+        "Each batch member of {0} as a block of time steps by features, the time steps "
+        "{1} picks for it highlighted, and arrows to the output rows they fill."
+    ),
+    "gradient_contributions": (
+        "A heat map of the gradient that a gather along dim {1}, with {2} as its "
+        "index, sends back to {0}: each cell shows its total and the upstream values "
+        "{3} that add up to it; cells never read get 0."
+    ),
+    "broken_index_grid": (
+        "The input {0}, then each broken index of {2} with the entries that break a "
+        "rule of a gather along dim {1} marked, and the rule's name above it."
+    ),
+}
+
+
 def fill(role: str) -> str:
     """The fill colour of a legend role."""
     return MARKS[role][0]

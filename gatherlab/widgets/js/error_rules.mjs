@@ -311,7 +311,7 @@ export default {
      ],
      "text": "If {value} meant the last entries as in Python, write {python_fix} (size + position), or wrap all positions with index % {size}; if it is a padding or missing label, mask those entries out before the call."
     },
-    "Clamp or filter the positions: keep only 0 <= index < {size} (index.clamp(0, {high}) only if reading the last entry is really meant), and check where {value} came from (an off-by-one, a 1-based count, another batch's positions).",
+    "Find where {value} was made (an off-by-one, a 1-based count, a size taken from another tensor, another batch's positions) and fix it there; clamping or wrapping it would turn a loud bug into a silent one. Check before the call: (index < {size}).all().",
     "Check the positions before the call: (index >= 0).all() and (index < x.size(dim)).all(); find the first bad one with torch.nonzero(index >= x.size(dim))."
    ],
    "section": [
