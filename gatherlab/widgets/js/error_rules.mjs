@@ -48,7 +48,7 @@ export default {
   },
   "take-along": {
    "page": "notebooks/03_choosing_an_op",
-   "title": "What `take_along_dim` adds"
+   "title": "`take_along_dim` vs `gather`: what it adds"
   },
   "take": {
    "page": "notebooks/03_choosing_an_op",
@@ -60,7 +60,11 @@ export default {
   },
   "deciding": {
    "page": "notebooks/03_choosing_an_op",
-   "title": "Deciding: one table, three libraries"
+   "title": "Choosing in one table"
+  },
+  "compiled": {
+   "page": "notebooks/03_choosing_an_op",
+   "title": "Compiled code and translations"
   },
   "masks": {
    "page": "notebooks/03_choosing_an_op",
@@ -88,7 +92,7 @@ export default {
   },
   "past-end": {
    "page": "notebooks/04_error_cases",
-   "title": "A position past the last column"
+   "title": "A position past the last column: index out of bounds"
   },
   "too-many-rows": {
    "page": "notebooks/04_error_cases",
@@ -101,14 +105,6 @@ export default {
   "empty-index": {
    "page": "notebooks/04_error_cases",
    "title": "The empty index skips the checks on the index"
-  },
-  "dtypes": {
-   "page": "notebooks/04_error_cases",
-   "title": "Index dtypes in this version"
-  },
-  "broadcasts": {
-   "page": "notebooks/04_error_cases",
-   "title": "take_along_dim broadcasts a smaller index"
   },
   "value-asserts": {
    "page": "notebooks/04_error_cases",
@@ -124,11 +120,11 @@ export default {
   },
   "checklist": {
    "page": "notebooks/04_error_cases",
-   "title": "A checklist and a guard"
+   "title": "A checklist"
   },
-  "async-check": {
+  "guard": {
    "page": "notebooks/04_error_cases",
-   "title": "Checking positions without waiting for the GPU"
+   "title": "A guard"
   },
   "sparse": {
    "page": "notebooks/05_autograd",
@@ -401,7 +397,7 @@ export default {
    "section": [
     {
      "needs": [],
-     "id": "deciding"
+     "id": "compiled"
     }
    ],
    "keywords": [
@@ -646,7 +642,7 @@ export default {
     },
     {
      "needs": [],
-     "id": "dtypes"
+     "id": "float"
     }
    ],
    "keywords": [
@@ -1027,7 +1023,7 @@ export default {
    "section": [
     {
      "needs": [],
-     "id": "broadcasts"
+     "id": "take-along"
     }
    ],
    "keywords": [
@@ -1793,7 +1789,7 @@ export default {
    "section": [
     {
      "needs": [],
-     "id": "async-check"
+     "id": "guard"
     }
    ],
    "keywords": [
@@ -1868,7 +1864,7 @@ export default {
    "section": [
     {
      "needs": [],
-     "id": "deciding"
+     "id": "compiled"
     }
    ],
    "keywords": [
