@@ -313,8 +313,9 @@ def test_a_raising_function_is_reported_by_type_and_first_line():
     assert result.verdict.misconception == "other-dim"
     assert result.message == (
         "On the visible example, your result is what the same positions give along "
-        "dim 0, but index count along dim 1 (a column in each row): use dim=1."
+        "dim 0, but index count along dim 1 (a column in each row)."
     )
+    assert result.fix == "Use dim=1."
 
     def unexplained(x, index):
         raise RuntimeError("index 2 is out of bounds")
@@ -472,9 +473,9 @@ def test_a_fix_reports_what_is_still_wrong():
         part="dim",
     )
     assert exercise.check(1).passed
-    assert exercise.check(0).message == (
+    assert exercise.check(0).words == (
         "Still broken: your call is what the same positions give along dim 0, but "
-        "index count along dim 1 (a column in each row): use dim=1."
+        "index count along dim 1 (a column in each row).\nUse dim=1."
     )
     assert exercise.check("1").message == "Your answer is a str; a dim is an int."
     assert exercise.check(np.int64(1)).passed
@@ -825,8 +826,9 @@ def test_a_prediction_read_as_columns_is_told_how_index_select_counts():
     assert result.verdict.misconception == "other-dim"
     assert result.message == (
         "Not quite: your answer is what the same positions give along dim 1, but "
-        "index count along dim 0: use dim=0."
+        "index count along dim 0."
     )
+    assert result.fix == "Use dim=0."
     gradient = EXERCISES["05.predict_gradient"].check([[2, 0, 1]])
     assert gradient.message == (
         "Your answer has shape (1, 3), but it should have shape (2, 3)."
@@ -1079,9 +1081,10 @@ def test_a_pair_of_misconceptions_is_two_phrases_joined_by_the_pair_template():
     # each part's final period gives way to the pair's own
     assert result.message.startswith(
         "On the visible example, your result is what the same positions give along "
-        "dim 0, but columns count along dim 1 (a column in each row): use dim=1. "
-        "On hidden case 2 of 50, your result has shape (1, 5, 1): "
+        "dim 0, but columns count along dim 1 (a column in each row). "
+        "On hidden case 2 of 50, your result has shape (1, 5, 1)"
     )
+    assert result.fix.startswith("Use dim=1.")
     # on one case, the second part follows the first's lead: "; also, "
     one = EXERCISES["01.pick_columns"].check(
         lambda x, columns: x[:, columns.flatten()].unsqueeze(0)

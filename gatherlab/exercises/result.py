@@ -1,6 +1,9 @@
 """What a check returns: pass or not, one short message, and how it shows in a notebook.
 
-Every message is a ``Verdict`` rendered from ``messages.json`` (``verdict.py``).
+Every message is a ``Verdict`` rendered from ``messages.json`` (``verdict.py``), in two
+steps: ``message`` names the mistake; ``fix``, how to fix it, and the failing case's
+lines behind it (``details``) show in JupyterLab folded under "Show how to fix it" (a
+``<details>`` element, as on the book's page), and on request as ``result.hint()``.
 
 Both the text and the HTML forms are deterministic, because nbval compares them exactly.
 """
@@ -11,7 +14,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from gatherlab.exercises.verdict import Field, Verdict, render, verdict
+from gatherlab.exercises.verdict import Field, Verdict, steps, verdict
 
 PASSED, FAILED, NOT_ATTEMPTED = "passed", "not yet", "not attempted yet"
 # A check that cannot run here (a library it needs is missing): no verdict on the
@@ -27,6 +30,7 @@ COLOURS = {
 # Long lines wrap inside the book's narrow column instead of running off the page.
 WRAP = "white-space:pre-wrap;overflow-wrap:anywhere"
 BACKTICKS = re.compile(r"`([^`]+)`")
+SHOW_FIX = "Show how to fix it"  # the fold's summary, as on the page (exercises.mjs)
 
 
 def as_html(text: str) -> str:
@@ -36,47 +40,84 @@ def as_html(text: str) -> str:
 
 @dataclass(frozen=True)
 class Result:
-    """The outcome of ``check(answer)``: ``passed``, a one-sentence ``message``."""
+    """The outcome of ``check(answer)``: ``passed``, a one-sentence ``message`` and,
+    asked for, the ``fix``."""
 
     exercise_id: str
     status: str  # PASSED, FAILED, NOT_ATTEMPTED or SKIPPED
-    message: str
+    message: str  # the first step: what is wrong
     # extra lines: the inputs of the failing case, a trace
     details: tuple[str, ...] = ()
     verdict: Verdict | None = None  # the data the message was rendered from
+    fix: str = ""  # the second step: how to fix it ("" where the message says all)
 
     @property
     def passed(self) -> bool:
         return self.status == PASSED
 
+    @property
+    def words(self) -> str:
+        """Both steps, the fix on a line of its own (``verdict.render``'s words)."""
+        return "\n".join(filter(None, (self.message, self.fix)))
+
+    def hint(self) -> Hint:
+        """The second step: how to fix it, and the failing case's lines."""
+        return Hint(self.fix, self.details)
+
     def __str__(self) -> str:
         head = f"{MARKS[self.status]} {self.exercise_id}: {self.status}. {self.message}"
-        return "\n".join((head, *self.details))
+        told = (f"{SHOW_FIX}: .hint()",) if self.fix else self.details
+        return "\n".join((head, *told))
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
         from gatherlab.exercises.page import page_html  # the book checks predictions
 
+        later = self.hint()._repr_html_() if self.details or self.fix else ""
+        if self.fix:
+            later = (
+                '<details class="gl-check-fix" style="margin-top:0.3em">'
+                f'<summary style="cursor:pointer">{SHOW_FIX}</summary>{later}</details>'
+            )
+        return (
+            f'<div class="gl-check gl-check-{self.status.replace(" ", "-")}" '
+            f'style="border-left:4px solid {COLOURS[self.status]};padding:0.3em 0.7em">'
+            f"{MARKS[self.status]} <strong>{html.escape(self.exercise_id)}: "
+            f"{self.status}.</strong> {as_html(self.message)}{later}</div>"
+            f"{page_html(self)}"
+        )
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A result's second step: its ``fix`` in words, then its ``details`` lines."""
+
+    fix: str
+    details: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "\n".join(filter(None, (self.fix, *self.details)))
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        fix = as_html(self.fix)
+        fix = f'<p style="margin:0.3em 0 0 0">{fix}</p>' if self.fix else ""
         lines = html.escape("\n".join(self.details))
         details = (
             f'<pre style="margin:0.3em 0 0 0;{WRAP}">{lines}</pre>'
             if self.details
             else ""
         )
-        return (
-            f'<div class="gl-check gl-check-{self.status.replace(" ", "-")}" '
-            f'style="border-left:4px solid {COLOURS[self.status]};padding:0.3em 0.7em">'
-            f"{MARKS[self.status]} <strong>{html.escape(self.exercise_id)}: "
-            f"{self.status}.</strong> {as_html(self.message)}{details}</div>"
-            f"{page_html(self)}"
-        )
+        return fix + details
 
 
 def judged(exercise_id: str, verdict: Verdict, details: tuple[str, ...] = ()) -> Result:
     """The result a verdict gives: its status, and its message rendered."""
     status = PASSED if verdict.passed else FAILED
-    return Result(exercise_id, status, render(verdict), details, verdict)
+    message, fix = steps(verdict)
+    return Result(exercise_id, status, message, details, verdict, fix)
 
 
 def failed(
@@ -89,13 +130,15 @@ def failed(
 def skipped(exercise_id: str, template: str, **fields: Field) -> Result:
     """A check that cannot run here: template ``template`` with ``fields``."""
     said = Verdict(False, template, fields)
-    return Result(exercise_id, SKIPPED, render(said), (), said)
+    message, fix = steps(said)
+    return Result(exercise_id, SKIPPED, message, (), said, fix)
 
 
 def not_attempted(exercise_id: str, kind: str) -> Result:
     """The stub is still in place (template ``unanswered.<kind>``)."""
     said = verdict(False, f"unanswered.{kind}")
-    return Result(exercise_id, NOT_ATTEMPTED, render(said), (), said)
+    message, fix = steps(said)
+    return Result(exercise_id, NOT_ATTEMPTED, message, (), said, fix)
 
 
 @dataclass(frozen=True)
@@ -111,7 +154,7 @@ class Feedback:
 
     @property
     def message(self) -> str:
-        return render(self.verdict)
+        return steps(self.verdict)[0]
 
     def result(self, exercise_id: str) -> Result:
         """The verdict as the ``Result`` of exercise ``exercise_id``."""

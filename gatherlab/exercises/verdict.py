@@ -9,6 +9,13 @@ fields (a lead such as "On hidden case 3 of 50, ", a pair's two verdicts).
 substitutes them, a phrase by its own words without a final period (it is a clause of
 the sentence around it), nothing more, so the book's page (which loads the same file and
 renders alike, exercises.mjs's ``render``) words a verdict exactly as the notebook does.
+
+Feedback comes in two steps (``steps``): a template's first line names the mistake in
+the reader's terms (at most ``FIRST_STEP_WORDS`` words, counting each field as one:
+``tests/test_feedback.py`` holds every template to it); the text after its line break,
+if any, is the fix and what lies behind it, shown on request ("Show how to fix it", in
+the notebook's output and on the page alike). A phrase's own fix joins the fix of the
+verdict around it.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from typing import Any
 from gatherlab.rules import PLACEHOLDER, fill
 
 MESSAGES_PATH = Path(__file__).with_name("messages.json")
+FIRST_STEP_WORDS = 30  # a first step's words: what a wrong answer first reads
 # An exercise's own explanation of a wrong answer (its ``hint`` function's return): a
 # template of messages.json (``hint.*``) and the fields it adds to the checker's.
 Hinted = tuple[str, Mapping[str, str]]
@@ -97,14 +105,30 @@ class Verdict:
         }
 
 
+def steps(verdict: Verdict | Phrase) -> tuple[str, str]:
+    """The verdict's two steps in words, ``(mistake, fix)``: its template's first line
+    and the rest (``""`` where it has none), with every ``{field}`` substituted, a
+    phrase by its first step without its final period; a phrase's fix follows the
+    verdict's own, in the order the template names the phrases."""
+    mistake, _, fix = messages()[verdict.template].partition("\n")
+    words: dict[str, str] = {}
+    later: list[str] = []
+    for name in [*PLACEHOLDER.findall(mistake), *PLACEHOLDER.findall(fix)]:
+        value = verdict.fields[name]
+        if name in words:
+            continue
+        if isinstance(value, str):
+            words[name] = value
+            continue
+        own, own_fix = steps(value)
+        words[name] = own.removesuffix(".")
+        later += [own_fix] if own_fix else []
+    return fill(mistake, words), " ".join(filter(None, [fill(fix, words), *later]))
+
+
 def render(verdict: Verdict | Phrase) -> str:
-    """The verdict in words: its template with every ``{field}`` substituted, a
-    phrase by its words without their final period."""
-    words = {
-        k: v if isinstance(v, str) else render(v).removesuffix(".")
-        for k, v in verdict.fields.items()
-    }
-    return fill(messages()[verdict.template], words)
+    """The verdict in words: its two ``steps``, the fix on a line of its own."""
+    return "\n".join(filter(None, steps(verdict)))
 
 
 def phrase(template: str, **fields: Field) -> Phrase:

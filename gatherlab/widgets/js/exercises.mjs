@@ -690,15 +690,35 @@ function fallback(payload, mine) {
   return v(template, fields);
 }
 
-// A verdict in words: its template (from the payload's `templates`, page.py's subset
-// of messages.json) with every {field} substituted, as verdict.render does: a string
-// as it is, a phrase ({template, fields}: a piece of the sentence) by its own words
-// without their final period.
-export function render(verdict, templates) {
-  return templates[verdict.template].replace(/\{([a-z_]+)\}/g, (whole, name) => {
+// A verdict's two steps in words, [mistake, fix], as verdict.steps gives them: its
+// template (from the payload's `templates`, page.py's subset of messages.json) split at
+// its line break, every {field} substituted: a string as it is, a phrase
+// ({template, fields}: a piece of the sentence) by its first step without its final
+// period, its fix after the verdict's own, in the order the template names them.
+export function steps(verdict, templates) {
+  const [mistake, ...rest] = templates[verdict.template].split("\n");
+  const fix = rest.join("\n");
+  const words = {};
+  const later = [];
+  for (const [, name] of [...mistake.matchAll(PLACEHOLDER), ...fix.matchAll(PLACEHOLDER)]) {
     const field = verdict.fields[name];
-    return typeof field === "string" ? field : render(field, templates).replace(/\.$/, "");
-  });
+    if (name in words) continue;
+    if (typeof field === "string") words[name] = field;
+    else {
+      const [own, ownFix] = steps(field, templates);
+      words[name] = own.replace(/\.$/, "");
+      if (ownFix) later.push(ownFix);
+    }
+  }
+  const fill = (text) => text.replace(PLACEHOLDER, (whole, name) => words[name]);
+  return [fill(mistake), [fill(fix), ...later].filter(Boolean).join(" ")];
+}
+const PLACEHOLDER = /\{([a-z_]+)\}/g;
+
+// A verdict in words, as verdict.render gives them: its two steps, the fix on a line
+// of its own.
+export function render(verdict, templates) {
+  return steps(verdict, templates).filter(Boolean).join("\n");
 }
 
 // ------------------------------------------------------------------ progress
@@ -827,13 +847,20 @@ function mount(block, state) {
   // what only the notebook checks (page.py's notebook_checks), so a pass here is read
   // as what it is
   if (payload.notebook_checks) ui.append(element("p", { class: "gl-ex-help gl-ex-notebook", text: payload.notebook_checks }));
+  // the mistake first; the fix on request, folded (result.py's SHOW_FIX, as in the notebook)
   const show = (verdict, templates) => {
+    const [mistake, fix] = steps(verdict, templates);
     feedback.className = `gl-ex-feedback ${verdict.passed ? "gl-ex-passed" : "gl-ex-failed"}`;
     feedback.replaceChildren(
       element("strong", { text: `${verdict.passed ? "✔" : "✘"} ${id}: ${verdict.passed ? "passed" : "not yet"}.` }),
       " ",
-      ...withCode(render(verdict, templates)),
+      ...withCode(mistake),
     );
+    if (fix)
+      feedback.append(element("details", { class: "gl-ex-fix" }, [
+        element("summary", { text: "Show how to fix it" }),
+        element("p", {}, withCode(fix)),
+      ]));
   };
   const unloaded = (error) => {
     feedback.className = "gl-ex-feedback gl-ex-failed";
