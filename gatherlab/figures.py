@@ -527,3 +527,114 @@ def broken_index_grid(
         ax.axis("off")
     figure.subplots_adjust(left=0, right=1, top=1, bottom=0, wspace=0.05, hspace=0.05)
     return figure
+
+
+def writes_diagram(
+    input: Any, dim: int, index: Any, src: Any, source_name: str = "x"
+) -> Figure:
+    """The writes of a 1-D or 2-D ``scatter_(dim, index, src)``, collisions marked.
+
+    Index, src and the result side by side: one arrow from each src entry to the
+    output entry it writes (``gl.reference.scatter_writes``). An entry written once is
+    filled in the output colour and shows its value; an entry written more than once
+    is a collision: a ``?`` in the fault colour (``scatter_`` promises none of the
+    values), its arrows in that colour too, and the caption lists what competed.
+    """
+    from gatherlab.reference import scatter_writes
+
+    target, positions, values = map(to_numpy, (input, index, src))
+    if target.ndim not in (1, 2):
+        raise ValueError(f"writes_diagram draws 1-D or 2-D inputs, not {target.ndim}-D")
+    writes = scatter_writes(target, dim, positions, values)
+    dim = wrap_dim(dim, target.ndim)
+    by_target: dict[tuple[int, ...], list[tuple[tuple[int, ...], Any]]] = {}
+    for source_coord, (out_coord, value) in zip(
+        np.ndindex(positions.shape), writes, strict=True
+    ):
+        by_target.setdefault(out_coord, []).append((source_coord, value))
+
+    def cell(coord: tuple[int, ...]) -> tuple[int, int]:
+        return (0, coord[0]) if len(coord) == 1 else (coord[0], coord[1])
+
+    index_grid = _as_grid(positions)
+    src_grid = _as_grid(values[tuple(slice(0, s) for s in positions.shape)])
+    out_grid = _as_grid(target).astype(object)
+    fills: dict[str, dict[tuple[int, ...], str]] = {"index": {}, "src": {}, "out": {}}
+    collisions = {at: hits for at, hits in by_target.items() if len(hits) > 1}
+    for at, hits in by_target.items():
+        shown = cell(at)
+        if at in collisions:
+            out_grid[shown] = "?"
+            fills["out"][shown] = fill("fault")
+        else:
+            out_grid[shown] = hits[0][1]
+            fills["out"][shown] = fill("out")
+        for source_coord, _ in hits:
+            fills["src"][cell(source_coord)] = fill("source")
+            fills["index"][cell(source_coord)] = fill("index")
+
+    grids = (index_grid, src_grid, out_grid)
+    widths = [grid.shape[1] for grid in grids]
+    lefts = [0.0, widths[0] + PANEL_GAP, widths[0] + widths[1] + 2 * PANEL_GAP + 1.0]
+    height = max(grid.shape[0] for grid in grids)
+    shape = "×".join(str(s) for s in positions.shape)
+    titles = [f"index  ({shape})", f"src  ({shape} used)", f"{source_name} after"]
+    total_width = lefts[2] + widths[2]
+    figure = BookFigure(
+        figsize=(CELL_INCHES * (total_width + 1.2), CELL_INCHES * (height + 3.6))
+    )
+    ax = figure.add_subplot()
+    for grid, left, title, key in zip(
+        grids, lefts, titles, ("index", "src", "out"), strict=True
+    ):
+        _draw_grid(ax, grid, left, title, fills[key], row_numbers=target.ndim == 2)
+    rows = src_grid.shape[0]
+    for at, hits in sorted(by_target.items()):
+        colour = FAULT_TEXT if at in collisions else COLOURS["value_arrow"]
+        out_row, out_column = cell(at)
+        for source_coord, _ in hits:
+            row, column = cell(source_coord)
+            # Arcs over the grids for the top row, under them for the bottom row (a
+            # 1-D src alternates), so that no arrow runs across a cell's value.
+            above = row == 0 if rows > 1 else column % 2 == 0
+            y_src = 0.0 if above else -float(rows)
+            y_out = 0.0 if above else -float(out_grid.shape[0])
+            if rows > 2 and 0 < row < rows - 1:
+                start = (lefts[1] + column + 0.8, -row - 0.5)
+                end = (lefts[2] + out_column + 0.2, -out_row - 0.5)
+                _arrow(ax, start, end, 0.0, colour)
+                continue
+            start = (lefts[1] + column + 0.5, y_src)
+            end = (lefts[2] + out_column + 0.5, y_out)
+            reach = 2 * (ARC_ABOVE if above else ARC_BELOW) / (end[0] - start[0])
+            _arrow(ax, start, end, -reach if above else reach, colour)
+    said = [
+        f"{source_name}{list(at)} written {len(hits)} times: "
+        + ", ".join(format_value(v) for _, v in hits)
+        for at, hits in sorted(collisions.items())
+    ]
+    ax.text(
+        total_width / 2,
+        -height - ARC_BELOW - 0.4,
+        "\n".join(said) or "every entry written at most once: no collision",
+        ha="center",
+        va="top",
+        fontsize=10.5,
+        family="monospace",
+        color=FAULT_TEXT if said else "black",
+    )
+    ax.text(
+        total_width / 2,
+        1.6,
+        f"{source_name}.scatter_(dim={dim}, index=index, src=src)",
+        ha="center",
+        va="bottom",
+        fontsize=12,
+        family="monospace",
+    )
+    ax.set_xlim(-0.9, total_width + 0.3)
+    ax.set_ylim(-height - ARC_BELOW - 0.9 - 0.45 * max(len(said), 1), 2.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    figure.subplots_adjust(left=0, right=1, top=1, bottom=0)
+    return figure

@@ -46,6 +46,9 @@ FIGURES = {
     "broken_index_grid": lambda: figures.broken_index_grid(
         x, 1, {"past the end": torch.tensor([[0, 3], [1, 2]])}
     ),
+    "writes_diagram": lambda: figures.writes_diagram(
+        x, 1, torch.tensor([[2, 0], [1, 1]]), torch.tensor([[100, 101], [102, 103]])
+    ),
 }
 
 
@@ -84,6 +87,39 @@ def test_figures_and_explorers_share_one_legend():
     for role, (colour, ink, _) in figures.MARKS.items():
         assert f"--gl-{role}: {colour};" in css
         assert f"--gl-{role}-text: {ink};" in css
+
+
+def _fills(figure) -> list[str]:
+    return [
+        to_hex(patch.get_facecolor()).upper()
+        for ax in figure.axes
+        for patch in ax.patches
+        if isinstance(patch, Rectangle)
+    ]
+
+
+def test_writes_diagram_marks_a_collision_and_names_what_competed():
+    figure = FIGURES["writes_diagram"]()
+    texts = _texts(figure)
+    # x[1, 1] receives 102 and 103: a "?" in the fault colour, and both values named
+    assert "x[1, 1] written 2 times: 102, 103" in texts
+    assert texts.count("?") == 1
+    assert _fills(figure).count(figures.fill("fault")) == 1
+    # the two single writes land as values, in the output colour; 11 and 20 stay
+    assert _fills(figure).count(figures.fill("out")) == 2
+    assert {"101", "100", "11", "20", "22"} <= set(texts)
+    arrows = [
+        p for ax in figure.axes for p in ax.patches if not isinstance(p, Rectangle)
+    ]
+    assert len(arrows) == 4  # one per src entry the index uses
+
+
+def test_writes_diagram_without_a_repeat_says_there_is_no_collision():
+    figure = figures.writes_diagram(
+        x, 1, torch.tensor([[2, 0]]), torch.tensor([[7, 8]])
+    )
+    assert "every entry written at most once: no collision" in _texts(figure)
+    assert figures.fill("fault") not in _fills(figure)
 
 
 def test_gather_diagram_marks_its_cells_with_the_legend_colours():
