@@ -74,3 +74,9 @@ def test_hidden_code_cells_are_the_setup_or_going_deeper(path):
         if "hide-cell" in cell.metadata.get("tags", []):
             prompt = cell.metadata.get("mystnb", {}).get("code_prompt_show", "")
             assert prompt.startswith("Going deeper: "), cell.source[:80]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_a_chapters_main_path_is_at_most_3500_words(path):
+    """Prose outside folded blocks; what a practitioner needs beyond it is in folds."""
+    assert bench_words.main_path_words(path) <= bench_words.LIMIT
