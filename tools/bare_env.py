@@ -131,15 +131,25 @@ print(json.dumps({"report": report, "kept": [before, after]}))
 """
 
 
+def clean_environment() -> dict[str, str]:
+    """This process's environment without what would show it a clone or a venv."""
+    env = dict(os.environ)
+    for name in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"):
+        env.pop(name, None)
+    return env
+
+
 def make_environment(where: Path, python: str) -> Path:
     """A fresh venv made by ``python`` with the bare set; returns its python."""
-    subprocess.run([python, "-m", "venv", "--clear", str(where)], check=True)
+    env = clean_environment()
+    subprocess.run([python, "-m", "venv", "--clear", str(where)], check=True, env=env)
     bare = where / "bin" / "python"
     started = time.perf_counter()
     subprocess.run(
         [bare, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
         + pins(BARE_PACKAGES + MEASURE_PACKAGES),
         check=True,
+        env=env,
     )
     print(f"bare environment made in {time.perf_counter() - started:.0f} s")
     return bare
@@ -174,13 +184,12 @@ def serve(repo: Repository, where: Path) -> dict[str, str]:
     return {"GIT_CONFIG_GLOBAL": str(config), "GIT_CONFIG_NOSYSTEM": "1"}
 
 
-def run(python: Path, chapters: list[Path], where: Path) -> int:
+def lay_out(chapters: list[Path], where: Path) -> tuple[list[dict], dict[str, str]]:
+    """The runs (chapter 1 in the clone, then each chapter alone in an empty folder)
+    and the git settings that serve the repository; laid out before the environment
+    is made, so a later change to the working tree cannot reach the runs."""
     repo = repository()
-    env = dict(os.environ)
-    for name in ("PYTHONPATH", "VIRTUAL_ENV"):
-        env.pop(name, None)
-    env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
-    env.update(serve(repo, where))
+    git = serve(repo, where)
     runs = []
     if chapters[0].name.startswith("01_"):  # in the clone, where it is stored
         runs.append({"path": str(chapters[0]), "source": str(ROOT), "where": "clone"})
@@ -190,6 +199,13 @@ def run(python: Path, chapters: list[Path], where: Path) -> int:
         shutil.copy(chapter, folder)
         source = f"git+{repo.url}@{repo.branch}"
         runs.append({"path": str(folder / chapter.name), "source": source, "where": ""})
+    return runs, git
+
+
+def run(python: Path, runs: list[dict], git: dict[str, str], where: Path) -> int:
+    env = clean_environment()
+    env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
+    env.update(git)
     result = subprocess.run(
         [python, "-c", RUNNER, json.dumps(runs)],
         env=env,
@@ -243,12 +259,16 @@ def main() -> int:
     chapters = [path.resolve() for path in chapters]
     work = Path(tempfile.mkdtemp(prefix="gatherlab-bare-"))
     try:
+        runs, git = lay_out(chapters, work)
         python = make_environment(args.venv or work / "venv", args.python)
         absent = subprocess.run(
-            [python, "-c", "import gatherlab"], cwd=work, capture_output=True
+            [python, "-c", "import gatherlab"],
+            cwd=work,
+            capture_output=True,
+            env=clean_environment(),
         )
         assert absent.returncode != 0, "gatherlab must not be installed yet"
-        return run(python, chapters, work)
+        return run(python, runs, git, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
