@@ -87,6 +87,13 @@ def jupyterlab(tmp_path_factory):
     env = dict(os.environ, HOME=str(home), JUPYTER_CONFIG_DIR=str(home / "config"))
     env["JUPYTERLAB_SETTINGS_DIR"] = str(home / "settings")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(home / "workspaces")
+    # Trusted, as `make lab` makes its copies (their stored widgets then render).
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "trust", *map(str, root.glob("*.ipynb"))],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root"]
         + [f"--port={port}", f"--IdentityProvider.token={token}"]
@@ -160,3 +167,38 @@ def test_opening_and_saving_a_chapter_in_jupyterlab_changes_no_byte(
     finally:
         page.close()
     assert after == before
+
+
+@needs_chromium
+def test_an_explorer_says_to_run_its_cell_until_it_has_run(jupyterlab, browser):
+    """Opened in JupyterLab, a chapter's stored explorer has no code until its cell
+    runs (the kernel sends it): it says so, instead of a lasting 'Starting'."""
+    root, url, token = jupyterlab
+    chapter = next(path for path in CHAPTERS if path.name.startswith("02_"))
+    page = browser.new_page()
+    try:
+        workspace = f"{url}/lab/workspaces/explorer"
+        page.goto(f"{workspace}/tree/{chapter.name}?reset&token={token}")
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+        said: set[str] = set()
+        for _ in range(80):  # JupyterLab renders the cells scrolled into view
+            page.evaluate(
+                """() => {
+                    const panel = document.querySelector(".jp-WindowedPanel-outer");
+                    panel.scrollTop += 700;
+                }"""
+            )
+            time.sleep(0.3)
+            said |= set(
+                page.evaluate(
+                    """() => [...document.querySelectorAll(".jp-OutputArea-output")]
+                        .map((output) => output.innerText)
+                        .filter((text) => /explorer/i.test(text))"""
+                )
+            )
+            if any("Run this cell to start the explorer" in text for text in said):
+                break
+    finally:
+        page.close()
+    assert any(text.startswith("Run this cell to start the explorer") for text in said)
+    assert not any("model not found" in text for text in said), said
