@@ -51,7 +51,7 @@ $(STAMP): requirements.txt pyproject.toml | $(PY)
 $(LEARNER_STAMP): requirements-learner.txt pyproject.toml | $(PY)
 	@$(PY) -c '$(SUPPORTED_CHECK)'
 	@echo "Installing the learner's set into $(VENV) (about 1.3 GB with a CPU torch;"
-	@echo "PyPI's default torch on Linux downloads about 4 GB more). This takes minutes."
+	@echo "PyPI's default torch on Linux downloads about 2.5 GB more). This takes minutes."
 	$(PY) -m pip install --progress-bar on -r requirements-learner.txt
 	touch $(LEARNER_STAMP)
 
