@@ -13,7 +13,7 @@ LAB_COPIES := $(patsubst notebooks/%,$(LAB)/%,$(NOTEBOOKS))
 LEARNER_STAMP := $(VENV)/.learner-installed
 
 .PHONY: book test test-browser test-platforms test-bare lab lab-tensorflow reset-lab notebooks lint \
-	clean vendor-js gpu-outputs gpu-wheels site-zip regen
+	clean vendor-js format-js gpu-outputs gpu-wheels site-zip regen
 
 # The Python releases the book's pins have wheels for (requires-python, README.md).
 SUPPORTED := Python 3.11.5 to 3.13
@@ -63,10 +63,27 @@ book: $(STAMP)
 site-zip: book
 	$(PY) tools/site_zip.py --html _build/html --out _build/site.zip
 
-lint: $(STAMP)
+# The JavaScript linters (ESLint, Prettier, TypeScript's checkJs; package.json's
+# devDependencies), installed from package-lock.json when it changed.
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+JS_FORMATTED := "gatherlab/browser/**/*.{mjs,css}" "tests/js/*.mjs" "book/static/*.{js,css}" \
+	eslint.config.mjs
+
+lint: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/ruff check gatherlab tests tools notebooks
 	$(VENV)/bin/ruff format --check gatherlab tests tools
 	$(VENV)/bin/mypy
+	node_modules/.bin/eslint .
+	node_modules/.bin/prettier --check $(JS_FORMATTED)
+	node_modules/.bin/tsc -p tsconfig.json
+
+# Prettier's layout for the browser code and its tests, in place.
+format-js: $(NODE_STAMP)
+	node_modules/.bin/prettier --write $(JS_FORMATTED)
 
 # The explorers' browser code against cases generated from gatherlab and torch
 # (tools/agreement_cases.py, tools/scatter_agreement.py), the in-page exercises and their evaluator

@@ -4,9 +4,9 @@
 the first problem returned names the error the library raises. It never raises itself,
 except with ``GATHERLAB_DEBUG=1``, where a bug of its own is re-raised.
 
-The words are data (``gatherlab.rules``: ``widgets/js/rules.mjs``, which the browser's
-copy of these checks, ``widgets/js/core.mjs``, imports too); :func:`rule_problem` words
-a problem from its templates.
+The words are data (``gatherlab.rules``: ``browser/rules.mjs``, which the browser's
+copy of these checks, ``browser/explorers/core.mjs``, imports too);
+:func:`rule_problem` words a problem from its templates.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Explain an error text: the rule it breaks, what that means, the fix, the section.
 
-The table is data, ``widgets/js/error_rules.mjs``, which ``widgets/js/explain.mjs``
+The table is data, ``browser/errors/error_rules.mjs``, which ``explain.mjs`` beside it
 imports for the book's "Explain my error" page; this module reads the same file and
 computes the same answer, step for step, so Python and the page cannot explain an
 error differently (tests/test_error_rules.py runs both on every stored message).
@@ -27,7 +27,7 @@ from typing import Any
 
 from gatherlab.rules import PLACEHOLDER, fill, module_object
 
-TABLE_PATH = Path(__file__).parent / "widgets" / "js" / "error_rules.mjs"
+TABLE_PATH = Path(__file__).parent / "browser" / "errors" / "error_rules.mjs"
 NAMED_GROUP = re.compile(r"\(\?<([A-Za-z_]\w*)>")  # JavaScript's (?<name>...)
 TF_OP = re.compile(r"\[Op:(\w+)\]")
 WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")

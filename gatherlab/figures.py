@@ -21,7 +21,7 @@ CELL_INCHES = 0.6
 ARC_ABOVE, ARC_BELOW = 0.62, 0.9  # how far gather_diagram's arrows leave the grids
 LABEL_BOX = {"boxstyle": "square,pad=0.05", "facecolor": "white", "linewidth": 0}
 # The book's one legend, in every figure and explorer (the explorers' stylesheet,
-# gatherlab/widgets/js/explorer.css, holds the same colours; a test compares):
+# gatherlab/browser/explorers/explorer.css, holds the same colours; a test compares):
 # role -> (fill, text colour on it, what the legend calls it). Okabe–Ito hues.
 MARKS = {
     "index": ("#56B4E9", "#000000", "index entry"),

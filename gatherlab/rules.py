@@ -1,11 +1,12 @@
-"""The rules' words, as data: ``widgets/js/rules.mjs`` read and filled in.
+"""The rules' words, as data: ``browser/rules.mjs`` read and filled in.
 
 ``rules.mjs`` holds every rule's id, its messages and hints, and the phrases several
 rules share, as ``{field}`` templates: a JSON object, exported as an ES module's
-default so that the browser's copy of the checks (``widgets/js/core.mjs`` and
-``scatter.mjs``) imports the very file Python reads here. :func:`message`, :func:`hint`
-and :func:`phrase` fill a template with ``str`` of each field, as core.mjs's ``fill``
-does, so Python and the browser cannot word a rule differently.
+default so that the browser's copy of the checks (``browser/explorers/core.mjs``
+and ``explorers/scatter.mjs``) imports the very file Python reads here.
+:func:`message`, :func:`hint` and :func:`phrase` fill a template with ``str`` of each
+field, as core.mjs's ``fill`` does, so Python and the browser cannot word a rule
+differently.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-RULES_PATH = Path(__file__).parent / "widgets" / "js" / "rules.mjs"
+RULES_PATH = Path(__file__).parent / "browser" / "rules.mjs"
 RULES_MODULE = re.compile(r"^export default (\{.*\});\s*\Z", re.M | re.S)
 PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 

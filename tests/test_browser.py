@@ -478,9 +478,9 @@ def test_every_static_file_is_loaded_by_the_book() -> None:
     # An html_js_files entry is a path, or [path, attributes].
     scripts = [e[0] if isinstance(e, list) else e for e in config["html_js_files"]]
     scripts += config["html_css_files"]
-    # the exercise modules and their stylesheet are served from gatherlab/widgets/js,
+    # the exercise modules and their stylesheet are served from gatherlab/browser,
     # another static path
-    modules = ROOT / "gatherlab" / "widgets" / "js"
+    modules = ROOT / "gatherlab" / "browser"
     scripts = [s for s in scripts if not (modules / s).exists()]
     loaded = set(config["nb_ipywidgets_js"]) | set(scripts)
     # scripts/fontawesome.js replaces the theme's file of that name (which every page
@@ -1203,8 +1203,7 @@ def test_jupyterlab_runs_the_explorer_from_the_installed_modules(
         for m in state["application/vnd.jupyter.widget-state+json"]["state"].values()
         if m["model_module"] == "anywidget"
     ]
-    assert (
-        model["_esm"] == (ROOT / "gatherlab" / "widgets" / "js" / "lab.mjs").read_text()
-    )
+    loader = ROOT / "gatherlab" / "browser" / "explorers" / "lab.mjs"
+    assert model["_esm"] == loader.read_text()
     assert "parseTensor" not in text and "gl-x" not in text
     page.close()

@@ -305,7 +305,7 @@ def test_any_mix_of_arguments_is_judged_as_torch_judges_it(op, input, dim, index
 # Where the rules are checked: none of them may spell a rule's words itself.
 RULE_CODE = (
     "diagnose.py", "guard.py", "reference.py", "widgets/_op_comparison.py",
-    "widgets/js/core.mjs", "widgets/js/scatter.mjs",
+    "browser/explorers/core.mjs", "browser/explorers/scatter.mjs",
 )  # fmt: skip
 
 

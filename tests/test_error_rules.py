@@ -1,5 +1,5 @@
-"""The error table (gatherlab.error_rules, widgets/js/error_rules.mjs) recognises every
-error text the book stores (the atlas's columns, the chapters' outputs) and every
+"""The error table (gatherlab.error_rules, browser/errors/error_rules.mjs) recognises
+every error text the book stores (the atlas's columns, the chapters' outputs) and every
 distinct error torch and TensorFlow raise for tests/bad_calls.py's generated bad calls,
 and the page's explain.mjs explains each one exactly as Python does."""
 
@@ -237,7 +237,7 @@ def test_the_page_explains_every_message_as_python_does() -> None:
         },
     ]
     script = (
-        'import { explain } from "./gatherlab/widgets/js/explain.mjs";\n'
+        'import { explain } from "./gatherlab/browser/errors/explain.mjs";\n'
         'import { readFileSync } from "node:fs";\n'
         "const calls = JSON.parse(readFileSync(0, 'utf8'));\n"
         "console.log(JSON.stringify(calls.map((c) => explain(c.text, c))));\n"

@@ -82,7 +82,7 @@ def test_broken_index_grid_names_the_broken_rule():
 def test_figures_and_explorers_share_one_legend():
     """The explorers' stylesheet marks each role with the figures' colours."""
     css = (
-        Path(figures.__file__).parent / "widgets" / "js" / "explorer.css"
+        Path(figures.__file__).parent / "browser" / "explorers" / "explorer.css"
     ).read_text()
     for role, (colour, ink, _) in figures.MARKS.items():
         assert f"--gl-{role}: {colour};" in css

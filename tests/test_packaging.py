@@ -100,7 +100,7 @@ def test_the_wheel_holds_every_file_of_the_package(tmp_path):
             if line.startswith("Requires-Dist: ")
         ]
     expected = _source_files()
-    assert {"gatherlab/atlas.json", "gatherlab/widgets/js/core.mjs"} <= expected
+    assert {"gatherlab/atlas.json", "gatherlab/browser/explorers/core.mjs"} <= expected
     assert expected - held == set()
     for text in requires:
         requirement = Requirement(text)

@@ -2,7 +2,7 @@
 
 Each exercise's stub output carries one ``[data-exercise]`` block with its page payload
 (cases, expected outputs, misconceptions' outputs and verdicts);
-``gatherlab/widgets/js/exercises.mjs`` turns it into an answer box (a code box for
+``gatherlab/browser/checker/exercises.mjs`` turns it into an answer box (a code box for
 implement and fix exercises, whose lines the safe evaluator ``evaluator.mjs`` runs on
 every case; radio buttons for choose exercises) and shows the verdict. Node checks the
 matching (``tests/js/page_exercises.test.mjs``) and the evaluator against torch and
@@ -109,7 +109,8 @@ def node_judges(
     Node)."""
     script = """
         import { readFileSync } from "node:fs";
-        import { judge, ready, render } from "./gatherlab/widgets/js/exercises.mjs";
+        import { judge, ready, render }
+            from "./gatherlab/browser/checker/exercises.mjs";
         await ready();
         const { answers, payloads } = JSON.parse(readFileSync(0, "utf-8"));
         const out = {};
@@ -193,7 +194,7 @@ def test_the_page_renders_a_pair_from_the_one_table_as_python_does() -> None:
     assert [v["template"] for v in verdicts] == ["pair.apart", "pair"]
     script = """
         import { readFileSync } from "node:fs";
-        import { render } from "./gatherlab/widgets/js/exercises.mjs";
+        import { render } from "./gatherlab/browser/checker/exercises.mjs";
         const table = JSON.parse(readFileSync("gatherlab/exercises/messages.json"));
         const verdicts = JSON.parse(readFileSync(0, "utf-8"));
         console.log(JSON.stringify(verdicts.map((v) => render(v, table))));
@@ -278,8 +279,8 @@ def test_the_page_reads_typed_answers_as_python_does() -> None:
     script = """
         import { readFileSync } from "node:fs";
         import { normalized, readTyped, ready }
-            from "./gatherlab/widgets/js/exercises.mjs";
-        import { toPayload } from "./gatherlab/widgets/js/evaluator.mjs";
+            from "./gatherlab/browser/checker/exercises.mjs";
+        import { toPayload } from "./gatherlab/browser/interpreter/evaluator.mjs";
         await ready();
         const out = JSON.parse(readFileSync(0, "utf-8")).map((text) => {
           const { value } = readTyped(text);

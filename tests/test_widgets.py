@@ -98,6 +98,17 @@ def test_the_widget_holds_only_the_loader_and_the_kernel_sends_the_modules():
     assert files["explorer.mjs"] == (JS / "explorer.mjs").read_text()
     assert 'from "./core.mjs"' in files["explorer.mjs"]  # imported, never spliced in
     assert "<style" not in files["explorer.mjs"] and ".gl-x" in files["explorer.css"]
+    # lab.mjs resolves "./NAME.mjs" among these names only: core.mjs's imports of the
+    # rules (../rules.mjs) and the Python reader (../interpreter/python.mjs) come along
+    assert {"rules.mjs", "python.mjs"} <= set(files)
+    assert 'from "./python.mjs"' in files["core.mjs"]
+    imported = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']""")
+    for name, text in files.items():
+        for specifier in imported.findall(text):
+            assert specifier.startswith("./") and specifier[2:] in files, (
+                name,
+                specifier,
+            )
 
 
 @pytest.mark.skipif(NODE is None, reason="needs node")

@@ -7,7 +7,7 @@ negative dims, valid and broken in one drawn way) with ``gl.diagnose``'s problem
 each invalid one checked to raise in torch; texts for the tensor parser with
 ``parse_tensor``'s result or message; and floats with their ``repr`` and ``.4g``
 forms. ``tests/js/agreement.test.mjs`` (``node --test``, in ``make test``) runs them
-against ``gatherlab/widgets/js/core.mjs`` (and python.mjs's ``floatRepr``);
+against ``gatherlab/browser/explorers/core.mjs`` (and python.mjs's ``floatRepr``);
 ``tests/test_widgets.py`` regenerates a sample so the stored file cannot go stale:
 :func:`covering_sample` picks the first stored case of every rule, every message shape
 (a message with its numbers left out), every op's valid call at every rank and every

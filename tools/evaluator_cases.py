@@ -1,9 +1,9 @@
 """Expressions a learner might write, with what torch and TensorFlow give for them.
 
 ``tests/js/evaluator.test.mjs`` (in ``make test``) runs the page's safe evaluator
-(``gatherlab/widgets/js/evaluator.mjs``) on every case and wants the same value, dtype
-and shape, or the same exception type and, for a gather-family call, the same
-``gatherlab.diagnose`` rule. ``tests/test_page_exercises.py`` fails when the stored
+(``gatherlab/browser/interpreter/evaluator.mjs``) on every case and wants the same
+value, dtype and shape, or the same exception type and, for a gather-family call, the
+same ``gatherlab.diagnose`` rule. ``tests/test_page_exercises.py`` fails when the stored
 file is stale. Regenerate (after changing this file) with
 
     .venv/bin/python tools/evaluator_cases.py

@@ -38,7 +38,7 @@ few inline scripts twice. This extension, with book/_templates/layout.html:
   cases, misconceptions and words, up to 70 KB an exercise), which becomes
   ``data-head='JSON'`` (what the answer box needs to be drawn: ``HEAD``) and
   ``data-payload-src`` naming ``_static/exercises/ID.json`` (the whole payload), which
-  gatherlab/widgets/js/exercises.mjs fetches on the box's first use. The notebooks
+  gatherlab/browser/checker/exercises.mjs fetches on the box's first use. The notebooks
   keep their payloads; tools/site_zip.py puts each file back in its page as a
   ``data:`` URL, since a page opened from disk may fetch no file.
 

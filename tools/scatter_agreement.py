@@ -7,7 +7,7 @@ broken in one way (a position out of range, an index larger than src or than x, 
 or dtype mismatch). Each valid call stores the spec's writes and torch's output (the
 spec agreeing with torch, the last write kept where PyTorch promises none); each broken
 one stores the spec's message, torch having raised too. ``tests/js/scatter.test.mjs``
-(``node --test``, in ``make test``) runs them against ``gatherlab/widgets/js/
+(``node --test``, in ``make test``) runs them against ``gatherlab/browser/explorers/
 scatter.mjs``; ``tests/test_widgets.py`` regenerates a sample so the file cannot go
 stale.
 """

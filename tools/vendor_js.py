@@ -3,9 +3,10 @@
 Run by ``make vendor-js`` right after ``npm ci``. Today that is one file: axe-core's
 ``axe.min.js``, which the browser tests inject into each book page to check WCAG 2.1
 AA; it lands in ``tests/js/vendor`` with its origin and sha256 in ``SOURCES.txt``
-there, so ``make test`` never needs npm. The book's pages load no third-party script:
-the explorers run from their own module (``gatherlab/widgets/js``, saved with each
-page) through ``book/static/explorers.js``. Never edit the vendored files by hand.
+there, so the browser tests run without node_modules. The book's pages load no
+third-party script: the explorers run from their own modules (``gatherlab/browser``,
+served with each page) through ``book/static/explorers.js``. Never edit the vendored
+files by hand.
 """
 
 from __future__ import annotations

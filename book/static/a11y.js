@@ -8,11 +8,9 @@
 (function () {
   "use strict";
   function fix() {
-    document
-      .querySelectorAll(".search-button-field[aria-label]")
-      .forEach(function (button) {
-        button.removeAttribute("aria-label");
-      });
+    document.querySelectorAll(".search-button-field[aria-label]").forEach(function (button) {
+      button.removeAttribute("aria-label");
+    });
     document
       .querySelectorAll('summary[aria-label="Toggle hidden content"]')
       .forEach(function (summary) {

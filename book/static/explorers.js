@@ -1,9 +1,9 @@
 // Renders the saved explorers of a book page with no kernel and no widget manager.
 // myst-nb writes each widget output as a <script type="...widget-view+json"> naming a
 // model, and the page's saved state as one <script type="...widget-state+json">. Every
-// explorer is an anywidget whose view is gatherlab/widgets/js/explorer.mjs (with the
-// modules it imports and explorer.css), which _config.yml's html_static_path copies
-// into _static beside this file: this imports it from there by path and calls its
+// explorer is an anywidget whose view is gatherlab/browser/explorers/explorer.mjs (with
+// the modules it imports and explorer.css), which _config.yml's html_static_path copies
+// into _static/explorers beside this file: this imports it from there by path and calls its
 // render() with a small model over the saved state. The saved state holds no code
 // (its _esm is the JupyterLab loader, js/lab.mjs). Opened from disk (file://), the
 // browser imports no module by path: the zip of tools/site_zip.py (`make site-zip`)
@@ -11,9 +11,9 @@
 // Listed in _config.yml (nb_ipywidgets_js).
 (function () {
   "use strict";
-  var HERE = document.currentScript.src;
-  var MODULE = new URL("explorer.mjs", HERE).href;
-  var STYLESHEET = new URL("explorer.css", HERE).href;
+  var HERE = /** @type {HTMLScriptElement} */ (document.currentScript).src;
+  var MODULE = new URL("explorers/explorer.mjs", HERE).href;
+  var STYLESHEET = new URL("explorers/explorer.css", HERE).href;
   var VIEW = "application/vnd.jupyter.widget-view+json";
   var STATE = "application/vnd.jupyter.widget-state+json";
 

@@ -1,7 +1,7 @@
 """How the book's page reads a typed answer, in Python, so both sides read it alike.
 
-``gatherlab/widgets/js/exercises.mjs`` (``normalized``, ``readTyped``) applies the same
-rules: an optional leading ``name =`` is dropped; TensorFlow's printed forms
+``gatherlab/browser/checker/exercises.mjs`` (``normalized``, ``readTyped``) applies
+the same rules: an optional leading ``name =`` is dropped; TensorFlow's printed forms
 (``tf.Tensor(..., shape=..., dtype=...)`` and ``<tf.Tensor: ... numpy=array(...)>``)
 become ``tensor(..., dtype=...)``; NumPy's space-separated printed rows get commas;
 then the text is read as a Python literal in which ``tensor(...)``, ``array(...)``,

@@ -1,12 +1,13 @@
 """The widget every explorer is: an ``anywidget`` whose one JavaScript view
-(``js/explorer.mjs``, importing ``js/core.mjs`` and ``js/dom.mjs``, styled by
-``js/explorer.css``) renders it from its state, in JupyterLab and in the static book
-alike.
+(``gatherlab/browser/explorers/explorer.mjs``, importing ``core.mjs`` and ``dom.mjs``
+beside it, styled by ``explorer.css``) renders it from its state, in JupyterLab and in
+the static book alike.
 
-The widget state holds no view code, so a notebook stores none and editing ``js/``
-changes no notebook: its ``_esm`` is ``js/lab.mjs``, a small loader that asks the kernel
-for the installed modules (:meth:`Explorer.modules`, a custom message, never saved); the
-book's ``book/static/explorers.js`` imports the same files from ``_static`` by path.
+The widget state holds no view code, so a notebook stores none and editing the
+browser code changes no notebook: its ``_esm`` is ``explorers/lab.mjs``, a small loader
+that asks the kernel for the installed modules (:func:`modules`, a custom message,
+never saved); the book's ``book/static/explorers.js`` imports the same files from
+``_static`` by path.
 
 Python sets the state: ``kind`` (which explorer), ``spec`` (fixed texts and choices),
 ``inputs`` (the tensors on show, as ``{"shape", "data", "dtype"}``) and ``library``:
@@ -18,6 +19,7 @@ kernel runs, the view sends the new inputs back and Python adds their library en
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,17 +31,41 @@ import traitlets
 from gatherlab.diagnose import Problem
 from gatherlab.widgets._parse import checked_array
 
-JS = Path(__file__).with_name("js")
+JS = Path(__file__).parent.parent / "browser" / "explorers"
 MODULES_REQUEST = "gatherlab-modules"  # lab.mjs's REQUEST
+# A relative static import, re-export or import("...") of a literal.
+RELATIVE_IMPORT = re.compile(
+    r"""(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}/[^"']+)\2"""
+)
 
 
 def modules() -> dict[str, str]:
-    """What lab.mjs loads, by file name: every ES module and stylesheet in js/."""
-    return {
-        path.name: path.read_text(encoding="utf-8")
-        for path in sorted(JS.iterdir())
-        if path.suffix in (".mjs", ".css")
-    }
+    """What lab.mjs loads, by file name: every ES module and stylesheet of explorers/
+    and the modules they import from beside it (../rules.mjs, the interpreter's Python
+    reader). lab.mjs resolves only imports of "./NAME.mjs" (its text is stored in every
+    chapter), so each file goes by its own name, its relative imports written so."""
+    files: dict[str, str] = {}
+    paths: dict[str, Path] = {}
+
+    def add(path: Path) -> None:
+        if path.name in paths:
+            if paths[path.name] != path:
+                raise ValueError(f"two browser files named {path.name}")
+            return
+        paths[path.name] = path
+
+        def flat(match: re.Match[str]) -> str:
+            target = (path.parent / match.group(3)).resolve()
+            add(target)
+            quote = match.group(2)
+            return f"{match.group(1)}{quote}./{target.name}{quote}"
+
+        files[path.name] = RELATIVE_IMPORT.sub(flat, path.read_text(encoding="utf-8"))
+
+    for path in sorted(JS.iterdir()):
+        if path.suffix in (".mjs", ".css"):
+            add(path.resolve())
+    return dict(sorted(files.items()))
 
 
 def as_json(values: Any) -> dict[str, Any]:

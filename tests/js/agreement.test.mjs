@@ -15,11 +15,13 @@ import {
   RuleError,
   trace,
   traceLine,
-} from "../../gatherlab/widgets/js/core.mjs";
-import { floatRepr } from "../../gatherlab/widgets/js/python.mjs";
+} from "../../gatherlab/browser/explorers/core.mjs";
+import { floatRepr } from "../../gatherlab/browser/interpreter/python.mjs";
 
 const file = new URL("./agreement_cases.json.gz", import.meta.url);
-const { calls, library, parse, reprs } = JSON.parse(gunzipSync(readFileSync(file)).toString("utf8"));
+const { calls, library, parse, reprs } = JSON.parse(
+  gunzipSync(readFileSync(file)).toString("utf8"),
+);
 
 const describe = (c) =>
   `${c.op}(input ${JSON.stringify(c.input.shape)}, dim ${c.dim}, index ` +
@@ -33,10 +35,18 @@ test("the suite is large and mixed", () => {
   for (const rank of [0, 1, 2, 3, 4]) assert.ok(ranks.has(rank), `no rank ${rank}`);
   const rules = new Set(calls.flatMap((c) => (c.problems ?? []).map((p) => p.rule)));
   for (const rule of [
-    "dim-range", "index-dtype", "rank-mismatch", "index-too-large", "negative-index",
-    "index-out-of-range", "broadcast-mismatch", "index-not-vector", "empty-input",
+    "dim-range",
+    "index-dtype",
+    "rank-mismatch",
+    "index-too-large",
+    "negative-index",
+    "index-out-of-range",
+    "broadcast-mismatch",
+    "index-not-vector",
+    "empty-input",
     "scalar-index-count",
-  ]) assert.ok(rules.has(rule), `no case breaks ${rule}`);
+  ])
+    assert.ok(rules.has(rule), `no case breaks ${rule}`);
 });
 
 test("diagnose and trace agree with gatherlab on every call", () => {
@@ -54,7 +64,13 @@ test("diagnose and trace agree with gatherlab on every call", () => {
       assert.deepEqual(traced.shape, c.shape);
       assert.equal(traced.dim, c.dim_used);
       const steps = traced.steps.map((s) => [
-        s.out, s.index_at, s.position, s.used, s.source, s.value, s.flat,
+        s.out,
+        s.index_at,
+        s.position,
+        s.used,
+        s.source,
+        s.value,
+        s.flat,
       ]);
       assert.deepEqual(steps, c.steps);
       const lines = traced.steps.map((s) => traceLine(s, c.input.dtype));
@@ -93,7 +109,10 @@ test("advanced indexing and TensorFlow's ops: the same output and reads, or a re
   let answered = 0;
   for (const c of library) {
     const mine = libraryOps(c.x, c.index, c.dim);
-    assert.deepEqual(mine.map((op) => op.name), c.ops.map((op) => op.name));
+    assert.deepEqual(
+      mine.map((op) => op.name),
+      c.ops.map((op) => op.name),
+    );
     c.ops.forEach((theirs, k) => {
       const op = mine[k];
       const where = `${op.name} x ${JSON.stringify(c.x.shape)} index ${JSON.stringify(c.index)} dim ${c.dim}`;

@@ -1,4 +1,4 @@
-// The book's in-page exercises (gatherlab/widgets/js/exercises.mjs) on the payloads
+// The book's in-page exercises (gatherlab/browser/checker/exercises.mjs) on the payloads
 // gatherlab/exercises/page.py writes (stored with Python's verdicts by
 // tools/page_cases.py): the solution passes; a wrong answer gets a verdict that is not
 // a pass; a misconception's output gets that misconception's verdict; typed answers
@@ -9,20 +9,30 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { gunzipSync } from "node:zlib";
 
-import { body, judge, readTyped, ready, render } from "../../gatherlab/widgets/js/exercises.mjs";
+import {
+  body,
+  judge,
+  readTyped,
+  ready,
+  render,
+} from "../../gatherlab/browser/checker/exercises.mjs";
 
-await ready();  // the evaluator, which the page imports on first use
+await ready(); // the evaluator, which the page imports on first use
 
 const { payloads, cases } = JSON.parse(
-  gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString("utf-8"),
+  gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString(
+    "utf-8",
+  ),
 );
 const said = (id, verdict) => render(verdict, payloads[id].templates);
 // A right and a wrong answer of every exercise, from the stored cases.
-const answers = Object.fromEntries(Object.keys(payloads).map((id) => {
-  const mine = cases.filter((c) => c.id === id);
-  const pick = (status) => mine.find((c) => c.status === status);
-  return [id, { right: pick("passed"), wrong: pick("not yet") }];
-}));
+const answers = Object.fromEntries(
+  Object.keys(payloads).map((id) => {
+    const mine = cases.filter((c) => c.id === id);
+    const pick = (status) => mine.find((c) => c.status === status);
+    return [id, { right: pick("passed"), wrong: pick("not yet") }];
+  }),
+);
 const answerOf = (c) => c.text ?? c.code;
 
 test("there is a payload and a right and wrong answer for every exercise", () => {
@@ -41,15 +51,18 @@ for (const [id, payload] of Object.entries(payloads)) {
     const wrong = judge(payload, answerOf(answers[id].wrong));
     assert.equal(wrong.passed, false, said(id, wrong));
     assert.notEqual(said(id, wrong), "");
-    assert.doesNotMatch(said(id, wrong), /\{[a-z_]+\}|undefined/);  // every field filled
+    assert.doesNotMatch(said(id, wrong), /\{[a-z_]+\}|undefined/); // every field filled
   });
 }
 
 test("every template a payload's verdicts name is in the payload (no table is fetched)", () => {
   const named = (value) =>
-    Array.isArray(value) ? value.flatMap(named)
+    Array.isArray(value)
+      ? value.flatMap(named)
       : value && typeof value === "object"
-        ? Object.entries(value).flatMap(([k, v]) => (k.endsWith("template") && typeof v === "string" ? [v] : named(v)))
+        ? Object.entries(value).flatMap(([k, v]) =>
+            k.endsWith("template") && typeof v === "string" ? [v] : named(v),
+          )
         : [];
   for (const [id, payload] of Object.entries(payloads)) {
     const { templates, ...rest } = payload;
@@ -77,10 +90,20 @@ test("a misconception's variants are worded apart: the matching one's verdict", 
   assert.ok(variants.length >= 2);
   for (const { id, output } of variants) {
     const nested = (data, shape) =>
-      shape.length ? Array.from({ length: shape[0] }, (_, k) => nested(data.slice(k * data.length / shape[0], (k + 1) * data.length / shape[0]), shape.slice(1))) : data[0];
+      shape.length
+        ? Array.from({ length: shape[0] }, (_, k) =>
+            nested(
+              data.slice((k * data.length) / shape[0], ((k + 1) * data.length) / shape[0]),
+              shape.slice(1),
+            ),
+          )
+        : data[0];
     const verdict = judge(payload, JSON.stringify(nested(output.data, output.shape)));
     assert.deepEqual(verdict, payload.misconceptions[id]);
-    assert.match(said("01.predict_columns", verdict), new RegExp(`shape \\(${output.shape.join(", ")}\\)`));
+    assert.match(
+      said("01.predict_columns", verdict),
+      new RegExp(`shape \\(${output.shape.join(", ")}\\)`),
+    );
   }
 });
 
@@ -88,44 +111,95 @@ test("with no misconception, the verdict names the first wrong coordinate and wh
   const payload = payloads["01.pick_columns"];
   const verdict = judge(payload, "return torch.gather(x, 1, columns) + (columns == 1).long()");
   assert.equal(verdict.template, "implement.wrong_value_reads");
-  assert.equal(said("01.pick_columns", verdict), "On the visible example, out[1, 0] should read x[1, 1] = 21 because columns[1, 0] = 1, but your function returned 22.");
+  assert.equal(
+    said("01.pick_columns", verdict),
+    "On the visible example, out[1, 0] should read x[1, 1] = 21 because columns[1, 0] = 1, but your function returned 22.",
+  );
 });
 
 test("a failing call says the rule it breaks", () => {
   const verdict = judge(payloads["01.pick_columns"], "return torch.gather(x, 1, columns[0])");
   assert.equal(verdict.template, "implement.raised_rule_hint");
-  assert.match(said("01.pick_columns", verdict), /raised RuntimeError: its call torch\.gather breaks a rule: index has 1 dims but input has 2.* \(add the missing axis/);
+  assert.match(
+    said("01.pick_columns", verdict),
+    /raised RuntimeError: its call torch\.gather breaks a rule: index has 1 dims but input has 2.* \(add the missing axis/,
+  );
 });
 
 test("code outside the subset is refused with what is not supported, and the notebook", () => {
-  const verdict = judge(payloads["01.pick_columns"], "import numpy as np\nreturn np.take_along_axis(x, columns, 1)");
+  const verdict = judge(
+    payloads["01.pick_columns"],
+    "import numpy as np\nreturn np.take_along_axis(x, columns, 1)",
+  );
   assert.equal(verdict.passed, false);
-  assert.match(said("01.pick_columns", verdict), /import numpy is not supported here\. Open this chapter's notebook/);
+  assert.match(
+    said("01.pick_columns", verdict),
+    /import numpy is not supported here\. Open this chapter's notebook/,
+  );
   const forbidden = judge(payloads["01.gather_loop"], "return torch.gather(input, dim, index)");
-  assert.equal(said("01.gather_loop", forbidden), "On the visible example, your function called torch.gather, and this exercise asks you not to use torch.gather.");
+  assert.equal(
+    said("01.gather_loop", forbidden),
+    "On the visible example, your function called torch.gather, and this exercise asks you not to use torch.gather.",
+  );
 });
 
 test("a whole function, def line included, is accepted", () => {
   const payload = payloads["01.pick_columns"];
-  const verdict = judge(payload, "def pick_columns(x, columns):\n    return torch.gather(x, 1, columns)");
+  const verdict = judge(
+    payload,
+    "def pick_columns(x, columns):\n    return torch.gather(x, 1, columns)",
+  );
   assert.equal(verdict.passed, true);
-  assert.deepEqual(body("def f(\n    x,\n) -> int:\n    return x"), { code: "\n\n\nreturn x", function: true, name: "f", params: [{ name: "x", fallback: null }] });
-  assert.deepEqual(body("import torch\ndef f(x: list[int], y=(1, 2)):\n    return x"),
-    { code: "import torch\n\nreturn x", function: true, name: "f", params: [{ name: "x", fallback: null }, { name: "y", fallback: "(1, 2)" }] });
+  assert.deepEqual(body("def f(\n    x,\n) -> int:\n    return x"), {
+    code: "\n\n\nreturn x",
+    function: true,
+    name: "f",
+    params: [{ name: "x", fallback: null }],
+  });
+  assert.deepEqual(body("import torch\ndef f(x: list[int], y=(1, 2)):\n    return x"), {
+    code: "import torch\n\nreturn x",
+    function: true,
+    name: "f",
+    params: [
+      { name: "x", fallback: null },
+      { name: "y", fallback: "(1, 2)" },
+    ],
+  });
   assert.deepEqual(body("x.T"), { code: "x.T", function: false });
 });
 
 test("a def Python cannot read is a syntax error on the learner's line; lines outside it, or a body without return, are not run as Python would not", () => {
   const payload = payloads["01.pick_columns"];
   const words = (code) => render(judge(payload, code), payload.templates);
-  assert.match(words("def pick_columns(x, columns)\n    return x"), /^Python cannot read your lines: line 1: expected ':'/);
-  assert.match(words("def pick_columns(x, columns):\nreturn x.gather(1, columns)"), /^Python cannot read your lines: line 2: expected an indented block/);
-  assert.match(words("def pick_columns(x, columns):\n    return x.gather(1, columns\n"), /^Python cannot read your lines: line 2: expected '\)' before the end/);
-  assert.match(words("def helper(r):\n    return r\n\ndef pick_columns(x, columns):\n    return x"), /^The page cannot run this: lines outside the function's body/);
+  assert.match(
+    words("def pick_columns(x, columns)\n    return x"),
+    /^Python cannot read your lines: line 1: expected ':'/,
+  );
+  assert.match(
+    words("def pick_columns(x, columns):\nreturn x.gather(1, columns)"),
+    /^Python cannot read your lines: line 2: expected an indented block/,
+  );
+  assert.match(
+    words("def pick_columns(x, columns):\n    return x.gather(1, columns\n"),
+    /^Python cannot read your lines: line 2: expected '\)' before the end/,
+  );
+  assert.match(
+    words("def helper(r):\n    return r\n\ndef pick_columns(x, columns):\n    return x"),
+    /^The page cannot run this: lines outside the function's body/,
+  );
   // no `return`: Python's function gives None, its last expression is not its value
-  assert.equal(words("def pick_columns(x, columns):\n    x.gather(1, columns)"), "On the visible example, your result is None (a function without `return` gives None).");
-  assert.equal(words("def pick_columns(x, columns):\n    return x.gather(1, columns).float()"), "On the visible example, your result has dtype float32, but it should have int64 (selection keeps the input's dtype).");
-  assert.equal(words("def pick_columns(x, columns):\n    return [1]"), "On the visible example, your result is a list, but it should be a torch.Tensor: build it with torch ops (torch.as_tensor converts).");
+  assert.equal(
+    words("def pick_columns(x, columns):\n    x.gather(1, columns)"),
+    "On the visible example, your result is None (a function without `return` gives None).",
+  );
+  assert.equal(
+    words("def pick_columns(x, columns):\n    return x.gather(1, columns).float()"),
+    "On the visible example, your result has dtype float32, but it should have int64 (selection keeps the input's dtype).",
+  );
+  assert.equal(
+    words("def pick_columns(x, columns):\n    return [1]"),
+    "On the visible example, your result is a list, but it should be a torch.Tensor: build it with torch ops (torch.as_tensor converts).",
+  );
 });
 
 test("typed answers read as learners paste them", () => {
@@ -135,32 +209,61 @@ test("typed answers read as learners paste them", () => {
     if (value.t === "tensor") return [value.dtype, value.shape, value.data];
     return value.t;
   };
-  assert.deepEqual(read("tensor([[12, 11],\n        [21, 21]])"), ["int64", [2, 2], [12, 11, 21, 21]]);
+  assert.deepEqual(read("tensor([[12, 11],\n        [21, 21]])"), [
+    "int64",
+    [2, 2],
+    [12, 11, 21, 21],
+  ]);
   assert.deepEqual(read("tensor([[2], [0]], dtype=torch.int32)"), ["int32", [2, 1], [2, 0]]);
-  assert.deepEqual(read("array([[10, 11],\n       [20, 21]])"), ["int64", [2, 2], [10, 11, 20, 21]]);
+  assert.deepEqual(read("array([[10, 11],\n       [20, 21]])"), [
+    "int64",
+    [2, 2],
+    [10, 11, 20, 21],
+  ]);
   assert.deepEqual(read("[[10 11 12]\n [20 21 22]]"), "list");
-  assert.deepEqual(read("tf.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)"), ["int32", [2, 2], [1, 2, 3, 4]]);
-  assert.deepEqual(read("<tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, 21], dtype=int32)>"), ["int32", [2], [1, 21]]);
+  assert.deepEqual(read("tf.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)"), [
+    "int32",
+    [2, 2],
+    [1, 2, 3, 4],
+  ]);
+  assert.deepEqual(
+    read("<tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, 21], dtype=int32)>"),
+    ["int32", [2], [1, 21]],
+  );
   assert.deepEqual(read("prediction = tensor(12)"), ["int64", [], [12]]);
   assert.match(read("no idea"), /not defined|expected/);
   const payload = payloads["01.predict_columns"];
-  for (const pasted of ["tensor([[11, 11, 10],\n        [22, 20, 22]])", "[[11 11 10]\n [22 20 22]]", "array([[11, 11, 10], [22, 20, 22]])"])
+  for (const pasted of [
+    "tensor([[11, 11, 10],\n        [22, 20, 22]])",
+    "[[11 11 10]\n [22 20 22]]",
+    "array([[11, 11, 10], [22, 20, 22]])",
+  ])
     assert.equal(judge(payload, pasted).passed, true, pasted);
 });
 
 test("a typed tensor converted with .float() reads as that tensor; anything else after it is refused, naming it", () => {
   const payload = payloads["01.predict_columns"];
   const { value } = readTyped("torch.tensor([[11, 11, 10], [22, 20, 22]]).float()");
-  assert.deepEqual([value.dtype, value.shape, value.data], ["float32", [2, 3], [11, 11, 10, 22, 20, 22]]);
+  assert.deepEqual(
+    [value.dtype, value.shape, value.data],
+    ["float32", [2, 3], [11, 11, 10, 22, 20, 22]],
+  );
   assert.equal(judge(payload, "torch.tensor([[11, 11, 10], [22, 20, 22]]).long()").passed, true);
-  const words = render(judge(payload, "torch.tensor([[11, 11, 10], [22, 20, 22]]).sum()"), payload.templates);
-  assert.match(words, /^The page cannot read this: `\.sum\(\)` on a typed tensor .* is not supported here/);
+  const words = render(
+    judge(payload, "torch.tensor([[11, 11, 10], [22, 20, 22]]).sum()"),
+    payload.templates,
+  );
+  assert.match(
+    words,
+    /^The page cannot read this: `\.sum\(\)` on a typed tensor .* is not supported here/,
+  );
   assert.doesNotMatch(words, /a str/);
 });
 
 test("choose exercises: each choice's own verdict; no choice asks for one", () => {
   const payload = payloads["04.device_mismatch"];
-  for (const choice of payload.choices) assert.deepEqual(judge(payload, choice.label), choice.verdict);
+  for (const choice of payload.choices)
+    assert.deepEqual(judge(payload, choice.label), choice.verdict);
   const none = judge(payload, "");
   assert.equal(none.template, "choose.pick_one");
   assert.equal(said("04.device_mismatch", none), "Pick one statement: write its label, e.g. 'A'.");
@@ -169,17 +272,30 @@ test("choose exercises: each choice's own verdict; no choice asks for one", () =
 test("raises exercises: labels as typed, the first misjudged call's verdict", () => {
   const payload = payloads["01.which_calls_raise"];
   const raising = payload.choices.filter((c) => c.raises).map((c) => c.label);
-  for (const typed of [raising.join(", "), raising.join("").toLowerCase(), `[${raising.map((l) => `'${l}'`).join(", ")}]`])
+  for (const typed of [
+    raising.join(", "),
+    raising.join("").toLowerCase(),
+    `[${raising.map((l) => `'${l}'`).join(", ")}]`,
+  ])
     assert.equal(judge(payload, typed).passed, true, typed);
   const missed = payload.choices.find((c) => c.raises);
-  assert.deepEqual(judge(payload, raising.filter((l) => l !== missed.label).join(", ") || "none"), missed.verdict);
+  assert.deepEqual(
+    judge(payload, raising.filter((l) => l !== missed.label).join(", ") || "none"),
+    missed.verdict,
+  );
   const unknown = judge(payload, "Z");
-  assert.equal(said("01.which_calls_raise", unknown), `There is no call 'Z': the calls are ${payload.choices.map((c) => c.label).join(", ")}.`);
+  assert.equal(
+    said("01.which_calls_raise", unknown),
+    `There is no call 'Z': the calls are ${payload.choices.map((c) => c.label).join(", ")}.`,
+  );
 });
 
 test("the stub's answer and a prediction that it raises get the exercise's verdicts", () => {
   const payload = payloads["01.predict_columns"];
   assert.deepEqual(judge(payload, "prediction = ..."), payload.verdicts.unanswered);
   assert.deepEqual(judge(payload, "It will raise an error"), payload.verdicts.says_raises);
-  assert.deepEqual(judge(payloads["01.pick_columns"], ""), payloads["01.pick_columns"].verdicts.unanswered);
+  assert.deepEqual(
+    judge(payloads["01.pick_columns"], ""),
+    payloads["01.pick_columns"].verdicts.unanswered,
+  );
 });

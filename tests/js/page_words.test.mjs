@@ -1,7 +1,7 @@
 // The page's words against the notebook's: for every stored case of
 // tests/js/page_exercise_cases.json.gz (tools/page_cases.py: each exercise's payload,
 // typed and written answers, and the verdict and words Python gives each), the page
-// (gatherlab/widgets/js/exercises.mjs, the code through evaluator.mjs) renders the same
+// (gatherlab/browser/checker/exercises.mjs, the code through evaluator.mjs) renders the same
 // words, except on the cases listed in PYTHON_ONLY, whose checks only a run in Python
 // can make (there the page's words must not contradict the notebook's: neither passes).
 // Implement passes are worded alike although the page runs fewer hidden cases: each
@@ -13,22 +13,38 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { gunzipSync } from "node:zlib";
 
-import { judge, ready, render, shapeAdvice } from "../../gatherlab/widgets/js/exercises.mjs";
+import { judge, ready, render, shapeAdvice } from "../../gatherlab/browser/checker/exercises.mjs";
 
-await ready();  // the evaluator, which the page imports on first use
+await ready(); // the evaluator, which the page imports on first use
 
-const { payloads, cases, shape_advice: shapePairs } = JSON.parse(
-  gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString("utf-8"),
+const {
+  payloads,
+  cases,
+  shape_advice: shapePairs,
+} = JSON.parse(
+  gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString(
+    "utf-8",
+  ),
 );
 
 // The cases whose words only a run in Python can give, and why; the page's words there
 // must still not contradict the notebook's: the same pass or not, and never a pass.
 const PYTHON_ONLY = [
-  ["04.predict_scalar_index", "9007199254740993", "an integer beyond 2**53: JavaScript numbers would round it, so the page says it cannot read it"],
-  ["05.label_scores", "torch.from_numpy", "torch.from_numpy: the page cannot run this (it says so)"],
+  [
+    "04.predict_scalar_index",
+    "9007199254740993",
+    "an integer beyond 2**53: JavaScript numbers would round it, so the page says it cannot read it",
+  ],
+  [
+    "05.label_scores",
+    "torch.from_numpy",
+    "torch.from_numpy: the page cannot run this (it says so)",
+  ],
 ];
 const pythonOnly = (testCase) =>
-  PYTHON_ONLY.find(([id, part]) => id === testCase.id && (testCase.text ?? testCase.code).includes(part));
+  PYTHON_ONLY.find(
+    ([id, part]) => id === testCase.id && (testCase.text ?? testCase.code).includes(part),
+  );
 
 function pageWords(testCase) {
   const payload = payloads[testCase.id];
@@ -46,11 +62,26 @@ test("every stored case: the page's words are the notebook's, but where only Pyt
     else differ.push({ testCase, page });
   }
   const equal = cases.length - differ.length - excused.length;
-  console.log(`page words equal to Python's: ${equal} of ${cases.length} (${excused.length} Python-only)`);
-  if (process.env.PAGE_WORDS_OUT)  // every difference, to read
-    writeFileSync(process.env.PAGE_WORDS_OUT, JSON.stringify([...differ, ...excused].map(({ testCase, page }) =>
-      ({ id: testCase.id, answer: testCase.text ?? testCase.code, python: testCase.message, page: page.words }))));
-  assert.deepEqual(differ.map((d) => [d.testCase.id, d.testCase.text ?? d.testCase.code, d.page.words]), []);
+  console.log(
+    `page words equal to Python's: ${equal} of ${cases.length} (${excused.length} Python-only)`,
+  );
+  if (process.env.PAGE_WORDS_OUT)
+    // every difference, to read
+    writeFileSync(
+      process.env.PAGE_WORDS_OUT,
+      JSON.stringify(
+        [...differ, ...excused].map(({ testCase, page }) => ({
+          id: testCase.id,
+          answer: testCase.text ?? testCase.code,
+          python: testCase.message,
+          page: page.words,
+        })),
+      ),
+    );
+  assert.deepEqual(
+    differ.map((d) => [d.testCase.id, d.testCase.text ?? d.testCase.code, d.page.words]),
+    [],
+  );
   for (const { testCase, page } of excused) {
     assert.equal(page.passed, false, testCase.id);
     assert.equal(testCase.status, "not yet", testCase.id);
@@ -58,10 +89,18 @@ test("every stored case: the page's words are the notebook's, but where only Pyt
   // every implement payload's pass is among the equal words
   for (const [id, payload] of Object.entries(payloads))
     if (payload.kind === "implement")
-      assert.ok(cases.some((c) => c.id === id && c.status === "passed" && pageWords(c).words === c.message), id);
+      assert.ok(
+        cases.some((c) => c.id === id && c.status === "passed" && pageWords(c).words === c.message),
+        id,
+      );
   // each listed case is still one the page cannot word (else: remove it from the list)
   for (const [id, part] of PYTHON_ONLY)
-    assert.ok(excused.some(({ testCase }) => testCase.id === id && (testCase.text ?? testCase.code).includes(part)), `${id}: ${part}`);
+    assert.ok(
+      excused.some(
+        ({ testCase }) => testCase.id === id && (testCase.text ?? testCase.code).includes(part),
+      ),
+      `${id}: ${part}`,
+    );
 });
 
 test("the stored cases cover every exercise and kind, typed and written", () => {
@@ -75,7 +114,7 @@ test("the stored cases cover every exercise and kind, typed and written", () => 
 test("compare.shape_advice and shapeAdvice give one advice on every stored shape pair", () => {
   assert.ok(shapePairs.length >= 80);
   const templates = new Set(shapePairs.map(([, , template]) => template));
-  assert.equal(templates.size, 8);  // every advice.* template
+  assert.equal(templates.size, 8); // every advice.* template
   for (const [expected, got, template, fields] of shapePairs)
     assert.deepEqual(shapeAdvice(expected, got), { template, fields }, `${expected} vs ${got}`);
 });

@@ -12,7 +12,7 @@ import {
   scatterProblems,
   scatterResult,
   scatterWrites,
-} from "../../gatherlab/widgets/js/scatter.mjs";
+} from "../../gatherlab/browser/explorers/scatter.mjs";
 
 const file = new URL("./scatter_cases.json.gz", import.meta.url);
 const calls = JSON.parse(gunzipSync(readFileSync(file)).toString("utf8"));
@@ -28,7 +28,9 @@ test("the suite is large and mixed", () => {
   assert.ok(refused > 200 && calls.length - refused > 200);
   const modes = new Set(calls.map((c) => `${c.reduce} ${c.include_self}`));
   assert.equal(modes.size, 11); // none, and 5 reductions with and without the old value
-  assert.ok(calls.some((c) => c.writes && new Set(c.writes.map((w) => w[0].join())).size < c.writes.length));
+  assert.ok(
+    calls.some((c) => c.writes && new Set(c.writes.map((w) => w[0].join())).size < c.writes.length),
+  );
   assert.ok(calls.some((c) => c.x.dtype === "float64" && c.writes));
 });
 
@@ -43,11 +45,19 @@ test("rules, writes and outputs agree with gl.reference and torch on every call"
       }
       assert.deepEqual(problems, []);
       const writes = scatterWrites(c.x, c.dim, c.index, c.src);
-      assert.deepEqual(writes.map((w) => [w.to, w.value]), c.writes);
+      assert.deepEqual(
+        writes.map((w) => [w.to, w.value]),
+        c.writes,
+      );
       const { output } = scatterResult(c.x, writes, c.reduce, c.include_self);
       assert.deepEqual(output.shape, c.output.shape);
       if (c.x.dtype.startsWith("float"))
-        output.data.forEach((v, k) => assert.ok(Math.abs(v - c.output.data[k]) <= 1e-9 * Math.max(1, Math.abs(v)), `${v} vs ${c.output.data[k]}`));
+        output.data.forEach((v, k) =>
+          assert.ok(
+            Math.abs(v - c.output.data[k]) <= 1e-9 * Math.max(1, Math.abs(v)),
+            `${v} vs ${c.output.data[k]}`,
+          ),
+        );
       else assert.deepEqual(output.data, c.output.data);
     } catch (error) {
       disagreements.push(`${describe(c)}: ${error.message.slice(0, 300)}`);
@@ -72,7 +82,14 @@ test("a collision says what stays", () => {
     collisionLine([1], [100, 101], 11, 101, "none", true, "int64"),
     "out[1] ← 100, 101: one write stays (101 here); PyTorch promises none of them",
   );
-  const mean = scatterResult({ shape: [1], data: [-5], dtype: "int64" },
-    [{ from: [0], to: [0], value: -2 }, { from: [1], to: [0], value: 0 }], "mean", true);
+  const mean = scatterResult(
+    { shape: [1], data: [-5], dtype: "int64" },
+    [
+      { from: [0], to: [0], value: -2 },
+      { from: [1], to: [0], value: 0 },
+    ],
+    "mean",
+    true,
+  );
   assert.deepEqual(mean.output.data, [-3]); // floor division, as torch's integer mean
 });

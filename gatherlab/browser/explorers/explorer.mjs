@@ -36,8 +36,7 @@ const key = (at) => at.join(",");
 // Equal values, whatever the order of object keys (saved notebooks sort them).
 function same(a, b) {
   if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null)
-    return false;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const keys = Object.keys(a);
   return (
@@ -106,9 +105,15 @@ export function table(tensor, name, options = {}) {
   else if (size > MAX_SHOWN) body = `<div class="gl-q">(${size} values: too many to show)</div>`;
   else if (tensor.shape.length === 0)
     body = `<table class="gl-t"><tr>${cell(
-      labels[""] ?? formatValue(tensor.data[0], tensor.dtype), marks[""], [], name, 0, "",
+      labels[""] ?? formatValue(tensor.data[0], tensor.dtype),
+      marks[""],
+      [],
+      name,
+      0,
+      "",
     )}</tr></table>`;
-  else if (tensor.shape.length <= 2) body = grid(name, tensor, [], marks, labels, heat, width, pick);
+  else if (tensor.shape.length <= 2)
+    body = grid(name, tensor, [], marks, labels, heat, width, pick);
   else {
     const lead = tensor.shape.slice(0, -2);
     body = coords(lead)
@@ -123,14 +128,16 @@ export function table(tensor, name, options = {}) {
 }
 
 const row = (...blocks) =>
-  `<div class="gl-row">${blocks.filter(Boolean).map((b) => `<div>${b}</div>`).join("")}</div>`;
+  `<div class="gl-row">${blocks
+    .filter(Boolean)
+    .map((b) => `<div>${b}</div>`)
+    .join("")}</div>`;
 const code = (text) => `<div class="gl-code">${esc(text)}</div>`;
 const codeBlock = (lines) => `<div class="gl-code gl-pre">${lines.map(esc).join("\n")}</div>`;
 const heading = (text) => `<div class="gl-head">${esc(text)}</div>`;
 const note = (text) => `<div class="gl-q">${esc(text)}</div>`;
 const ok = (text) => `<div class="gl-ok"><b>✓</b> ${esc(text)}</div>`;
-const failure = (title, text) =>
-  `<div class="gl-bad"><b>✗ ${esc(title)}:</b> ${esc(text)}</div>`;
+const failure = (title, text) => `<div class="gl-bad"><b>✗ ${esc(title)}:</b> ${esc(text)}</div>`;
 
 // gl.diagnose's problems: which rule, its message (naming the entry), and the fix.
 export function problemsBox(problems, title = "This call breaks a rule", hints = true) {
@@ -193,10 +200,15 @@ const EXPLORERS = {
       const dims = [...Array(rank).keys(), -1];
       const { traced, problems } = run(s.x, s.dim, s.index);
       const controls = [
-        buttons("dim", dims.map((d) => `dim ${d}`), dims.indexOf(s.dim), (k) => {
-          s.dim = dims[k];
-          app.commit();
-        }),
+        buttons(
+          "dim",
+          dims.map((d) => `dim ${d}`),
+          dims.indexOf(s.dim),
+          (k) => {
+            s.dim = dims[k];
+            app.commit();
+          },
+        ),
       ];
       let html = codeBlock([callLine(s.dim, rank)]);
       if (problems.length) {
@@ -209,7 +221,8 @@ const EXPLORERS = {
           problemsBox(problems, "No output: the call raises because it breaks a rule") +
           row(table(s.x, "x"), table(s.index, "index", { marks: fault })) +
           (Object.keys(fault).length ? legend(["fault"]) : "");
-        if (lastGood) html += `<div class="gl-last">${heading("The last call that ran")}${lastGood}</div>`;
+        if (lastGood)
+          html += `<div class="gl-last">${heading("The last call that ran")}${lastGood}</div>`;
         return { controls, html };
       }
       const outs = traced.steps.map((step) => step.out);
@@ -225,7 +238,10 @@ const EXPLORERS = {
         row(
           table(s.x, "x", { marks: step ? { [key(step.source)]: "source" } : {} }),
           table(s.index, "index", { marks: step ? { [key(step.index_at)]: "index" } : {} }),
-          table(traced.output, "out", { marks: step ? { [key(step.out)]: "out" } : {}, pick: true }),
+          table(traced.output, "out", {
+            marks: step ? { [key(step.out)]: "out" } : {},
+            pick: true,
+          }),
         );
       const overview =
         codeBlock([callLine(s.dim, rank)]) +
@@ -259,13 +275,39 @@ const EXPLORERS = {
     const compute = () => {
       const { features, positions } = s;
       if (features.shape.length !== 3)
-        return { problems: [{ rule: "features-shape", message: `features has shape ${shapeText(features.shape)}, but the recipe needs (batch, time, feature)`, hint: "write a 3-D list", where: null }] };
+        return {
+          problems: [
+            {
+              rule: "features-shape",
+              message: `features has shape ${shapeText(features.shape)}, but the recipe needs (batch, time, feature)`,
+              hint: "write a 3-D list",
+              where: null,
+            },
+          ],
+        };
       if (positions.shape.length !== 2)
-        return { problems: [{ rule: "positions-shape", message: `positions has shape ${shapeText(positions.shape)}, but the recipe needs one row of time positions per batch member: shape (batch, selected_time)`, hint: "write one list of time positions per batch member", where: null }] };
+        return {
+          problems: [
+            {
+              rule: "positions-shape",
+              message: `positions has shape ${shapeText(positions.shape)}, but the recipe needs one row of time positions per batch member: shape (batch, selected_time)`,
+              hint: "write one list of time positions per batch member",
+              where: null,
+            },
+          ],
+        };
       const [batch, picks] = positions.shape;
       const size = features.shape[2];
-      const unsqueezed = { shape: [batch, picks, 1], data: positions.data.slice(), dtype: positions.dtype };
-      const index = { shape: [batch, picks, size], data: positions.data.flatMap((p) => Array(size).fill(p)), dtype: positions.dtype };
+      const unsqueezed = {
+        shape: [batch, picks, 1],
+        data: positions.data.slice(),
+        dtype: positions.dtype,
+      };
+      const index = {
+        shape: [batch, picks, size],
+        data: positions.data.flatMap((p) => Array(size).fill(p)),
+        dtype: positions.dtype,
+      };
       const { traced, problems } = run(features, 1, index);
       return { problems, unsqueezed, index, traced, batch, picks, size };
     };
@@ -279,15 +321,21 @@ const EXPLORERS = {
       ];
       if (r.problems.length) {
         let html = problemsBox(r.problems, "Not applied: the recipe cannot run on these tensors");
-        if (lastGood) html += `<div class="gl-last">${heading("The last positions that ran")}${lastGood}</div>`;
+        if (lastGood)
+          html += `<div class="gl-last">${heading("The last positions that ran")}${lastGood}</div>`;
         return { controls, html };
       }
       member = Math.min(member, r.batch - 1);
       controls.push(
-        buttons("member", [...Array(r.batch).keys()].map((b) => `batch ${b}`), member, (k) => {
-          member = k;
-          app.refresh();
-        }),
+        buttons(
+          "member",
+          [...Array(r.batch).keys()].map((b) => `batch ${b}`),
+          member,
+          (k) => {
+            member = k;
+            app.refresh();
+          },
+        ),
       );
       const html = renderSelection(s, r, step, member);
       lastGood = renderSelection(s, r, 3, member);
@@ -304,7 +352,9 @@ const EXPLORERS = {
       let moved = "";
       if (s.dim >= rank) {
         // a typed x with fewer dims: say so, never change the call silently
-        moved = note(`dim ${s.dim} does not exist on this x (${rank} dim${rank === 1 ? "" : "s"}), so dim is now ${rank - 1}.`);
+        moved = note(
+          `dim ${s.dim} does not exist on this x (${rank} dim${rank === 1 ? "" : "s"}), so dim is now ${rank - 1}.`,
+        );
         s.dim = rank - 1;
       }
       const dim = s.dim;
@@ -315,10 +365,15 @@ const EXPLORERS = {
       chosen = Math.min(chosen, names.length - 1);
       const dims = [...Array(rank).keys()];
       const controls = [
-        select("dim", dims.map((d) => `dim ${d}`), dims.indexOf(dim), (k) => {
-          s.dim = dims[k];
-          app.commit();
-        }),
+        select(
+          "dim",
+          dims.map((d) => `dim ${d}`),
+          dims.indexOf(dim),
+          (k) => {
+            s.dim = dims[k];
+            app.commit();
+          },
+        ),
         buttons("op", names, chosen, (k) => {
           chosen = k;
           app.refresh();
@@ -326,7 +381,9 @@ const EXPLORERS = {
       ];
       const html =
         moved +
-        (chosen === 0 ? overview(results, s, dim) : detail(s, results[chosen - 1], results[0], dim));
+        (chosen === 0
+          ? overview(results, s, dim)
+          : detail(s, results[chosen - 1], results[0], dim));
       return { controls, html };
     };
     return { boxes: ["x", "index"], view };
@@ -376,7 +433,10 @@ const EXPLORERS = {
       const n = s.index.data.length;
       const onlyFirst = Array(n).fill(0);
       if (n) onlyFirst[0] = 1;
-      const first = entry("out", s.index.shape.map(() => 0));
+      const first = entry(
+        "out",
+        s.index.shape.map(() => 0),
+      );
       const like = (data) => ({ shape: s.index.shape, data, dtype: "float64" });
       return [
         [s.first ?? "chapter weights", s.weights],
@@ -390,18 +450,34 @@ const EXPLORERS = {
       const { traced, problems } = run(s.x, s.dim, s.index);
       const mismatch =
         !problems.length && !same(weights.shape, s.index.shape)
-          ? [{ rule: "weights-shape", message: `weights has shape ${shapeText(weights.shape)}, but it multiplies the output, whose shape is the index's: ${shapeText(s.index.shape)}`, hint: `write weights of shape ${shapeText(s.index.shape)}`, where: null }]
+          ? [
+              {
+                rule: "weights-shape",
+                message: `weights has shape ${shapeText(weights.shape)}, but it multiplies the output, whose shape is the index's: ${shapeText(s.index.shape)}`,
+                hint: `write weights of shape ${shapeText(s.index.shape)}`,
+                where: null,
+              },
+            ]
           : [];
       const controls = [
-        buttons("weights", choices.map(([name]) => name), preset, (k) => {
-          preset = k;
-          app.boxes.weights.setValue(formatTensor(presets()[k][1]));
-          app.refresh();
-        }),
+        buttons(
+          "weights",
+          choices.map(([name]) => name),
+          preset,
+          (k) => {
+            preset = k;
+            app.boxes.weights.setValue(formatTensor(presets()[k][1]));
+            app.refresh();
+          },
+        ),
       ];
       if (problems.length || mismatch.length) {
-        let html = problemsBox(problems.length ? problems : mismatch, "Not applied: no gradient for this call");
-        if (lastGood) html += `<div class="gl-last">${heading("The last call that ran")}${lastGood}</div>`;
+        let html = problemsBox(
+          problems.length ? problems : mismatch,
+          "Not applied: no gradient for this call",
+        );
+        if (lastGood)
+          html += `<div class="gl-last">${heading("The last call that ran")}${lastGood}</div>`;
         return { controls, html };
       }
       const cells = coords(s.x.shape);
@@ -460,12 +536,17 @@ function renderSelection(s, r, step, member) {
   ].slice(0, step + 1);
   const width = Math.max(...lines.map(([c]) => c.length));
   const recipe = codeBlock(lines.map(([c, shape]) => `${c.padEnd(width)}  # shape ${shape}`));
-  const tables = row(table(features, "features", { marks: read, note: "(batch, time, feature)" }), produced);
+  const tables = row(
+    table(features, "features", { marks: read, note: "(batch, time, feature)" }),
+    produced,
+  );
   const asks = `Batch member ${member} asks for time positions [${memberPositions.join(", ")}].`;
   if (step === 3) {
     const steps = r.traced.steps.filter((t) => t.out[0] === member);
     return (
-      recipe + tables + codeBlock(steps.map((t) => traceLine(t, features.dtype, "features"))) +
+      recipe +
+      tables +
+      codeBlock(steps.map((t) => traceLine(t, features.dtype, "features"))) +
       legend(["out", "source"], { out: `batch member ${member}'s output` })
     );
   }
@@ -478,7 +559,9 @@ function renderSelection(s, r, step, member) {
     index: `batch member ${member}'s positions`,
     source: step === 1 ? "what this index alone would read" : "what gather will read with it",
   };
-  return recipe + tables + note(words) + legend(step === 0 ? ["index"] : ["index", "source"], meanings);
+  return (
+    recipe + tables + note(words) + legend(step === 0 ? ["index"] : ["index", "source"], meanings)
+  );
 }
 
 // ---- chapter 3
@@ -499,7 +582,9 @@ function torchOps(x, index, dim) {
       code: text,
       output: traced.output,
       reads: traced.steps.map((t) => t.source),
-      wrapped: wrapped.map((t) => `${entry("index", t.index_at)} = ${t.position} read as ${t.used}`),
+      wrapped: wrapped.map(
+        (t) => `${entry("index", t.index_at)} = ${t.position} read as ${t.used}`,
+      ),
     };
   });
 }
@@ -533,8 +618,9 @@ function remarks(result, s, dim) {
     );
     const coordinates = { shape: [...s.index.shape, rank], data, dtype: "int64" };
     parts.push(
-      note(`coordinates[..., ${dim}] is index; on every other dim d, coordinates[..., d] is the output's own position on d.`) +
-        table(coordinates, "coordinates"),
+      note(
+        `coordinates[..., ${dim}] is index; on every other dim d, coordinates[..., d] is the output's own position on d.`,
+      ) + table(coordinates, "coordinates"),
     );
   }
   return parts.join("");
@@ -542,7 +628,8 @@ function remarks(result, s, dim) {
 
 function verdict(result, reference) {
   if (!result.output || !reference.output) return "";
-  return same(result.output.shape, reference.output.shape) && same(result.output.data, reference.output.data)
+  return same(result.output.shape, reference.output.shape) &&
+    same(result.output.data, reference.output.data)
     ? "✓ same shape and values as torch.gather"
     : "✗ differs from torch.gather";
 }
@@ -553,8 +640,13 @@ function outcome(result) {
   if (result.problems) return problemsBox(result.problems, "breaks a rule");
   if (result.error) return failure("raises", result.error);
   if (result.raises)
-    return failure("raises", `${result.raises}; its own message shows with a running notebook (make lab)`);
-  return note("This index dtype is checked by the library itself: run it in a notebook (make lab).");
+    return failure(
+      "raises",
+      `${result.raises}; its own message shows with a running notebook (make lab)`,
+    );
+  return note(
+    "This index dtype is checked by the library itself: run it in a notebook (make lab).",
+  );
 }
 
 function overview(results, s, dim) {
@@ -570,7 +662,12 @@ function overview(results, s, dim) {
 
 function detail(s, result, reference, dim) {
   if (!result.output)
-    return code(result.code) + outcome(result) + remarks(result, s, dim) + row(table(s.x, "x"), table(s.index, "index"));
+    return (
+      code(result.code) +
+      outcome(result) +
+      remarks(result, s, dim) +
+      row(table(s.x, "x"), table(s.index, "index"))
+    );
   const read = Object.fromEntries(result.reads.map((at) => [key(at), "source"]));
   return (
     code(result.code) +
@@ -585,7 +682,9 @@ function detail(s, result, reference, dim) {
 
 function renderLab(s, library, spec) {
   const problems = diagnose(s.x, s.dim, s.index);
-  const fault = Object.fromEntries(problems.filter((p) => p.where).map((p) => [key(p.where), "fault"]));
+  const fault = Object.fromEntries(
+    problems.filter((p) => p.where).map((p) => [key(p.where), "fault"]),
+  );
   const written = s.code || `torch.tensor(${formatTensor(s.index)})`;
   const parts = [
     codeBlock([`index = ${written}`, `torch.gather(x, ${s.dim}, index)`]),
@@ -594,10 +693,14 @@ function renderLab(s, library, spec) {
     heading("The rule (gl.diagnose, checked in this page)"),
   ];
   if (problems.length) parts.push(problemsBox(problems, "This call breaks a rule", false));
-  else if (!s.index.data.length) parts.push(ok("no rule is broken: an empty index skips every check but dim's"));
+  else if (!s.index.data.length)
+    parts.push(ok("no rule is broken: an empty index skips every check but dim's"));
   else parts.push(ok("no rule is broken"));
   if (library.torch) {
-    parts.push(heading("PyTorch on the CPU (run by PyTorch itself)"), libraryOutcome(library.torch));
+    parts.push(
+      heading("PyTorch on the CPU (run by PyTorch itself)"),
+      libraryOutcome(library.torch),
+    );
     parts.push(heading("TensorFlow on the CPU (run by TensorFlow itself)"));
     if (library.tf) {
       parts.push(code(library.tf.code), libraryOutcome(library.tf));
@@ -606,7 +709,10 @@ function renderLab(s, library, spec) {
   } else {
     const { traced } = run(s.x, s.dim, s.index);
     if (traced)
-      parts.push(heading("PyTorch on the CPU (its output, computed in this page)"), ok("runs") + table(traced.output, "out"));
+      parts.push(
+        heading("PyTorch on the CPU (its output, computed in this page)"),
+        ok("runs") + table(traced.output, "out"),
+      );
     else parts.push(heading("PyTorch on the CPU"), note(spec.no_kernel));
   }
   if (!problems.length) return parts.join("");
@@ -616,7 +722,9 @@ function renderLab(s, library, spec) {
   if (valueRule)
     parts.push(
       `<div class="gl-q">Sources: ${spec.gpu_sources
-        .map(([text, url]) => `<a href="${esc(url)}" target="_blank" rel="noopener">${esc(text)}</a>`)
+        .map(
+          ([text, url]) => `<a href="${esc(url)}" target="_blank" rel="noopener">${esc(text)}</a>`,
+        )
         .join(", ")}</div>`,
     );
   parts.push(heading("A suggested fix"));
@@ -634,7 +742,8 @@ function renderLab(s, library, spec) {
     );
   } else if (library.fixes) parts.push(renderFixes(library.fixes));
   else if (!library.torch) parts.push(note(spec.no_kernel_fix));
-  else if (first.rule === "negative-index" && library.below_range) parts.push(note(library.below_range));
+  else if (first.rule === "negative-index" && library.below_range)
+    parts.push(note(library.below_range));
   else parts.push(note("No automatic fix for this call."));
   return parts.join("");
 }
@@ -646,11 +755,19 @@ function libraryOutcome(result) {
 function renderFixes(fixes) {
   const parts = [];
   if (fixes.length === 2)
-    parts.push(note("Two readings of this index, two repairs: pick the one that selects what you meant."));
+    parts.push(
+      note("Two readings of this index, two repairs: pick the one that selects what you meant."),
+    );
   for (const fix of fixes) {
     if (fix.reading) parts.push(heading(`Read as ${fix.reading}:`));
-    parts.push(codeBlock([...fix.steps, `torch.gather(x, ${fix.dim}, torch.tensor(${formatTensor(fix.index)}))`]));
-    if (fixes.length === 1) parts.push(note("One possible repair: check it selects what you meant."));
+    parts.push(
+      codeBlock([
+        ...fix.steps,
+        `torch.gather(x, ${fix.dim}, torch.tensor(${formatTensor(fix.index)}))`,
+      ]),
+    );
+    if (fixes.length === 1)
+      parts.push(note("One possible repair: check it selects what you meant."));
     parts.push(libraryOutcome(fix));
   }
   return parts.join("");
@@ -675,15 +792,29 @@ function renderGradient(s, traced, weights, chosen, autograd) {
     const parts = contributions[key(at)] ?? [];
     const total = f(parts.reduce((sum, [, w]) => sum + w, 0));
     labels[key(at)] =
-      parts.length > 1 ? `${parts.map(([, w]) => f(w)).join("+").replace(/\+-/g, "−")}=${total}` : parts.length ? total : "0";
+      parts.length > 1
+        ? `${parts
+            .map(([, w]) => f(w))
+            .join("+")
+            .replace(/\+-/g, "−")}=${total}`
+        : parts.length
+          ? total
+          : "0";
     heat[key(at)] = largest ? Math.abs(byHand[k]) / largest : 0;
   });
-  const lines = codeBlock([`out = torch.gather(x, ${s.dim}, index)`, "(out * weights).sum().backward()"]);
-  const parts = chosen ? contributions[key(chosen)] ?? [] : [];
+  const lines = codeBlock([
+    `out = torch.gather(x, ${s.dim}, index)`,
+    "(out * weights).sum().backward()",
+  ]);
+  const parts = chosen ? (contributions[key(chosen)] ?? []) : [];
   const outs = Object.fromEntries(parts.map(([out]) => [key(out), "x"]));
   const tables = [
-    table(s.index, "index", { marks: Object.fromEntries(Object.keys(outs).map((o) => [o, "index"])) }),
-    table(weights, "weights", { marks: Object.fromEntries(Object.keys(outs).map((o) => [o, "out"])) }),
+    table(s.index, "index", {
+      marks: Object.fromEntries(Object.keys(outs).map((o) => [o, "index"])),
+    }),
+    table(weights, "weights", {
+      marks: Object.fromEntries(Object.keys(outs).map((o) => [o, "out"])),
+    }),
     table(grad, "x.grad by hand", {
       marks: chosen ? { [key(chosen)]: "source" } : {},
       labels,
@@ -695,15 +826,20 @@ function renderGradient(s, traced, weights, chosen, autograd) {
   let html;
   if (!chosen)
     html =
-      lines + row(table(s.x, "x"), ...tables) +
-      note("Each source cell's gradient is the sum of the weights of the outputs that read it. Choose a source cell to see them.");
+      lines +
+      row(table(s.x, "x"), ...tables) +
+      note(
+        "Each source cell's gradient is the sum of the weights of the outputs that read it. Choose a source cell to see them.",
+      );
   else {
     const name = entry("x", chosen);
     const words = parts.length
       ? `${name} is read by ${parts.map(([out, w]) => `${entry("out", out)} (weight ${f(w)})`).join(", ")}: its gradient is ${parts.map(([, w]) => f(w)).join(" + ")} = ${f(parts.reduce((a, [, w]) => a + w, 0))}.`
       : `${name} is never read, so its gradient is 0.`;
     html =
-      lines + row(...tables) + code(words) +
+      lines +
+      row(...tables) +
+      code(words) +
       legend(["index", "out", "source"], {
         out: "weights that reach it",
         index: "index entries that point at it",
@@ -718,12 +854,29 @@ const coordsIndex = (shape, at) => at.reduce((flat, c, d) => flat * shape[d] + c
 function renderAutograd(autograd, byHand) {
   const title = heading("Autograd's own gradients");
   if (!autograd)
-    return title + note("PyTorch's and TensorFlow's autograd run only with a running notebook (make lab); the sums above are computed in this page.");
-  const blocks = autograd.map(([name, result]) => (result.error ? failure(name, result.error) : table(result.output, name)));
-  const agrees = autograd.every(
-    ([, r]) => r.output && r.output.data.every((v, k) => Math.abs(v - byHand.data[k]) <= 1e-8 + 1e-5 * Math.abs(byHand.data[k])),
+    return (
+      title +
+      note(
+        "PyTorch's and TensorFlow's autograd run only with a running notebook (make lab); the sums above are computed in this page.",
+      )
+    );
+  const blocks = autograd.map(([name, result]) =>
+    result.error ? failure(name, result.error) : table(result.output, name),
   );
-  return title + row(...blocks) + (agrees ? ok("both autograd gradients equal the sums by hand") : failure("Check", "the gradients disagree"));
+  const agrees = autograd.every(
+    ([, r]) =>
+      r.output &&
+      r.output.data.every(
+        (v, k) => Math.abs(v - byHand.data[k]) <= 1e-8 + 1e-5 * Math.abs(byHand.data[k]),
+      ),
+  );
+  return (
+    title +
+    row(...blocks) +
+    (agrees
+      ? ok("both autograd gradients equal the sums by hand")
+      : failure("Check", "the gradients disagree"))
+  );
 }
 
 // ---- the widget
@@ -754,7 +907,7 @@ export function render({ model, el }) {
     inputs,
     spec,
     boxes: {},
-    onTyped: () => {},
+    onTyped: (/** @type {string} */ _name) => {},
     // What Python computed for exactly these inputs (the libraries' own results).
     library() {
       const found = (model.get("library") ?? []).find((item) => same(item.inputs, app.key()));
@@ -765,7 +918,9 @@ export function render({ model, el }) {
     },
     refresh() {
       const focused = document.activeElement;
-      const cellFocused = viewArea.contains(focused) ? focused.dataset.out : undefined;
+      const cellFocused = viewArea.contains(focused)
+        ? /** @type {HTMLElement} */ (focused).dataset.out
+        : undefined;
       const restoreFocus = keepFocus(root, controlsArea);
       const { controls, html } = explorer.view();
       controlsArea.replaceChildren(...controls);

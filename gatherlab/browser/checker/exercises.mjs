@@ -15,15 +15,32 @@
 // nothing is sent anywhere. tests/js/page_exercises.test.mjs checks judge() and
 // readTyped() (after ready()).
 
-import { entry, formatValue, isFloat, problem, shapeText, trace, unravel } from "./core.mjs";
-import { strRepr } from "./python.mjs";
+import {
+  entry,
+  formatValue,
+  isFloat,
+  problem,
+  shapeText,
+  trace,
+  unravel,
+} from "../explorers/core.mjs";
+import { strRepr } from "../interpreter/python.mjs";
 
 // The evaluator (about 100 KB), imported by ready(): judge() and readTyped() need it.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
 
 export async function ready() {
-  ({ ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run } =
-    await import("./evaluator.mjs"));
+  ({
+    ForbiddenError,
+    PyError,
+    UnsupportedError,
+    family,
+    fromPayload,
+    literalScope,
+    parse,
+    repr,
+    run,
+  } = await import("../interpreter/evaluator.mjs"));
 }
 
 // ------------------------------------------------------------------ typed answers
@@ -56,20 +73,40 @@ const dottedName = (node) =>
 // tensor(...)/array(...) with an optional dtype? (typed.py's _value, the same rules.)
 function literal(node) {
   switch (node.e) {
-    case "const": return ["int", "float", "bool"].includes(node.v.t);
-    case "list": case "tuple": return node.items.every(literal);
-    case "unary":  // a sign on a number, or on a signed number: -1, --1, -(4)
-      return ["-", "+"].includes(node.op) && (node.value.e === "unary" ? literal(node.value) : node.value.e === "const" && ["int", "float"].includes(node.value.v.t));
+    case "const":
+      return ["int", "float", "bool"].includes(node.v.t);
+    case "list":
+    case "tuple":
+      return node.items.every(literal);
+    case "unary": // a sign on a number, or on a signed number: -1, --1, -(4)
+      return (
+        ["-", "+"].includes(node.op) &&
+        (node.value.e === "unary"
+          ? literal(node.value)
+          : node.value.e === "const" && ["int", "float"].includes(node.value.v.t))
+      );
     case "call":
-      if (node.func.e === "attr" && node.func.value.e === "call" && (CONVERSIONS.has(node.func.name) || ["to", "type"].includes(node.func.name))) {
+      if (
+        node.func.e === "attr" &&
+        node.func.value.e === "call" &&
+        (CONVERSIONS.has(node.func.name) || ["to", "type"].includes(node.func.name))
+      ) {
         const given = [...node.args, ...node.kwargs.map(([, value]) => value)];
-        const dtype = CONVERSIONS.has(node.func.name) ? given.length === 0
-          : given.length === 1 && node.kwargs.every(([name]) => name === "dtype") && dottedName(given[0]) !== "";
+        const dtype = CONVERSIONS.has(node.func.name)
+          ? given.length === 0
+          : given.length === 1 &&
+            node.kwargs.every(([name]) => name === "dtype") &&
+            dottedName(given[0]) !== "";
         return dtype && literal(node.func.value);
       }
-      return CALLS.has(dottedName(node.func)) && node.args.length === 1 && literal(node.args[0]) &&
-        node.kwargs.every(([name, value]) => name === "dtype" && dottedName(value) !== "");
-    default: return false;
+      return (
+        CALLS.has(dottedName(node.func)) &&
+        node.args.length === 1 &&
+        literal(node.args[0]) &&
+        node.kwargs.every(([name, value]) => name === "dtype" && dottedName(value) !== "")
+      );
+    default:
+      return false;
   }
 }
 
@@ -77,7 +114,12 @@ function literal(node) {
 function isEllipsis(text) {
   try {
     const program = parse(normalized(text));
-    return program.length === 1 && program[0].s === "expr" && program[0].value.e === "const" && program[0].value.v.t === "ellipsis";
+    return (
+      program.length === 1 &&
+      program[0].s === "expr" &&
+      program[0].value.e === "const" &&
+      program[0].value.v.t === "ellipsis"
+    );
   } catch {
     return false;
   }
@@ -87,11 +129,15 @@ function isEllipsis(text) {
 // a conversion, an attribute): `.sum()`, `.T`; null if nothing is.
 function beyondTensor(node) {
   const tensorCall = (n) => n.e === "call" && literal(n);
-  const conversion = (n) => n.e === "call" && n.func.e === "attr" && (CONVERSIONS.has(n.func.name) || ["to", "type"].includes(n.func.name));
+  const conversion = (n) =>
+    n.e === "call" &&
+    n.func.e === "attr" &&
+    (CONVERSIONS.has(n.func.name) || ["to", "type"].includes(n.func.name));
   // a conversion with arguments it does not take is not read (typed.py), nor said
   if (conversion(node)) return tensorCall(node.func.value) ? null : beyondTensor(node.func.value);
   if (node.e === "attr" && tensorCall(node.value)) return `.${node.name}`;
-  if (node.e === "call" && node.func.e === "attr" && tensorCall(node.func.value)) return `.${node.func.name}()`;
+  if (node.e === "call" && node.func.e === "attr" && tensorCall(node.func.value))
+    return `.${node.func.name}()`;
   if (node.e === "call" && node.func.e === "attr") return beyondTensor(node.func.value);
   if (node.e === "subscript" && tensorCall(node.value)) return "[...]";
   if (node.e === "attr" || node.e === "subscript") return beyondTensor(node.value);
@@ -105,8 +151,15 @@ export function readTyped(text) {
   if (!source) return { unreadable: "the answer is empty" };
   try {
     const program = parse(source);
-    const beyond = program.length === 1 && program[0].s === "expr" && !literal(program[0].value) && beyondTensor(program[0].value);
-    if (beyond) return { unsupported: `\`${beyond}\` on a typed tensor (the page reads numbers in nested lists, tensor(...) or array(...), and conversions such as \`.float()\` or \`.long()\`)` };
+    const beyond =
+      program.length === 1 &&
+      program[0].s === "expr" &&
+      !literal(program[0].value) &&
+      beyondTensor(program[0].value);
+    if (beyond)
+      return {
+        unsupported: `\`${beyond}\` on a typed tensor (the page reads numbers in nested lists, tensor(...) or array(...), and conversions such as \`.float()\` or \`.long()\`)`,
+      };
     if (program.length !== 1 || program[0].s !== "expr" || !literal(program[0].value))
       return { unreadable: "it is not a list of numbers, a tensor or an array" };
     return { value: run(source, literalScope()) };
@@ -121,7 +174,9 @@ export function readTyped(text) {
 // page reads it rounded, so a verdict that quotes it, or passes, cannot be trusted.
 const INTEGER = /(?<![\w.])\d[\d_]*(?![\w.])/g;
 const inexact = (source) =>
-  (source.match(INTEGER) ?? []).find((text) => !Number.isSafeInteger(Number(text.replace(/_/g, ""))));
+  (source.match(INTEGER) ?? []).find(
+    (text) => !Number.isSafeInteger(Number(text.replace(/_/g, ""))),
+  );
 
 // ------------------------------------------------------------------ outputs
 
@@ -140,7 +195,15 @@ function errorOf(error) {
   if (error instanceof ForbiddenError) return { forbidden: error.name_ };
   if (error instanceof UnsupportedError) return { unsupported: error.message };
   if (error instanceof PyError)
-    return { error: { type: error.type, rule: error.rule, message: error.message, hint: error.hint, call: error.call } };
+    return {
+      error: {
+        type: error.type,
+        rule: error.rule,
+        message: error.message,
+        hint: error.hint,
+        call: error.call,
+      },
+    };
   throw error;
 }
 
@@ -156,9 +219,11 @@ function asTensor(value) {
   try {
     // nested lists of floats read as NumPy reads them (float64), not as torch (float32)
     const read = run("tensor(v)", { ...literalScope(), v: value });
-    return read.dtype === "float32" ? run("tensor(v, dtype=torch.float64)", { ...literalScope(), v: value }) : read;
+    return read.dtype === "float32"
+      ? run("tensor(v, dtype=torch.float64)", { ...literalScope(), v: value })
+      : read;
   } catch {
-    return null;  // ragged, or not numbers
+    return null; // ragged, or not numbers
   }
 }
 
@@ -171,7 +236,8 @@ function asTensor(value) {
 function equals(output, want, expected) {
   if (!output) return false;
   if (want.not_expected) return !equals(output, expected, null);
-  if (want.any_of_shape) return Boolean(output.tensor) && sameShape(output.tensor.shape, want.any_of_shape);
+  if (want.any_of_shape)
+    return Boolean(output.tensor) && sameShape(output.tensor.shape, want.any_of_shape);
   if (want.error) {
     if (!output.error) return false;
     const [a, b] = [want.error, output.error];
@@ -213,21 +279,50 @@ export function body(code) {
   if (head < 0 || !DEF.test(lines[head])) return { code, function: false };
   const end = lines.findIndex((line, k) => k >= head && DEF_END.test(line));
   const oneLine = lines[head].match(/^(\s*def\s+\w+\s*\(.*\)\s*(?:->[^:]*)?:)(.*)$/);
-  if (end < 0 && oneLine && oneLine[2].trim() && !lines.some((line, k) => k > head && !blank(line))) {  // def f(x): return x
+  if (
+    end < 0 &&
+    oneLine &&
+    oneLine[2].trim() &&
+    !lines.some((line, k) => k > head && !blank(line))
+  ) {
+    // def f(x): return x
     const kept = lines.map((line, k) => (k < head ? line : k === head ? oneLine[2].trim() : ""));
-    return { code: kept.join("\n"), function: true, name: oneLine[1].match(/def\s+(\w+)/)[1], params: parameters(oneLine[1]) };
+    return {
+      code: kept.join("\n"),
+      function: true,
+      name: oneLine[1].match(/def\s+(\w+)/)[1],
+      params: parameters(oneLine[1]),
+    };
   }
-  if (end < 0) throw new PyError("SyntaxError", `line ${head + 1}: expected ':' at the end of the def line`);
+  if (end < 0)
+    throw new PyError("SyntaxError", `line ${head + 1}: expected ':' at the end of the def line`);
   const inside = (line) => blank(line) || indentOf(line) > indentOf(lines[head]);
   const first = lines.findIndex((line, k) => k > end && !blank(line));
   if (first < 0 || !inside(lines[first]))
-    throw new PyError("IndentationError", `line ${first < 0 ? end + 1 : first + 1}: expected an indented block after the def on line ${head + 1}`);
+    throw new PyError(
+      "IndentationError",
+      `line ${first < 0 ? end + 1 : first + 1}: expected an indented block after the def on line ${head + 1}`,
+    );
   if (lines.some((line, k) => k > end && !inside(line)))
-    throw new UnsupportedError("lines outside the function's body (a second def, or code after it)");
-  const indent = Math.min(...lines.slice(end + 1).filter((l) => !blank(l)).map(indentOf));
-  const kept = lines.map((line, k) => (k < head ? line : k <= end ? "" : line.slice(Math.min(indent, indentOf(line)))));
+    throw new UnsupportedError(
+      "lines outside the function's body (a second def, or code after it)",
+    );
+  const indent = Math.min(
+    ...lines
+      .slice(end + 1)
+      .filter((l) => !blank(l))
+      .map(indentOf),
+  );
+  const kept = lines.map((line, k) =>
+    k < head ? line : k <= end ? "" : line.slice(Math.min(indent, indentOf(line))),
+  );
   const header = lines.slice(head, end + 1).join(" ");
-  return { code: kept.join("\n"), function: true, name: header.match(/def\s+(\w+)/)[1], params: parameters(header) };
+  return {
+    code: kept.join("\n"),
+    function: true,
+    name: header.match(/def\s+(\w+)/)[1],
+    params: parameters(header),
+  };
 }
 
 // A def's parameters, {name, fallback}: their annotations dropped, a default's source
@@ -241,12 +336,15 @@ function parameters(header) {
     if (c === "," && depth === 0) parts.push("");
     else parts[parts.length - 1] += c;
   }
-  return parts.map((p) => p.trim()).filter(Boolean).map((p) => {
-    if (/^[*/]/.test(p)) throw new UnsupportedError("*args, **kwargs or / in a def");
-    const [, name, fallback] = p.match(/^([A-Za-z_]\w*)\s*(?::[^=]*)?(?:=(.*))?$/s) ?? [];
-    if (!name) throw new PyError("SyntaxError", `invalid parameter ${p}`);
-    return { name, fallback: fallback ?? null };
-  });
+  return parts
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => {
+      if (/^[*/]/.test(p)) throw new UnsupportedError("*args, **kwargs or / in a def");
+      const [, name, fallback] = p.match(/^([A-Za-z_]\w*)\s*(?::[^=]*)?(?:=(.*))?$/s) ?? [];
+      if (!name) throw new PyError("SyntaxError", `invalid parameter ${p}`);
+      return { name, fallback: fallback ?? null };
+    });
 }
 
 // The learner's function called with the case's arguments, in order, as Python calls
@@ -256,13 +354,27 @@ function called(lines, args, inputs) {
   const { name, params } = lines;
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (params.length < args.length)
-    throw new PyError("TypeError", `${name}() takes ${plural(params.length, "positional argument")} but ${args.length} were given`);
-  const missing = params.slice(args.length).filter((p) => p.fallback === null).map((p) => `'${p.name}'`);
+    throw new PyError(
+      "TypeError",
+      `${name}() takes ${plural(params.length, "positional argument")} but ${args.length} were given`,
+    );
+  const missing = params
+    .slice(args.length)
+    .filter((p) => p.fallback === null)
+    .map((p) => `'${p.name}'`);
   if (missing.length) {
-    const listed = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")}${missing.length > 2 ? "," : ""} and ${missing.at(-1)}`;
-    throw new PyError("TypeError", `${name}() missing ${plural(missing.length, "required positional argument")}: ${listed}`);
+    const listed =
+      missing.length === 1
+        ? missing[0]
+        : `${missing.slice(0, -1).join(", ")}${missing.length > 2 ? "," : ""} and ${missing.at(-1)}`;
+    throw new PyError(
+      "TypeError",
+      `${name}() missing ${plural(missing.length, "required positional argument")}: ${listed}`,
+    );
   }
-  return Object.fromEntries(params.map((p, k) => [p.name, k < args.length ? inputs[args[k]] : run(p.fallback.trim())]));
+  return Object.fromEntries(
+    params.map((p, k) => [p.name, k < args.length ? inputs[args[k]] : run(p.fallback.trim())]),
+  );
 }
 
 // The name a fix's lines bind: the notebook's (payload.call.answer), or `answer`.
@@ -281,7 +393,7 @@ function codeOutputs(payload, answer) {
   let lines;
   try {
     lines = body(answer);
-    parse(lines.code);  // Python reads the lines before it runs any
+    parse(lines.code); // Python reads the lines before it runs any
   } catch (error) {
     const out = errorOf(error);
     return out.unsupported ? out : { syntax: out.error.message };
@@ -295,18 +407,27 @@ function codeOutputs(payload, answer) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
     const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
     try {
-      const value = run(code, payload.kind === "implement" ? called(lines, payload.args, inputs) : inputs, { tf: true, forbid: payload.forbid, calls, function: lines.function && payload.kind === "implement" });
+      const value = run(
+        code,
+        payload.kind === "implement" ? called(lines, payload.args, inputs) : inputs,
+        {
+          tf: true,
+          forbid: payload.forbid,
+          calls,
+          function: lines.function && payload.kind === "implement",
+        },
+      );
       if (payload.kind === "fix") {
         const why = payload.call.part === "index" ? floatPositions(payload, inputs, value) : null;
         if (why) return { verdict: why };
         results.push(fixedCall(payload, inputs, value));
-      }
-      else results.push(outputOf(value));
+      } else results.push(outputOf(value));
     } catch (error) {
       const out = errorOf(error);
       if (out.unsupported) return out;
       if (out.forbidden) return { ...out, case: testCase.name };
-      if (payload.kind === "implement" && out.error && !out.error.rule) out.error.rule = indexingRule(out.error);
+      if (payload.kind === "implement" && out.error && !out.error.rule)
+        out.error.rule = indexingRule(out.error);
       results.push(out);
     }
   }
@@ -321,18 +442,24 @@ function fixedCall(payload, inputs, value) {
   const input = inputs[payload.args[0]];
   try {
     if (part === "dim") return outputOf(family(op, input, value, inputs[payload.args[1]]));
-    if (value.t !== "tensor") {  // diagnose's not-a-tensor rule, as Python words it
+    if (value.t !== "tensor") {
+      // diagnose's not-a-tensor rule, as Python words it
       const hintId = ["list", "tuple"].includes(value.t) ? "sequence" : "other";
       const got = value.t === "none" ? "None" : value.t;
-      const { message, hint, rule } = problem("not-a-tensor", "not-a-tensor", hintId, { op, name: "index", got });
+      const { message, hint, rule } = problem("not-a-tensor", "not-a-tensor", hintId, {
+        op,
+        name: "index",
+        got,
+      });
       return { error: { type: "TypeError", rule, message, hint, call: `torch.${op}` } };
     }
     const out = outputOf(family(op, input, dim, value));
-    out.index = value;  // the learner's index (fixShape reshapes it)
+    out.index = value; // the learner's index (fixShape reshapes it)
     // what each output entry read, as the notebook's trace says it
     const name = payload.args[0];
     const steps = trace(input, dim, value, op).steps;
-    out.read = (flat) => `${entry(name, steps[flat].source)} = ${formatValue(steps[flat].value, input.dtype)}`;
+    out.read = (flat) =>
+      `${entry(name, steps[flat].source)} = ${formatValue(steps[flat].value, input.dtype)}`;
     return out;
   } catch (error) {
     return errorOf(error);
@@ -349,7 +476,8 @@ const roundHalfEven = (x) => {
   const r = Math.round(x);
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 };
-const same = (a, b) => sameShape(a.shape, b.shape) && a.data.every((x, k) => Number(x) === Number(b.data[k]));
+const same = (a, b) =>
+  sameShape(a.shape, b.shape) && a.data.every((x, k) => Number(x) === Number(b.data[k]));
 
 function floatPositions(payload, inputs, value) {
   if (value.t !== "tensor" || value.lib !== "torch") return null;
@@ -362,16 +490,25 @@ function floatPositions(payload, inputs, value) {
     const fractions = values.filter((x) => Math.abs(x - roundHalfEven(x)) > 0);
     const known = new Set(source.data.map(Number));
     if (fractions.length && values.every((x) => known.has(x)))
-      return v("fix.values_not_positions", { input: inputName, value: formatValue(fractions[0], "float32", 6), index: indexName });
+      return v("fix.values_not_positions", {
+        input: inputName,
+        value: formatValue(fractions[0], "float32", 6),
+        index: indexName,
+      });
     if (fractions.length && values.every((x) => Math.abs(x - roundHalfEven(x)) < NEAR_WHOLE))
       return v("fix.near_whole", { value: formatValue(fractions[0], "float32", 7) });
-    if (fractions.length) return v("fix.fractions", { value: formatValue(fractions[0], "float32") });
+    if (fractions.length)
+      return v("fix.fractions", { value: formatValue(fractions[0], "float32") });
     const whole = { ...value, dtype: "int64", data: values.map(roundHalfEven) };
     if (equals(fixedCall(payload, inputs, whole), payload.cases[0].expected)) return null;
     // whole numbers from `//` or .floor() (a float tensor still): the cut, not `/`
     return cutFractions(payload, inputs, value.shape, values) ?? v("fix.float_wrong_positions");
   }
-  if (isFloat(source.dtype) && sameShape(value.shape, source.shape) && values.every((x, k) => x === Math.trunc(source.data[k])))
+  if (
+    isFloat(source.dtype) &&
+    sameShape(value.shape, source.shape) &&
+    values.every((x, k) => x === Math.trunc(source.data[k]))
+  )
     return v("fix.values_long", { input: inputName, value: String(values[0]), index: indexName });
   return cutFractions(payload, inputs, value.shape, values);
 }
@@ -384,7 +521,10 @@ function cutFractions(payload, inputs, shape, values) {
   if (!isFloat(original.dtype) || !sameShape(shape, original.shape)) return null;
   const rounded = original.data.map(roundHalfEven);
   if (!same({ shape: original.shape, data: rounded }, fromPayload(payload.reference))) return null;
-  const cuts = { "cut.trunc": original.data.map(Math.trunc), "cut.floor": original.data.map(Math.floor) };
+  const cuts = {
+    "cut.trunc": original.data.map(Math.trunc),
+    "cut.floor": original.data.map(Math.floor),
+  };
   const made = Object.keys(cuts).filter((name) => values.every((x, k) => x === cuts[name][k]));
   const wrong = values.findIndex((x, k) => x !== rounded[k]);
   if (!made.length || wrong < 0) return null;
@@ -406,31 +546,44 @@ function cutFractions(payload, inputs, shape, values) {
 // and the call that fixes it (tests/js/page_words.test.mjs holds both to the stored
 // pairs of tools/page_cases.py).
 const dimsText = (count) => (count === 1 ? "1 dim" : `${count} dims`);
-const expandSizes = (expected, d) => expected.map((s, i) => (i === d ? String(s) : "-1")).join(", ");
+const expandSizes = (expected, d) =>
+  expected.map((s, i) => (i === d ? String(s) : "-1")).join(", ");
 
 export function shapeAdvice(expected, got) {
   const without = (shape, d) => [...shape.slice(0, d), ...shape.slice(d + 1)];
   if (got.length + 1 === expected.length)
     for (let d = 0; d < expected.length; d++)
       if (sameShape(without(expected, d), got)) {
-        if (expected[d] === 1) return { template: "advice.missing_unsqueeze", fields: { d: String(d) } };
-        return { template: "advice.missing_expand", fields: { d: String(d), size: String(expected[d]), sizes: expandSizes(expected, d) } };
+        if (expected[d] === 1)
+          return { template: "advice.missing_unsqueeze", fields: { d: String(d) } };
+        return {
+          template: "advice.missing_expand",
+          fields: { d: String(d), size: String(expected[d]), sizes: expandSizes(expected, d) },
+        };
       }
   if (got.length === expected.length + 1)
     for (let d = 0; d < got.length; d++)
-      if (got[d] === 1 && sameShape(without(got, d), expected)) return { template: "advice.extra", fields: { d: String(d) } };
+      if (got[d] === 1 && sameShape(without(got, d), expected))
+        return { template: "advice.extra", fields: { d: String(d) } };
   if (got.length !== expected.length)
-    return { template: "advice.rank", fields: { got: dimsText(got.length), expected: dimsText(expected.length) } };
+    return {
+      template: "advice.rank",
+      fields: { got: dimsText(got.length), expected: dimsText(expected.length) },
+    };
   const n = got.length;
   if (n >= 2 && sameShape(got, [...expected.slice(0, -2), expected[n - 1], expected[n - 2]])) {
-    if (n === 2 && got[0] === 1) return { template: "advice.one_row", fields: { count: String(got[1]) } };
+    if (n === 2 && got[0] === 1)
+      return { template: "advice.one_row", fields: { count: String(got[1]) } };
     return { template: "advice.swapped", fields: {} };
   }
   const wrong = got.map((s, d) => d).filter((d) => got[d] !== expected[d]);
   const d = wrong[0];
   const fields = { d: String(d), got: String(got[d]), expected: String(expected[d]) };
   if (got[d] === 1 && wrong.length === 1)
-    return { template: "advice.size_expand", fields: { ...fields, sizes: expandSizes(expected, d) } };
+    return {
+      template: "advice.size_expand",
+      fields: { ...fields, sizes: expandSizes(expected, d) },
+    };
   return { template: "advice.size", fields };
 }
 
@@ -442,14 +595,25 @@ const phrase = (template, fields = {}) => ({ template, fields });
 // the index's new axis belongs (found by running the call, as Python does).
 function fixShape(payload, got, want) {
   const advice = shapeAdvice(want.shape, got.tensor.shape);
-  const shape = { lead: phrase("lead.runs_now"), what: "the result", got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(want.shape) };
-  const said = { passed: false, template: "differ.shape", fields: { ...shape, advice }, misconception: null };
+  const shape = {
+    lead: phrase("lead.runs_now"),
+    what: "the result",
+    got_shape: shapeText(got.tensor.shape),
+    expected_shape: shapeText(want.shape),
+  };
+  const said = {
+    passed: false,
+    template: "differ.shape",
+    fields: { ...shape, advice },
+    misconception: null,
+  };
   const index = got.index;
-  if (advice.template !== "advice.size_expand" || payload.call.part !== "index" || !index) return said;
+  if (advice.template !== "advice.size_expand" || payload.call.part !== "index" || !index)
+    return said;
   const target = fromPayload(payload.reference).shape;
   const short = index.shape.map((s, d) => d).filter((d) => index.shape[d] === 1 && target[d] !== 1);
   const head = { ...shape, advice: phrase("advice.size", advice.fields) };
-  const inputs = inputsOf(payload.cases[0]);  // not the run's: its lines may have written into them
+  const inputs = inputsOf(payload.cases[0]); // not the run's: its lines may have written into them
   const gives = (code, names) => {
     try {
       return equals(fixedCall(payload, inputs, run(code, names)), payload.cases[0].expected);
@@ -459,21 +623,36 @@ function fixShape(payload, got, want) {
     }
   };
   const sizes = target.join(", ");
-  if (short.length !== 1 || gives(`i.expand(${sizes})`, { i: index }))
-    return said;
+  if (short.length !== 1 || gives(`i.expand(${sizes})`, { i: index })) return said;
   const [d, rank] = [short[0], target.length];
   for (let fresh = 0; fresh < rank; fresh++) {
-    if (fresh === d || !gives(`i.squeeze(${d}).unsqueeze(${fresh}).expand(${sizes})`, { i: index })) continue;
+    if (fresh === d || !gives(`i.squeeze(${d}).unsqueeze(${fresh}).expand(${sizes})`, { i: index }))
+      continue;
     const at = { dim: String(fresh) };
-    const place = fresh === 0 ? phrase("axis.first") : fresh === rank - 1 ? phrase("axis.last") : phrase("axis.at", at);
-    const along = rank === 2 && fresh < 2 ? phrase(["slice.row", "slice.column"][fresh]) : phrase("slice.along", at);
+    const place =
+      fresh === 0
+        ? phrase("axis.first")
+        : fresh === rank - 1
+          ? phrase("axis.last")
+          : phrase("axis.at", at);
+    const along =
+      rank === 2 && fresh < 2
+        ? phrase(["slice.row", "slice.column"][fresh])
+        : phrase("slice.along", at);
     const positions = repr(run(`i.squeeze(${d}).tolist()`, { i: index }));
     return {
       passed: false,
       template: "fix.expand_repeats",
       fields: {
-        got_shape: shape.got_shape, expected_shape: shape.expected_shape, advice: head.advice,
-        d: String(d), along, positions, place, new: String(fresh), sizes: expandSizes(target, fresh),
+        got_shape: shape.got_shape,
+        expected_shape: shape.expected_shape,
+        advice: head.advice,
+        d: String(d),
+        along,
+        positions,
+        place,
+        new: String(fresh),
+        sizes: expandSizes(target, fresh),
       },
       misconception: null,
     };
@@ -482,7 +661,9 @@ function fixShape(payload, got, want) {
 }
 
 // The labels a typed answer names (raises.labels_in): any case, "B, D", "BD", "[b]".
-const LABEL_SEPARATORS = /[\s\x1c-\x1f,;'"[\]()]+/;  // Python's \s has \x1c-\x1f too
+// Python's \s has \x1c-\x1f too
+// eslint-disable-next-line no-control-regex
+const LABEL_SEPARATORS = /[\s\x1c-\x1f,;'"[\]()]+/;
 
 function labelsIn(text, known) {
   const upper = Object.fromEntries(known.map((label) => [label.toUpperCase(), label]));
@@ -492,7 +673,8 @@ function labelsIn(text, known) {
     const word = part.toUpperCase();
     if (!part || word === "NONE") continue;
     if (upper[word]) add(upper[word]);
-    else if ([...word].every((letter) => upper[letter])) [...word].forEach((letter) => add(upper[letter]));
+    else if ([...word].every((letter) => upper[letter]))
+      [...word].forEach((letter) => add(upper[letter]));
     else add(part);
   }
   return labels;
@@ -500,7 +682,8 @@ function labelsIn(text, known) {
 
 // ------------------------------------------------------------------ verdicts
 
-const unanswered = (answer) => !answer.trim() || /^\s*([A-Za-z_]\w*\s*=\s*)?\.\.\.\s*$/.test(answer);
+const unanswered = (answer) =>
+  !answer.trim() || /^\s*([A-Za-z_]\w*\s*=\s*)?\.\.\.\s*$/.test(answer);
 
 // What takes a result off the autograd graph (implement.py's detached check).
 const DETACHED = /\.detach\(|\.data\b|\.item\(|\.numpy\(|torch\.tensor\(/;
@@ -511,27 +694,40 @@ export function judge(payload, answer) {
   const verdict = judged(payload, answer);
   const big = payload.kind === "predict" && inexact(normalized(answer));
   if (!big) return verdict;
-  if (!verdict.passed && !render(verdict, payload.templates).includes(String(Number(big.replace(/_/g, "")))))
+  if (
+    !verdict.passed &&
+    !render(verdict, payload.templates).includes(String(Number(big.replace(/_/g, ""))))
+  )
     return verdict;
   const what = `the integer ${big} (JavaScript's numbers are exact only up to 2**53)`;
-  return { passed: false, template: "page.unsupported_value", fields: { what }, misconception: null };
+  return {
+    passed: false,
+    template: "page.unsupported_value",
+    fields: { what },
+    misconception: null,
+  };
 }
 
 function judged(payload, answer) {
   const labels = (payload.choices ?? []).map((c) => c.label);
   const v = (template, fields) => ({ passed: false, template, fields, misconception: null });
   if (payload.kind !== "implement" && payload.kind !== "fix" && isEllipsis(answer))
-    return payload.verdicts.unanswered;  // the stub's `prediction = ...` (typed.py)
+    return payload.verdicts.unanswered; // the stub's `prediction = ...` (typed.py)
   if (payload.kind === "choose") {
     const named = readTyped(answer).value ? [] : labelsIn(answer, labels);
     if (named.length !== 1) return v("choose.pick_one", { example: strRepr(labels[0]) });
     const choice = payload.choices.find((c) => c.label === named[0]);
-    return choice ? choice.verdict : v("choose.unknown", { label: strRepr(named[0]), labels: labels.join(", ") });
+    return choice
+      ? choice.verdict
+      : v("choose.unknown", { label: strRepr(named[0]), labels: labels.join(", ") });
   }
   if (payload.kind === "raises") {
-    const read = readTyped(answer);  // text that reads as numbers names no labels
+    const read = readTyped(answer); // text that reads as numbers names no labels
     if (read.value && (!["list", "tuple"].includes(read.value.t) || read.value.items.length))
-      return v("raises.not_labels", { kind: kindOf(read.value), example: pyList(labels.slice(0, 2)) });
+      return v("raises.not_labels", {
+        kind: kindOf(read.value),
+        example: pyList(labels.slice(0, 2)),
+      });
     return raisesVerdict(payload, read.value ? [] : labelsIn(answer, labels));
   }
   let mine;
@@ -555,13 +751,19 @@ function judged(payload, answer) {
     const found = codeOutputs(payload, answer);
     if (found.verdict) return found.verdict;
     if (found.unsupported) return v("page.unsupported", { what: found.unsupported });
-    if (found.forbidden) return v("implement.forbidden", { case: found.case, name: found.forbidden });
+    if (found.forbidden)
+      return v("implement.forbidden", { case: found.case, name: found.forbidden });
     if (found.syntax) return v("page.syntax", { error: found.syntax });
     const early = payload.kind === "implement" && typeDifference(payload, found);
     if (early) return early;
-    if (found.missing) {  // the notebook asks that the result come from one of them
+    if (found.missing) {
+      // the notebook asks that the result come from one of them
       const short = payload.require[0].split(".").pop();
-      return v("implement.not_required", { case: payload.cases[0].name, names: payload.require.join(" or "), short });
+      return v("implement.not_required", {
+        case: payload.cases[0].name,
+        names: payload.require.join(" or "),
+        short,
+      });
     }
     mine = found.outputs;
   }
@@ -569,7 +771,10 @@ function judged(payload, answer) {
   if (cases.every((c, k) => equals(mine[k], c.expected))) {
     // the page runs no autograd: a result copied off the graph is seen in the code
     if (payload.gradient && DETACHED.test(answer))
-      return v("implement.detached", { input: payload.gradient, why: "your result has requires_grad=False" });
+      return v("implement.detached", {
+        input: payload.gradient,
+        why: "your result has requires_grad=False",
+      });
     return payload.passed;
   }
   // the misconceptions in the order the cases list them: entry j of every case is one
@@ -587,37 +792,58 @@ function judged(payload, answer) {
 // implement.not_required; then the framework and the dtype.
 const FRAMEWORKS = { torch: "a torch.Tensor", tf: "a TensorFlow tensor" };
 function typeDifference(payload, found) {
-  const k = found.missing ? 0 : payload.cases.findIndex((c, i) => !equals(found.outputs[i], c.expected) || !sameType(found.outputs[i], c.expected));
+  const k = found.missing
+    ? 0
+    : payload.cases.findIndex(
+        (c, i) => !equals(found.outputs[i], c.expected) || !sameType(found.outputs[i], c.expected),
+      );
   const [testCase, got] = [payload.cases[k], found.outputs[k]];
   if (k < 0 || testCase.expected.error || got.error) return null;
-  const v = (template, fields = {}) =>
-    ({ passed: false, template, fields: { lead: phrase("lead.case", { case: testCase.name }), what: "your result", ...fields }, misconception: null });
+  const v = (template, fields = {}) => ({
+    passed: false,
+    template,
+    fields: { lead: phrase("lead.case", { case: testCase.name }), what: "your result", ...fields },
+    misconception: null,
+  });
   if (got.other?.t === "none") return v("differ.returned_none");
-  if (found.missing && got.tensor) return null;  // implement.not_required says it
+  if (found.missing && got.tensor) return null; // implement.not_required says it
   const framework = got.tensor ? (got.tensor.lib === "tf" ? "tensorflow" : "torch") : null;
   if (framework !== payload.framework)
-    return v(`differ.framework_${payload.framework}`, { kind: got.tensor ? FRAMEWORKS[got.tensor.lib] : kindOf(got.other) });
+    return v(`differ.framework_${payload.framework}`, {
+      kind: got.tensor ? FRAMEWORKS[got.tensor.lib] : kindOf(got.other),
+    });
   const expected = fromPayload(testCase.expected).dtype;
   if (got.tensor.dtype !== expected) return v("differ.dtype", { got: got.tensor.dtype, expected });
   return null;
 }
-const sameType = (output, want) => want.error || (output.tensor && output.tensor.dtype === fromPayload(want).dtype);
+const sameType = (output, want) =>
+  want.error || (output.tensor && output.tensor.dtype === fromPayload(want).dtype);
 
 // compare.py's _ragged: where nested lists stop being rectangular, as differ.ragged's
 // phrases here, here_has, there, there_has.
-const length = (value) => (["list", "tuple"].includes(value.t) ? value.items.length : null);  // null: a number
+const length = (value) => (["list", "tuple"].includes(value.t) ? value.items.length : null); // null: a number
 const entries = (value) =>
-  length(value) === null ? phrase("entries.number")
-    : length(value) === 1 ? phrase("entries.one") : phrase("entries.many", { count: String(length(value)) });
+  length(value) === null
+    ? phrase("entries.number")
+    : length(value) === 1
+      ? phrase("entries.one")
+      : phrase("entries.many", { count: String(length(value)) });
 const place = (path) =>
-  path.length === 1 ? phrase("place.row", { row: String(path[0]) }) : phrase("place.entry", { path: path.map((i) => `[${i}]`).join("") });
+  path.length === 1
+    ? phrase("place.row", { row: String(path[0]) })
+    : phrase("place.entry", { path: path.map((i) => `[${i}]`).join("") });
 
 function ragged(value, path = []) {
   if (!length(value)) return null;
   const first = value.items[0];
   for (const [i, item] of value.items.entries())
     if (length(item) !== length(first))
-      return { here: place([...path, i]), here_has: entries(item), there: place([...path, 0]), there_has: entries(first) };
+      return {
+        here: place([...path, i]),
+        here_has: entries(item),
+        there: place([...path, 0]),
+        there_has: entries(first),
+      };
   for (const [i, item] of value.items.entries()) {
     const found = ragged(item, [...path, i]);
     if (found) return found;
@@ -627,7 +853,8 @@ function ragged(value, path = []) {
 
 // compare.py's kind_of, for the values a typed answer reads as.
 const KINDS = { int: "an int", float: "a float", bool: "a bool", list: "a list", tuple: "a tuple" };
-const kindOf = (value) => (value.t === "tensor" ? "a NumPy array" : KINDS[value.t] ?? `a ${value.t}`);
+const kindOf = (value) =>
+  value.t === "tensor" ? "a NumPy array" : (KINDS[value.t] ?? `a ${value.t}`);
 const pyList = (words) => `[${words.map(strRepr).join(", ")}]`;
 
 // The first label wrongly judged: the omitted raising ones first, then the others.
@@ -635,7 +862,12 @@ function raisesVerdict(payload, labels) {
   const known = payload.choices.map((c) => c.label);
   const unknown = labels.filter((l) => !known.includes(l)).sort();
   if (unknown.length)
-    return { passed: false, template: "raises.unknown", fields: { label: strRepr(unknown[0]), labels: known.join(", ") }, misconception: null };
+    return {
+      passed: false,
+      template: "raises.unknown",
+      fields: { label: strRepr(unknown[0]), labels: known.join(", ") },
+      misconception: null,
+    };
   const missed = payload.choices.filter((c) => c.raises && !labels.includes(c.label));
   const extra = payload.choices.filter((c) => !c.raises && labels.includes(c.label));
   const first = [...missed, ...extra][0];
@@ -647,27 +879,46 @@ function raisesVerdict(payload, labels) {
 // or a value where the case must raise, is worded by the page (the notebook words it
 // with what only Python sees: the rule the call broke, the exercise's hints).
 function fallback(payload, mine) {
-  const { template, reads_template: readsTemplate, shape_template: shapeTemplate } = payload.fallback;
+  const {
+    template,
+    reads_template: readsTemplate,
+    shape_template: shapeTemplate,
+  } = payload.fallback;
   const k = payload.cases.findIndex((c, i) => !equals(mine[i], c.expected));
   const testCase = payload.cases[k];
   const got = mine[k];
   const want = testCase.expected;
   const base = payload.kind === "implement" ? { case: testCase.name } : {};
-  const v = (id, fields) => ({ passed: false, template: id, fields: { ...base, ...fields }, misconception: null });
+  const v = (id, fields) => ({
+    passed: false,
+    template: id,
+    fields: { ...base, ...fields },
+    misconception: null,
+  });
   const kind = payload.kind === "fix" ? "fix" : "implement";
-  if (want.error)  // the notebook's words where the payload has them (page.py's must_raise)
-    return testCase.must_raise ?? v(`${kind}.must_raise_type`, { error: want.error.type === "Error" ? "an error" : want.error.type });
+  if (want.error)
+    // the notebook's words where the payload has them (page.py's must_raise)
+    return (
+      testCase.must_raise ??
+      v(`${kind}.must_raise_type`, {
+        error: want.error.type === "Error" ? "an error" : want.error.type,
+      })
+    );
   if (got.error) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
-    if (kind === "fix" && !got.error.rule) return v("fix.still_broken_error", { error: error.replace(/\.$/, "") });
+    if (kind === "fix" && !got.error.rule)
+      return v("fix.still_broken_error", { error: error.replace(/\.$/, "") });
     if (kind === "fix" && got.error.hint)
       return v("fix.still_broken_rule_hint", { problem: got.error.message, hint: got.error.hint });
     if (kind === "fix") return v("fix.still_broken_rule", { problem: got.error.message });
-    const hint = payload.error_hint;  // the exercise's hint for this error (ErrorHint)
-    if (hint && error.includes(hint.contains)) return v(hint.template, { error, ...testCase.hint_fields });
-    if (got.error.call) {  // the rule the call broke, as implement.py words it
+    const hint = payload.error_hint; // the exercise's hint for this error (ErrorHint)
+    if (hint && error.includes(hint.contains))
+      return v(hint.template, { error, ...testCase.hint_fields });
+    if (got.error.call) {
+      // the rule the call broke, as implement.py words it
       const fields = { error: got.error.type, call: got.error.call, problem: got.error.message };
-      if (got.error.hint) return v("implement.raised_rule_hint", { ...fields, hint: got.error.hint });
+      if (got.error.hint)
+        return v("implement.raised_rule_hint", { ...fields, hint: got.error.hint });
       return v("implement.raised_rule", fields);
     }
     return v("implement.raised", { error });
@@ -676,7 +927,10 @@ function fallback(payload, mine) {
   const w = fromPayload(want);
   if (kind === "fix" && !sameShape(got.tensor.shape, w.shape)) return fixShape(payload, got, w);
   if (!sameShape(got.tensor.shape, w.shape))
-    return v(shapeTemplate, { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) });
+    return v(shapeTemplate, {
+      got_shape: shapeText(got.tensor.shape),
+      expected_shape: shapeText(w.shape),
+    });
   const flat = got.tensor.data.findIndex((x, i) => !close(Number(x), Number(w.data[i])));
   // a gradient's coordinate is on the input's .grad (fallback.where names it)
   const fields = {
@@ -684,9 +938,19 @@ function fallback(payload, mine) {
     got: formatValue(got.tensor.data[flat], got.tensor.dtype),
     expected: formatValue(w.data[flat], w.dtype),
   };
-  if (testCase.reads && got.read)  // a fix: the entry the learner's index read
-    return v("fix.wrong_value_yours_read", { where: fields.where, reads: testCase.reads[flat], your_read: got.read(flat) });
-  if (testCase.reads) return v(readsTemplate, { ...fields, reads: testCase.reads[flat], reason: testCase.reads[flat] });
+  if (testCase.reads && got.read)
+    // a fix: the entry the learner's index read
+    return v("fix.wrong_value_yours_read", {
+      where: fields.where,
+      reads: testCase.reads[flat],
+      your_read: got.read(flat),
+    });
+  if (testCase.reads)
+    return v(readsTemplate, {
+      ...fields,
+      reads: testCase.reads[flat],
+      reason: testCase.reads[flat],
+    });
   return v(template, fields);
 }
 
@@ -760,7 +1024,25 @@ function element(tag, props = {}, children = []) {
   for (const [key, value] of Object.entries(props)) {
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = value;
-    else if (key.startsWith("aria-") || key.startsWith("data-") || ["for", "rows", "wrap", "spellcheck", "autocomplete", "autocapitalize", "role", "type", "name", "value", "id", "placeholder"].includes(key)) node.setAttribute(key, value);
+    else if (
+      key.startsWith("aria-") ||
+      key.startsWith("data-") ||
+      [
+        "for",
+        "rows",
+        "wrap",
+        "spellcheck",
+        "autocomplete",
+        "autocapitalize",
+        "role",
+        "type",
+        "name",
+        "value",
+        "id",
+        "placeholder",
+      ].includes(key)
+    )
+      node.setAttribute(key, value);
     else node[key] = value;
   }
   for (const child of children) node.append(child);
@@ -769,7 +1051,9 @@ function element(tag, props = {}, children = []) {
 
 // `code` spans as <code>, as the notebook shows them (result.as_html).
 function withCode(words) {
-  return words.split(/`([^`]+)`/).map((part, k) => (k % 2 ? element("code", { text: part }) : part));
+  return words
+    .split(/`([^`]+)`/)
+    .map((part, k) => (k % 2 ? element("code", { text: part }) : part));
 }
 
 function prompt(payload) {
@@ -777,8 +1061,10 @@ function prompt(payload) {
     return `Write the body of the function: its arguments ${payload.args.join(", ")} are given; end with return … (Ctrl+Enter checks).`;
   if (payload.kind === "fix")
     return `Write the lines that build the corrected ${payload.call.part}, ${payload.call.answer}, from ${payload.args.join(" and ")}; end with ${payload.call.answer} = … (Ctrl+Enter checks).`;
-  if (payload.kind === "predict") return "Type the value it returns: nested lists, or paste a printed tensor or array.";
-  if (payload.kind === "raises") return "Type the labels of the calls that raise, e.g. A, C (or none).";
+  if (payload.kind === "predict")
+    return "Type the value it returns: nested lists, or paste a printed tensor or array.";
+  if (payload.kind === "raises")
+    return "Type the labels of the calls that raise, e.g. A, C (or none).";
   return "Pick the true statement.";
 }
 
@@ -797,30 +1083,46 @@ function checksOf(block) {
       }),
       ready(),
     ]).then(([payload]) => payload);
-    loading.catch(() => { loading = null; });
+    loading.catch(() => {
+      loading = null;
+    });
     return loading;
   };
 }
 
 function mount(block, state) {
   const payload = JSON.parse(block.dataset.head);
-  if (!isPageHead(payload)) return null;  // another schema: left as it is
+  if (!isPageHead(payload)) return null; // another schema: left as it is
   const checks = checksOf(block);
   const id = payload.id;
   const output = block.closest(".output") ?? block.parentElement;
   // the stored "not attempted yet … run the cell again" of the notebook gives way to
   // the page's own state
-  for (const stored of output.querySelectorAll(".gl-check-not-attempted-yet, .gl-live-note")) stored.hidden = true;
+  for (const stored of output.querySelectorAll(".gl-check-not-attempted-yet, .gl-live-note"))
+    stored.hidden = true;
   const label = `${ASK[payload.kind]} (${id})`;
   const ui = element("div", { class: `gl-ex gl-ex-${payload.kind}` });
   const help = element("p", { class: "gl-ex-help", id: `gl-ex-help-${id}`, text: prompt(payload) });
   let read;
   let input;
   if (payload.kind === "choose") {
-    const group = element("fieldset", { class: "gl-ex-choices" }, [element("legend", { text: label })]);
+    const group = element("fieldset", { class: "gl-ex-choices" }, [
+      element("legend", { text: label }),
+    ]);
     for (const choice of payload.choices) {
-      const radio = element("input", { type: "radio", name: `gl-ex-${id}`, value: choice.label, id: `gl-ex-${id}-${choice.label}` });
-      group.append(element("label", { class: "gl-ex-choice", for: radio.id }, [radio, element("span", { class: "gl-ex-choice-label", text: `${choice.label}. ` }), choice.text ?? ""]));
+      const radio = element("input", {
+        type: "radio",
+        name: `gl-ex-${id}`,
+        value: choice.label,
+        id: `gl-ex-${id}-${choice.label}`,
+      });
+      group.append(
+        element("label", { class: "gl-ex-choice", for: radio.id }, [
+          radio,
+          element("span", { class: "gl-ex-choice-label", text: `${choice.label}. ` }),
+          choice.text ?? "",
+        ]),
+      );
     }
     read = () => group.querySelector("input:checked")?.value ?? "";
     input = group;
@@ -830,37 +1132,53 @@ function mount(block, state) {
     input = element("textarea", {
       class: code ? "gl-ex-code" : "gl-ex-answer",
       rows: code ? 6 : 3,
-      wrap: code ? "off" : "soft",  // code lines scroll sideways rather than break
+      wrap: code ? "off" : "soft", // code lines scroll sideways rather than break
       spellcheck: "false",
       autocomplete: "off",
       autocapitalize: "off",
       "aria-label": label,
       "aria-describedby": help.id,
-      placeholder: code ? `# ${payload.args.join(", ")} are given\n${payload.kind === "fix" ? `${payload.call.answer} = …` : "return …"}` : "",
+      placeholder: code
+        ? `# ${payload.args.join(", ")} are given\n${payload.kind === "fix" ? `${payload.call.answer} = …` : "return …"}`
+        : "",
     });
     read = () => input.value;
     ui.append(help, input);
   }
-  const button = element("button", { type: "button", class: "gl-ex-check", text: "Check", "aria-label": `Check ${id}` });
-  const feedback = element("div", { class: "gl-ex-feedback", role: "status", "aria-live": "polite" });
+  const button = element("button", {
+    type: "button",
+    class: "gl-ex-check",
+    text: "Check",
+    "aria-label": `Check ${id}`,
+  });
+  const feedback = element("div", {
+    class: "gl-ex-feedback",
+    role: "status",
+    "aria-live": "polite",
+  });
   ui.append(element("div", { class: "gl-ex-actions" }, [button]), feedback);
   // what only the notebook checks (page.py's notebook_checks), so a pass here is read
   // as what it is
-  if (payload.notebook_checks) ui.append(element("p", { class: "gl-ex-help gl-ex-notebook", text: payload.notebook_checks }));
+  if (payload.notebook_checks)
+    ui.append(element("p", { class: "gl-ex-help gl-ex-notebook", text: payload.notebook_checks }));
   // the mistake first; the fix on request, folded (result.py's SHOW_FIX, as in the notebook)
   const show = (verdict, templates) => {
     const [mistake, fix] = steps(verdict, templates);
     feedback.className = `gl-ex-feedback ${verdict.passed ? "gl-ex-passed" : "gl-ex-failed"}`;
     feedback.replaceChildren(
-      element("strong", { text: `${verdict.passed ? "✔" : "✘"} ${id}: ${verdict.passed ? "passed" : "not yet"}.` }),
+      element("strong", {
+        text: `${verdict.passed ? "✔" : "✘"} ${id}: ${verdict.passed ? "passed" : "not yet"}.`,
+      }),
       " ",
       ...withCode(mistake),
     );
     if (fix)
-      feedback.append(element("details", { class: "gl-ex-fix" }, [
-        element("summary", { text: "Show how to fix it" }),
-        element("p", {}, withCode(fix)),
-      ]));
+      feedback.append(
+        element("details", { class: "gl-ex-fix" }, [
+          element("summary", { text: "Show how to fix it" }),
+          element("p", {}, withCode(fix)),
+        ]),
+      );
   };
   const unloaded = (error) => {
     feedback.className = "gl-ex-feedback gl-ex-failed";
@@ -880,7 +1198,10 @@ function mount(block, state) {
   if (input.tagName === "TEXTAREA")
     input.addEventListener("keydown", (event) => {
       const multiline = payload.kind === "implement" || payload.kind === "fix";
-      if (event.key === "Enter" && (event.ctrlKey || event.metaKey || (!multiline && !event.shiftKey))) {
+      if (
+        event.key === "Enter" &&
+        (event.ctrlKey || event.metaKey || (!multiline && !event.shiftKey))
+      ) {
         event.preventDefault();
         check();
       }
@@ -891,23 +1212,38 @@ function mount(block, state) {
       const radio = input.querySelector(`input[value="${CSS.escape(saved.answer)}"]`);
       if (radio) radio.checked = true;
     } else input.value = saved.answer;
-    checks().then((full) => show(saved.verdict, full.templates), unloaded);  // used before
+    checks().then((full) => show(saved.verdict, full.templates), unloaded); // used before
   }
   block.replaceChildren(ui);
   block.hidden = false;
   block.removeAttribute("style");
-  return { id, reset: () => {
-    if (payload.kind === "choose") input.querySelectorAll("input").forEach((r) => { r.checked = false; });
-    else input.value = "";
-    feedback.className = "gl-ex-feedback";
-    feedback.replaceChildren();
-  } };
+  return {
+    id,
+    reset: () => {
+      if (payload.kind === "choose")
+        input.querySelectorAll("input").forEach((r) => {
+          r.checked = false;
+        });
+      else input.value = "";
+      feedback.className = "gl-ex-feedback";
+      feedback.replaceChildren();
+    },
+  };
 }
 
 function progressBar(doc, total) {
   const count = element("span", { class: "gl-ex-count", role: "status" });
-  const reset = element("button", { type: "button", class: "gl-ex-reset", text: "Reset my answers" });
-  const bar = element("div", { class: "gl-ex-progress" }, [count, " ", reset, element("span", { class: "gl-ex-private", text: " (kept in this browser only)" })]);
+  const reset = element("button", {
+    type: "button",
+    class: "gl-ex-reset",
+    text: "Reset my answers",
+  });
+  const bar = element("div", { class: "gl-ex-progress" }, [
+    count,
+    " ",
+    reset,
+    element("span", { class: "gl-ex-private", text: " (kept in this browser only)" }),
+  ]);
   const article = doc.querySelector("article.bd-article") ?? doc.querySelector("main") ?? doc.body;
   // the chapter's own title (not the print-only header the theme also puts there)
   const firstHeading = [...article.querySelectorAll("h1")].find((h) => !h.closest(".onlyprint"));
@@ -916,23 +1252,31 @@ function progressBar(doc, total) {
   const update = (progress) => {
     const passed = Object.values(progress).filter((p) => p.verdict.passed).length;
     const tried = Object.keys(progress).length - passed;
-    count.textContent = `${passed} of ${total} exercises checked on this page` + (tried ? ` (${tried} more tried, not passed yet)` : "");
+    count.textContent =
+      `${passed} of ${total} exercises checked on this page` +
+      (tried ? ` (${tried} more tried, not passed yet)` : "");
   };
   return { reset, update };
 }
 
 // The page's exercise blocks (heads of another schema are left alone).
 export function exerciseBlocks(doc) {
-  return [...doc.querySelectorAll("[data-exercise][data-head][data-payload-src]")].filter((block) => {
-    try {
-      return isPageHead(JSON.parse(block.dataset.head));
-    } catch {
-      return false;
-    }
-  });
+  return [...doc.querySelectorAll("[data-exercise][data-head][data-payload-src]")].filter(
+    (block) => {
+      try {
+        return isPageHead(JSON.parse(block.dataset.head));
+      } catch {
+        return false;
+      }
+    },
+  );
 }
 
-export function mountAll(doc, storage = globalThis.localStorage, page = doc.location?.pathname ?? "") {
+export function mountAll(
+  doc,
+  storage = globalThis.localStorage,
+  page = doc.location?.pathname ?? "",
+) {
   const blocks = exerciseBlocks(doc);
   if (!blocks.length) return [];
   let progress = loadProgress(storage, page);

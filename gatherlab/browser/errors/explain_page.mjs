@@ -6,9 +6,27 @@
 import { explain, sectionLink } from "./explain.mjs";
 
 const EXAMPLES = {
-  bounds: { text: "RuntimeError: index 3 is out of bounds for dimension 1 with size 3", input: "2, 3", index: "2, 2", dim: "1", op: "gather" },
-  size: { text: "RuntimeError: Size does not match at dimension 1 expected index [32, 1] to be no larger than self [32, 0] apart from dimension 0", input: "", index: "", dim: "", op: "" },
-  unknown: { text: "ValueError: expected sequence of length 3 at dim 1 (got 2)", input: "", index: "", dim: "", op: "" },
+  bounds: {
+    text: "RuntimeError: index 3 is out of bounds for dimension 1 with size 3",
+    input: "2, 3",
+    index: "2, 2",
+    dim: "1",
+    op: "gather",
+  },
+  size: {
+    text: "RuntimeError: Size does not match at dimension 1 expected index [32, 1] to be no larger than self [32, 0] apart from dimension 0",
+    input: "",
+    index: "",
+    dim: "",
+    op: "",
+  },
+  unknown: {
+    text: "ValueError: expected sequence of length 3 at dim 1 (got 2)",
+    input: "",
+    index: "",
+    dim: "",
+    op: "",
+  },
 };
 const FIELDS = ["text", "input", "index", "src", "dim", "op"];
 
@@ -38,7 +56,12 @@ export function render(answer, values) {
   if (!answer.recognised) {
     box.className = "gl-explain-unknown";
     box.append(element("h2", "Not recognised"));
-    box.append(element("p", "No rule of the book's table matches this text, so this page will not guess what went wrong."));
+    box.append(
+      element(
+        "p",
+        "No rule of the book's table matches this text, so this page will not guess what went wrong.",
+      ),
+    );
     if (answer.closest) {
       const rule = element("p");
       rule.append("The rule whose words come closest, as a place to start reading: ");
@@ -55,7 +78,10 @@ export function render(answer, values) {
   }
   box.className = "gl-explain-known";
   box.append(element("h2", answer.title));
-  const lines = [["What it means", answer.meaning], ["Fix", answer.fix]];
+  const lines = [
+    ["What it means", answer.meaning],
+    ["Fix", answer.fix],
+  ];
   const list = element("dl");
   for (const [term, text] of lines) {
     if (!text) continue;
@@ -86,7 +112,11 @@ function show(form, out) {
   const answer = explain(v.text, { shapes, dim, op: v.op.trim() || null });
   out.replaceChildren(render(answer, v));
   const kept = new URLSearchParams(Object.entries(v).filter(([, value]) => value.trim() !== ""));
-  history.replaceState(null, "", kept.toString() ? `#${kept}` : location.pathname + location.search);
+  history.replaceState(
+    null,
+    "",
+    kept.toString() ? `#${kept}` : location.pathname + location.search,
+  );
 }
 
 function start() {
@@ -100,7 +130,8 @@ function start() {
     event.preventDefault();
     show(form, out);
   });
-  for (const button of box.querySelectorAll("[data-example]")) {
+  const examples = /** @type {NodeListOf<HTMLElement>} */ (box.querySelectorAll("[data-example]"));
+  for (const button of examples) {
     button.addEventListener("click", () => {
       const example = EXAMPLES[button.dataset.example];
       for (const name of FIELDS) form.elements[name].value = example[name] || "";

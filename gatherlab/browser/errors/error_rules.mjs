@@ -4,7 +4,7 @@
 // (named groups become fields), what it means and how to fix it as {field} templates
 // (the first whose fields are all known is used), and the section that teaches it.
 // gatherlab/error_rules.py reads this file (the object after `export default` is JSON,
-// and must stay JSON) and js/explain.mjs imports it: the "Explain my error" page and
+// and must stay JSON) and explain.mjs beside it imports it: the "Explain my error" page and
 // Python answer from the same table. Patterns use the syntax both languages share:
 // named groups are written (?<name>...), Python reads them as (?P<name>...).
 // Rules are tried in order: the first rule with a pattern that matches wins.

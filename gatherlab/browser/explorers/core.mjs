@@ -4,12 +4,12 @@
 // A tensor is {shape: [..], data: [..] (row-major), dtype: "int64" | "float64" | ...}.
 // The rules' words are rules.mjs's, the file gatherlab/diagnose.py renders from.
 
-import { floatRepr, parse, PyError, strRepr, UnsupportedError } from "./python.mjs";
-import RULES from "./rules.mjs";
+import { floatRepr, parse, PyError, strRepr, UnsupportedError } from "../interpreter/python.mjs";
+import RULES from "../rules.mjs";
 
 export const OPS = ["gather", "take_along_dim", "take", "index_select"];
 export const MAX_ENTRIES = 36;
-export const MAX_RANK = 4;  // gatherlab.widgets._parse.MAX_RANK
+export const MAX_RANK = 4; // gatherlab.widgets._parse.MAX_RANK
 const INDEX_DTYPES = {
   gather: ["int64", "int32"],
   index_select: ["int64", "int32"],
@@ -28,8 +28,7 @@ export const isFloat = (dtype) => /^(b?float|half|double)/.test(dtype);
 
 // Python's repr of a small list: [1, 2] and ints; used in messages (shape lists).
 const pyList = (values) => `[${values.join(", ")}]`;
-const pyTuple = (values) =>
-  values.length === 1 ? `(${values[0]},)` : `(${values.join(", ")})`;
+const pyTuple = (values) => (values.length === 1 ? `(${values[0]},)` : `(${values.join(", ")})`);
 export { pyTuple };
 
 // gatherlab.trace.format_value: Python's f"{value:.4g}" for a float (rounding the
@@ -56,6 +55,7 @@ export function formatValue(value, dtype = "int64", precision = 4) {
 
 // The first `count` significant digits of a positive double and its decimal exponent,
 // from its exact decimal expansion, rounded half to even.
+/** @returns {[string, number]} */
 function significant(value, count) {
   const [all, power] = exactDecimal(value);
   let exponent = power;
@@ -73,6 +73,7 @@ function significant(value, count) {
 
 // A positive finite double exactly, as its decimal digits and the exponent of the
 // first: mantissa * 2**e is mantissa * 5**-e / 10**-e for a negative e.
+/** @returns {[string, number]} */
 function exactDecimal(value) {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, value);
@@ -96,8 +97,7 @@ export function parseTensor(text, name = "the tensor") {
   const source = text.trim();
   const unreadable = () =>
     new ParseError(
-      `could not read ${strRepr(source)} as a list of numbers; ` +
-        "write it like [[2, 0], [1, 1]]",
+      `could not read ${strRepr(source)} as a list of numbers; ` + "write it like [[2, 0], [1, 1]]",
     );
   let program;
   try {
@@ -140,9 +140,7 @@ function literalValue(node, unreadable) {
 
 function shapeOf(value, where) {
   if (value.other !== undefined)
-    throw new ParseError(
-      `${where} is ${value.other}; only whole numbers and decimals can go here`,
-    );
+    throw new ParseError(`${where} is ${value.other}; only whole numbers and decimals can go here`);
   if (!Array.isArray(value)) return [];
   const shapes = value.map((item, k) => shapeOf(item, `${where}[${k}]`));
   const texts = new Set(shapes.map((shape) => shape.join(",")));
@@ -267,9 +265,7 @@ function valueProblems(index, size, axisText, wrapNegative = false) {
 }
 
 function positionProblem(kind, at, value, size, axisText, low) {
-  const valid = size
-    ? phrase("valid-range", { low, high: size - 1 })
-    : phrase("no-valid-position");
+  const valid = size ? phrase("valid-range", { low, high: size - 1 }) : phrase("no-valid-position");
   const fields = { entry: entry("index", at), value, axis: axisText, valid };
   if (kind === "negative-index") {
     const hint = -size <= value ? "in-python" : "from-zero";
@@ -374,8 +370,7 @@ function diagnoseTake(input, index) {
   const dtype = dtypeProblem("take", index);
   if (dtype) return [dtype];
   if (index.data.length === 0) return [];
-  if (input.data.length === 0)
-    return [problem("empty-input", "take", "take")];
+  if (input.data.length === 0) return [problem("empty-input", "take", "take")];
   return valueProblems(index, input.data.length, phrase("flattened-input"), true);
 }
 
@@ -525,8 +520,7 @@ export function trace(input, dim, index, op = "gather") {
   let result;
   let wrapped = null;
   if (op === "take") result = takeSteps(input, index);
-  else if (op === "take_along_dim" && dim === null)
-    result = flatTakeAlongDimSteps(input, index);
+  else if (op === "take_along_dim" && dim === null) result = flatTakeAlongDimSteps(input, index);
   else {
     wrapped = wrap(dim, Math.max(input.shape.length, 1));
     if (op === "take_along_dim") result = takeAlongDimSteps(input, wrapped, index);
@@ -617,7 +611,11 @@ export function libraryOps(x, index, dim) {
   } else {
     const lead = index.shape.slice(0, dim);
     const fits = index.shape.length >= dim && lead.every((s, d) => s === x.shape[d]);
-    const batchShape = [...x.shape.slice(0, dim), ...index.shape.slice(dim), ...x.shape.slice(dim + 1)];
+    const batchShape = [
+      ...x.shape.slice(0, dim),
+      ...index.shape.slice(dim),
+      ...x.shape.slice(dim + 1),
+    ];
     const batch = !fits
       ? null
       : selected(x, batchShape, (out) => {

@@ -33,17 +33,20 @@ const rule = (name, shape, fields, where = null) => {
 // (the first is the message the spec raises); [] for a call that runs. `scalar`: src
 // was a Python number, filled to index's shape.
 export function scatterProblems(x, dim, index, src, scalar = false) {
-  if (!index.data.length)  // torch writes nothing and checks only src's dtype
-    return src.dtype === x.dtype ? [] : [rule("src-dtype", "scatter", { src_dtype: src.dtype, input_dtype: x.dtype })];
+  if (!index.data.length)
+    // torch writes nothing and checks only src's dtype
+    return src.dtype === x.dtype
+      ? []
+      : [rule("src-dtype", "scatter", { src_dtype: src.dtype, input_dtype: x.dtype })];
   if (!index.dtype.startsWith("int"))
     return [rule("index-dtype", "scatter", { dtype: index.dtype })];
   if (src.dtype !== x.dtype)
-    return [
-      rule("src-dtype", "scatter", { src_dtype: src.dtype, input_dtype: x.dtype }),
-    ];
+    return [rule("src-dtype", "scatter", { src_dtype: src.dtype, input_dtype: x.dtype })];
   const rank = Math.max(x.shape.length, 1);
   if (scalar && index.shape.length !== rank)
-    return [rule("rank-mismatch", "scatter-value", { index_rank: index.shape.length, input_rank: rank })];
+    return [
+      rule("rank-mismatch", "scatter-value", { index_rank: index.shape.length, input_rank: rank }),
+    ];
   if (index.shape.length !== rank || src.shape.length !== rank)
     return [
       rule("rank-mismatch", "scatter", {
@@ -210,7 +213,9 @@ function legend(roles) {
   return (
     '<div class="gl-legend">' +
     roles
-      .map((role) => `<span class="gl-swatch" data-mark="${role}">&#8203;</span> ${esc(MARKS[role])}`)
+      .map(
+        (role) => `<span class="gl-swatch" data-mark="${role}">&#8203;</span> ${esc(MARKS[role])}`,
+      )
       .join(" &nbsp; ") +
     "</div>"
   );
@@ -229,16 +234,21 @@ function view(s, chosen, lastGood) {
   const includeSelf = Boolean(s.include_self);
   let html = `<div class="gl-code">${esc(callText(s.dim, s.reduce, includeSelf))}</div>`;
   if (problems.length) {
-    const fault = Object.fromEntries(problems.filter((p) => p.where).map((p) => [key(p.where), "fault"]));
+    const fault = Object.fromEntries(
+      problems.filter((p) => p.where).map((p) => [key(p.where), "fault"]),
+    );
     const items = problems
-      .map((p) => `<li data-rule="${esc(p.rule)}"><code>${esc(p.rule)}</code>: ${esc(p.message)}</li>`)
+      .map(
+        (p) => `<li data-rule="${esc(p.rule)}"><code>${esc(p.rule)}</code>: ${esc(p.message)}</li>`,
+      )
       .join("");
     html +=
       `<div class="gl-bad" role="alert"><b>✗ No output: the call breaks a rule</b><ul>${items}</ul></div>` +
       `<div class="gl-row"><div>${grid("x", shown, {})}</div><div>${grid("index", s.index, fault)}</div>` +
       `<div>${grid("src", s.src, {})}</div></div>` +
       (Object.keys(fault).length ? legend(["fault"]) : "");
-    if (lastGood) html += `<div class="gl-last"><div class="gl-head">The last call that ran</div>${lastGood}</div>`;
+    if (lastGood)
+      html += `<div class="gl-last"><div class="gl-head">The last call that ran</div>${lastGood}</div>`;
     return { html, writes: [], ran: false };
   }
   const writes = scatterWrites(shown, s.dim, s.index, s.src);
@@ -256,7 +266,13 @@ function view(s, chosen, lastGood) {
   html +=
     `<div class="gl-row"><div>${grid("src", s.src, srcMarks)}</div><div>${grid("index", s.index, indexMarks)}</div>` +
     `<div>${grid("x", shown, {})}</div><div>${grid("out", output, outMarks)}</div></div>` +
-    legend(pick ? ["src", "index", "target", ...(repeated.length ? ["collision"] : [])] : repeated.length ? ["collision"] : []);
+    legend(
+      pick
+        ? ["src", "index", "target", ...(repeated.length ? ["collision"] : [])]
+        : repeated.length
+          ? ["collision"]
+          : [],
+    );
   const lines = writes.map(
     (w) =>
       `${entry("src", w.from)} = ${formatValue(w.value, s.src.dtype)} → ${entry("out", w.to)}` +
@@ -265,7 +281,15 @@ function view(s, chosen, lastGood) {
   html += `<div class="gl-code gl-lines" aria-label="writes">${lines.map(esc).join("\n")}</div>`;
   if (repeated.length) {
     const said = repeated.map((r) =>
-      collisionLine(r.at, r.values, valueAt(shown, r.at), valueAt(output, r.at), s.reduce, includeSelf, shown.dtype),
+      collisionLine(
+        r.at,
+        r.values,
+        valueAt(shown, r.at),
+        valueAt(output, r.at),
+        s.reduce,
+        includeSelf,
+        shown.dtype,
+      ),
     );
     html += `<div class="gl-code gl-lines" aria-label="collisions">${said.map(esc).join("\n")}</div>`;
   } else html += '<div class="gl-q">No output entry is written twice.</div>';
@@ -276,7 +300,11 @@ function render({ model, el }) {
   const s = structuredClone(model.get("inputs"));
   let chosen = 0;
   let lastGood = "";
-  const root = make("div", { class: "gl-x", "data-explorer": "scatter", "data-lm-suppress-shortcuts": "true" });
+  const root = make("div", {
+    class: "gl-x",
+    "data-explorer": "scatter",
+    "data-lm-suppress-shortcuts": "true",
+  });
   const controlsArea = make("div", { class: "gl-controls" });
   const viewArea = make("div", { class: "gl-view" });
   const boxesArea = make("div", { class: "gl-controls" });
@@ -294,14 +322,24 @@ function render({ model, el }) {
     if (ran) lastGood = html;
     chosen = Math.min(chosen, writes.length);
     const controls = [
-      buttons("dim", dims.map((d) => `dim ${d}`), dims.indexOf(s.dim), (k) => {
-        s.dim = dims[k];
-        commit();
-      }),
-      select("reduce", MODES.map((m) => (m === "none" ? "none (scatter_)" : m)), MODES.indexOf(s.reduce), (k) => {
-        s.reduce = MODES[k];
-        commit();
-      }),
+      buttons(
+        "dim",
+        dims.map((d) => `dim ${d}`),
+        dims.indexOf(s.dim),
+        (k) => {
+          s.dim = dims[k];
+          commit();
+        },
+      ),
+      select(
+        "reduce",
+        MODES.map((m) => (m === "none" ? "none (scatter_)" : m)),
+        MODES.indexOf(s.reduce),
+        (k) => {
+          s.reduce = MODES[k];
+          commit();
+        },
+      ),
     ];
     if (s.reduce !== "none")
       controls.push(
@@ -319,7 +357,10 @@ function render({ model, el }) {
       );
     controlsArea.replaceChildren(...controls);
     restoreFocus();
-    viewArea.innerHTML = (chosen ? `<div class="gl-q">${esc(entry("src", writes[chosen - 1].from))} writes ${esc(entry("out", writes[chosen - 1].to))}</div>` : "") + html;
+    viewArea.innerHTML =
+      (chosen
+        ? `<div class="gl-q">${esc(entry("src", writes[chosen - 1].from))} writes ${esc(entry("out", writes[chosen - 1].to))}</div>`
+        : "") + html;
   };
   const commit = () => {
     refresh();

@@ -7,13 +7,16 @@
 export class UnsupportedError extends Error {}
 
 // A Python exception the learner's code raises: {type, message, rule (gatherlab.diagnose
-// rule id for the gather family, else null)}.
+// rule id for the gather family, else null), call (the torch op that raised it, where a
+// rule words it)}.
 export class PyError extends Error {
   constructor(type, message, rule = null, hint = "") {
     super(message);
     this.type = type;
     this.rule = rule;
     this.hint = hint;
+    /** @type {string | undefined} */
+    this.call = undefined;
   }
 }
 
@@ -61,15 +64,83 @@ export const pyInt = (v) => ({ t: "int", v });
 // ------------------------------------------------------------------ tokenizer
 
 const OPERATORS = [
-  "**=", "//=", "...", "**", "//", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
-  "->", "(", ")", "[", "]", "{", "}", ",", ":", ".", "=", "+", "-", "*", "/", "%", "<",
-  ">", "&", "|", "~", "@", "^", ";",
+  "**=",
+  "//=",
+  "...",
+  "**",
+  "//",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "&=",
+  "|=",
+  "->",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  ":",
+  ".",
+  "=",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "<",
+  ">",
+  "&",
+  "|",
+  "~",
+  "@",
+  "^",
+  ";",
 ];
 const KEYWORDS = new Set([
-  "for", "in", "if", "elif", "else", "return", "raise", "pass", "and", "or", "not",
-  "is", "None", "True", "False", "import", "from", "as", "def", "while", "lambda",
-  "with", "try", "except", "finally", "class", "yield", "global", "nonlocal", "del",
-  "assert", "break", "continue", "async", "await",
+  "for",
+  "in",
+  "if",
+  "elif",
+  "else",
+  "return",
+  "raise",
+  "pass",
+  "and",
+  "or",
+  "not",
+  "is",
+  "None",
+  "True",
+  "False",
+  "import",
+  "from",
+  "as",
+  "def",
+  "while",
+  "lambda",
+  "with",
+  "try",
+  "except",
+  "finally",
+  "class",
+  "yield",
+  "global",
+  "nonlocal",
+  "del",
+  "assert",
+  "break",
+  "continue",
+  "async",
+  "await",
 ]);
 
 // Python's number literals: floats, hex, octal and binary ints, decimal ints (no
@@ -101,14 +172,22 @@ function tokenize(source) {
         tokens.push({ k: "dedent", line: n + 1 });
       }
       if (indent !== indents[indents.length - 1])
-        throw new PyError("IndentationError", `line ${n + 1}: unindent does not match any outer indentation level`);
+        throw new PyError(
+          "IndentationError",
+          `line ${n + 1}: unindent does not match any outer indentation level`,
+        );
     }
     while (i < line.length) {
       const c = line[i];
-      if (c === " " || c === "\t") { i++; continue; }
+      if (c === " " || c === "\t") {
+        i++;
+        continue;
+      }
       if (c === "#") break;
-      if (c === "\\" && i === line.length - 1) {  // a line continuation, not at the end
-        if (!lines.slice(n + 1).some((l) => l.trim())) throw new PyError("SyntaxError", "unexpected EOF while parsing");
+      if (c === "\\" && i === line.length - 1) {
+        // a line continuation, not at the end
+        if (!lines.slice(n + 1).some((l) => l.trim()))
+          throw new PyError("SyntaxError", "unexpected EOF while parsing");
         break;
       }
       const at = { line: n + 1 };
@@ -117,9 +196,15 @@ function tokenize(source) {
       if (number) {
         const text = number[0].replace(/_/g, "");
         const next = rest[number[0].length] ?? "";
-        if (/[jJ]/.test(next)) throw new UnsupportedError(`the number ${rest.slice(0, number[0].length + 1)}…`);
+        if (/[jJ]/.test(next))
+          throw new UnsupportedError(`the number ${rest.slice(0, number[0].length + 1)}…`);
         if (/[\w.]/.test(next)) throw new PyError("SyntaxError", "invalid decimal literal");
-        tokens.push({ k: "num", v: Number(text), float: !/^0[xXoObB]/.test(text) && /[.eE]/.test(text), ...at });
+        tokens.push({
+          k: "num",
+          v: Number(text),
+          float: !/^0[xXoObB]/.test(text) && /[.eE]/.test(text),
+          ...at,
+        });
         i += number[0].length;
         continue;
       }
@@ -153,7 +238,7 @@ function tokenize(source) {
     }
     if (depth === 0 && !line.trimEnd().endsWith("\\")) tokens.push({ k: "nl", line: n + 1 });
   }
-  const last = tokens.findLast((token) => token.line)?.line;  // where the answer ends
+  const last = tokens.findLast((token) => token.line)?.line; // where the answer ends
   while (indents.length > 1) {
     indents.pop();
     tokens.push({ k: "dedent", line: last });
@@ -165,23 +250,43 @@ function tokenize(source) {
 // ------------------------------------------------------------------ parser
 
 const NOT_SUPPORTED = {
-  def: "defining functions (def)", while: "while loops", lambda: "lambda",
-  with: "with blocks", try: "try/except", except: "try/except", class: "classes",
-  yield: "yield", global: "global", nonlocal: "nonlocal", del: "del",
-  break: "break", continue: "continue", async: "async", await: "await",
-  from: "from … import", finally: "try/finally", "{": "dicts and sets", "@": "the @ operator",
-  "^": "the ^ operator", ";": "semicolons",
+  def: "defining functions (def)",
+  while: "while loops",
+  lambda: "lambda",
+  with: "with blocks",
+  try: "try/except",
+  except: "try/except",
+  class: "classes",
+  yield: "yield",
+  global: "global",
+  nonlocal: "nonlocal",
+  del: "del",
+  break: "break",
+  continue: "continue",
+  async: "async",
+  await: "await",
+  from: "from … import",
+  finally: "try/finally",
+  "{": "dicts and sets",
+  "@": "the @ operator",
+  "^": "the ^ operator",
+  ";": "semicolons",
 };
 
 // One {expression} of an f-string (no format specs), as the parts it shows: `{x=}`
 // shows its own text and the value's repr.
 function fstringParts(source) {
-  if (/[!:]/.test(source.replace(/\[[^\]]*\]|\([^)]*\)|==|!=|<=|>=/g, ""))) throw new UnsupportedError("format specs in f-strings");
+  if (/[!:]/.test(source.replace(/\[[^\]]*\]|\([^)]*\)|==|!=|<=|>=/g, "")))
+    throw new UnsupportedError("format specs in f-strings");
   const echo = /[^=!<>]=\s*$/.test(source);
   const [statement] = parse(echo ? source.replace(/=\s*$/, "") : source);
-  if (!statement || statement.s !== "expr") throw new PyError("SyntaxError", "f-string: expecting an expression");
+  if (!statement || statement.s !== "expr")
+    throw new PyError("SyntaxError", "f-string: expecting an expression");
   if (!echo) return [statement.value];
-  return [source, { e: "call", func: { e: "name", name: "repr" }, args: [statement.value], kwargs: [] }];
+  return [
+    source,
+    { e: "call", func: { e: "name", name: "repr" }, args: [statement.value], kwargs: [] },
+  ];
 }
 
 export function parse(source) {
@@ -193,8 +298,16 @@ export function parse(source) {
     const token = tokens[k];
     if (token.k !== kind) {
       if (NOT_SUPPORTED[token.k]) throw new UnsupportedError(NOT_SUPPORTED[token.k]);
-      const shown = token.k === "nl" ? "the end of the line" : token.k === "end" ? "the end" : `'${token.v ?? token.k}'`;
-      throw new PyError("SyntaxError", `line ${token.line ?? "?"}: expected '${kind === "nl" ? "end of line" : kind}' before ${shown}`);
+      const shown =
+        token.k === "nl"
+          ? "the end of the line"
+          : token.k === "end"
+            ? "the end"
+            : `'${token.v ?? token.k}'`;
+      throw new PyError(
+        "SyntaxError",
+        `line ${token.line ?? "?"}: expected '${kind === "nl" ? "end of line" : kind}' before ${shown}`,
+      );
     }
     k++;
     return token;
@@ -235,7 +348,8 @@ export function parse(source) {
       } else if (accept("else")) orelse = block();
       return { s: "if", test, body, orelse, line: token.line };
     }
-    if (NOT_SUPPORTED[token.k] && token.k !== "from") throw new UnsupportedError(NOT_SUPPORTED[token.k]);
+    if (NOT_SUPPORTED[token.k] && token.k !== "from")
+      throw new UnsupportedError(NOT_SUPPORTED[token.k]);
     const simple = simpleStatement();
     if (!is("end")) take("nl");
     return simple;
@@ -244,7 +358,12 @@ export function parse(source) {
   function simpleStatement() {
     const token = peek();
     if (accept("pass")) return { s: "pass" };
-    if (accept("return")) return { s: "return", value: is("nl") || is("end") ? null : expressionList(), line: token.line };
+    if (accept("return"))
+      return {
+        s: "return",
+        value: is("nl") || is("end") ? null : expressionList(),
+        line: token.line,
+      };
     if (accept("raise")) return { s: "raise", value: expression(), line: token.line };
     if (accept("assert")) {
       const test = expression();
@@ -262,10 +381,11 @@ export function parse(source) {
     }
     if (is("from")) throw new UnsupportedError(NOT_SUPPORTED.from);
     const first = expressionList();
-    if (is(":") && first.e !== "tuple") {  // an annotated name: `index: torch.Tensor = ...`
+    if (is(":") && first.e !== "tuple") {
+      // an annotated name: `index: torch.Tensor = ...`
       k++;
       checkTarget(first);
-      expression();  // the annotation, which Python does not check either
+      expression(); // the annotation, which Python does not check either
       if (!accept("=")) return { s: "pass" };
       return { s: "assign", targets: [first], value: expressionList(), line: token.line };
     }
@@ -284,7 +404,13 @@ export function parse(source) {
     if (aug) {
       k++;
       checkTarget(first);
-      return { s: "augassign", target: first, op: aug.slice(0, -1), value: expressionList(), line: token.line };
+      return {
+        s: "augassign",
+        target: first,
+        op: aug.slice(0, -1),
+        value: expressionList(),
+        line: token.line,
+      };
     }
     return { s: "expr", value: first, line: token.line };
   }
@@ -351,10 +477,16 @@ export function parse(source) {
     for (;;) {
       let op = COMPARE.find((o) => is(o));
       if (op) k++;
-      else if (is("in")) { k++; op = "in"; }
-      else if (is("not") && peek(1).k === "in") { k += 2; op = "not in"; }
-      else if (is("is")) { k++; op = accept("not") ? "is not" : "is"; }
-      else break;
+      else if (is("in")) {
+        k++;
+        op = "in";
+      } else if (is("not") && peek(1).k === "in") {
+        k += 2;
+        op = "not in";
+      } else if (is("is")) {
+        k++;
+        op = accept("not") ? "is not" : "is";
+      } else break;
       ops.push(op);
       rest.push(bitOr());
     }
@@ -405,7 +537,8 @@ export function parse(source) {
         take("=");
         kwargs.push([name, expression()]);
       } else {
-        if (kwargs.length) throw new PyError("SyntaxError", "positional argument follows keyword argument");
+        if (kwargs.length)
+          throw new PyError("SyntaxError", "positional argument follows keyword argument");
         args.push(comprehensionOr(expression()));
       }
       if (!accept(",")) break;
@@ -452,18 +585,30 @@ export function parse(source) {
     const token = peek();
     k++;
     switch (token.k) {
-      case "num": return { e: "const", v: token.float ? { t: "float", v: token.v } : pyInt(token.v) };
+      case "num":
+        return { e: "const", v: token.float ? { t: "float", v: token.v } : pyInt(token.v) };
       case "str": {
         let v = token.v;
         while (is("str")) v += take("str").v;
         return { e: "const", v: { t: "str", v } };
       }
-      case "fstr": return { e: "fstr", parts: token.v.split(/(\{[^{}]*\})/).flatMap((part) => (/^\{.*\}$/.test(part) ? fstringParts(part.slice(1, -1)) : [part])) };
-      case "None": return { e: "const", v: NONE };
-      case "True": return { e: "const", v: { t: "bool", v: true } };
-      case "False": return { e: "const", v: { t: "bool", v: false } };
-      case "...": return { e: "const", v: ELLIPSIS };
-      case "name": return { e: "name", name: token.v, line: token.line };
+      case "fstr":
+        return {
+          e: "fstr",
+          parts: token.v
+            .split(/(\{[^{}]*\})/)
+            .flatMap((part) => (/^\{.*\}$/.test(part) ? fstringParts(part.slice(1, -1)) : [part])),
+        };
+      case "None":
+        return { e: "const", v: NONE };
+      case "True":
+        return { e: "const", v: { t: "bool", v: true } };
+      case "False":
+        return { e: "const", v: { t: "bool", v: false } };
+      case "...":
+        return { e: "const", v: ELLIPSIS };
+      case "name":
+        return { e: "name", name: token.v, line: token.line };
       case "(": {
         if (accept(")")) return { e: "tuple", items: [] };
         const first = expression();
@@ -499,14 +644,18 @@ export function parse(source) {
       default:
         k--;
         if (NOT_SUPPORTED[token.k]) throw new UnsupportedError(NOT_SUPPORTED[token.k]);
-        throw new PyError("SyntaxError", `line ${token.line ?? "?"}: unexpected ${token.k === "nl" ? "end of line" : token.k === "end" ? "end of the answer" : `'${token.v ?? token.k}'`}`);
+        throw new PyError(
+          "SyntaxError",
+          `line ${token.line ?? "?"}: unexpected ${token.k === "nl" ? "end of line" : token.k === "end" ? "end of the answer" : `'${token.v ?? token.k}'`}`,
+        );
     }
   }
 
   const body = [];
   while (!is("end")) {
     if (accept("nl")) continue;
-    if (is("indent")) throw new PyError("IndentationError", `line ${peek().line}: unexpected indent`);
+    if (is("indent"))
+      throw new PyError("IndentationError", `line ${peek().line}: unexpected indent`);
     body.push(statement());
   }
   return body;

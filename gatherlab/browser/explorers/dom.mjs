@@ -2,8 +2,7 @@
 // controls, toggle buttons, lists, and the focus kept across a rebuild of the controls.
 // Their looks are in explorer.css.
 
-export const esc = (text) =>
-  String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function make(tag, attributes = {}, text = "") {
   const node = document.createElement(tag);
@@ -28,7 +27,11 @@ export function buttons(label, options, current, pick) {
   const group = make("div", { role: "group", "aria-label": label, class: "gl-buttons" });
   group.append(make("span", { class: "gl-label", "aria-hidden": "true" }, label));
   options.forEach((option, k) => {
-    const button = make("button", { type: "button", "aria-pressed": String(k === current) }, option);
+    const button = make(
+      "button",
+      { type: "button", "aria-pressed": String(k === current) },
+      option,
+    );
     button.addEventListener("click", () => pick(k));
     group.append(button);
   });

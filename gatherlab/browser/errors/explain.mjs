@@ -4,14 +4,22 @@
 // reader's shapes, dim and op, and the few derived here), and the section that teaches
 // it; text no rule recognises is "not recognised", with the rule sharing most keywords
 // named only as a pointer. tests/test_error_rules.py runs both on every stored message.
-import { fill } from "./core.mjs";
+import { fill } from "../explorers/core.mjs";
 import TABLE from "./error_rules.mjs";
 
 export { TABLE };
 
 const WRITING_OPS = [
-  "scatter", "scatter_", "scatter_add_", "scatter_reduce_", "index_add_",
-  "index_copy_", "index_fill_", "index_put_", "put_", "masked_scatter_",
+  "scatter",
+  "scatter_",
+  "scatter_add_",
+  "scatter_reduce_",
+  "index_add_",
+  "index_copy_",
+  "index_fill_",
+  "index_put_",
+  "put_",
+  "masked_scatter_",
 ];
 const FLOAT_DTYPES = ["float", "double", "half", "bfloat16", "float16", "float32", "float64"];
 const SHAPE_FIELDS = ["input", "index", "src"];
@@ -37,8 +45,11 @@ const sizesOf = (text) => (text.match(/-?\d+/g) || []).map(Number);
 
 /** error_rules.derive: the fields a rule's templates may use. */
 export function derive(found, shapes, dim, op, text) {
+  /** @type {Record<string, any>} */
   const fields = {};
-  for (const [name, value] of Object.entries(found)) if (value !== undefined && value !== null) fields[name] = value;
+  for (const [name, value] of Object.entries(found))
+    if (value !== undefined && value !== null) fields[name] = value;
+  /** @type {Record<string, number[]>} */
   const lists = {};
   for (const name of Object.keys(fields)) {
     if (name.endsWith("_shape")) {
@@ -58,7 +69,8 @@ export function derive(found, shapes, dim, op, text) {
   if (tfOp && Object.hasOwn(TABLE.tf_ops, tfOp[1])) fields.op = TABLE.tf_ops[tfOp[1]]; // above a constant
   if (!("op" in fields) && op) fields.op = op;
   for (const name of ["input", "index"]) {
-    if (!(`${name}_rank` in fields) && `${name}_shape` in lists) fields[`${name}_rank`] = String(lists[`${name}_shape`].length);
+    if (!(`${name}_rank` in fields) && `${name}_shape` in lists)
+      fields[`${name}_rank`] = String(lists[`${name}_shape`].length);
   }
   if ("value" in fields && "size" in fields) {
     const value = Number(fields.value);
@@ -76,7 +88,8 @@ export function derive(found, shapes, dim, op, text) {
     const along = ((Number(fields.dim) % n) + n) % n;
     const larger = [];
     for (let d = 0; d < n; d++) {
-      if (d !== along && index[d] > source[d]) larger.push(`dim ${d} (index ${index[d]}, input ${source[d]})`);
+      if (d !== along && index[d] > source[d])
+        larger.push(`dim ${d} (index ${index[d]}, input ${source[d]})`);
     }
     if (larger.length) fields.oversized = larger.join("; ");
     const empty = [];
@@ -85,7 +98,8 @@ export function derive(found, shapes, dim, op, text) {
   }
   const named = fields.op || "";
   if (named.startsWith("tf.")) fields.op_is_tf = "yes";
-  if (WRITING_OPS.includes(named.replace(/[()]+$/, "")) || named.includes("scatter")) fields.op_is_scatter = "yes";
+  if (WRITING_OPS.includes(named.replace(/[()]+$/, "")) || named.includes("scatter"))
+    fields.op_is_scatter = "yes";
   if (named === "take" || named === "torch.take") fields.op_is_take = "yes";
   const dtype = (fields.dtype || "").toLowerCase().replace(/^torch\./, "");
   if (FLOAT_DTYPES.includes(dtype)) fields.dtype_is_float = "yes";
@@ -103,18 +117,35 @@ function choose(options, fields, key) {
 
 /** The id Sphinx gives a heading (error_rules.anchor). */
 export function anchor(title) {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 /** A section as {id, title, page, href}, href relative to the book's root. */
 export function sectionLink(id) {
   const section = TABLE.sections[id];
-  return { id, title: section.title, page: section.page, href: `${section.page}.html#${anchor(section.title)}` };
+  return {
+    id,
+    title: section.title,
+    page: section.page,
+    href: `${section.page}.html#${anchor(section.title)}`,
+  };
 }
 
 const EMPTY = {
-  recognised: false, rule: null, title: "", meaning: "", fix: "", section: null,
-  library: null, checks: null, fields: {}, closest: null, closest_title: "",
+  recognised: false,
+  rule: null,
+  title: "",
+  meaning: "",
+  fix: "",
+  section: null,
+  library: null,
+  checks: null,
+  fields: {},
+  closest: null,
+  closest_title: "",
 };
 
 /** error_rules.explain: the first rule whose pattern is found in text, else closest. */

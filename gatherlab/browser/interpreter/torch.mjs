@@ -1,0 +1,1382 @@
+// torch as the interpreter emulates it: the ops the chapters teach (the gather family
+// through explorers/core.mjs's rules, chapter 6's writes through explorers/scatter.mjs),
+// the torch, torch.nn.functional and Tensor method tables, and their argument checks, each
+// raising what torch raises.
+
+import { diagnose, isFloat } from "../explorers/core.mjs";
+import {
+  REDUCTIONS,
+  scatterProblems,
+  scatterResult,
+  scatterWrites,
+} from "../explorers/scatter.mjs";
+import { NONE, PyError, pyInt, UnsupportedError } from "./python.mjs";
+import { locate, setItem } from "./indexing.mjs";
+import {
+  args,
+  assertNoInternalOverlap,
+  assertNoPartialOverlap,
+  asTensor,
+  broadcastData,
+  broadcastShapes,
+  cast,
+  fn,
+  forEachCoord,
+  fromSequence,
+  isNumber,
+  layoutOf,
+  list,
+  MAX_ENTRIES,
+  normDim,
+  numberOf,
+  offsetsOf,
+  optionalInt,
+  prod,
+  promote,
+  pyBool,
+  pyFloat,
+  pyMod,
+  roundHalfEven,
+  sizesFrom,
+  strides,
+  tensor,
+  tensorBinary,
+  tfDtypeCheck,
+  toInt,
+  truthy,
+  tuple,
+  typeName,
+  viewStrides,
+  viewTensor,
+  writeAt,
+} from "./tensor.mjs";
+
+// ------------------------------------------------------------------ torch ops
+
+export function view(t, shape, strict = false) {
+  if (!t.alias) return tensor(shape, t.data, t.dtype, t.lib);
+  const found = viewStrides(t.shape, t.alias.strides, shape);
+  if (found) return viewTensor(t, shape, { ...t.alias, strides: found });
+  if (strict)
+    throw new PyError(
+      "RuntimeError",
+      "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
+    );
+  return tensor(shape, t.data.slice(), t.dtype, t.lib); // reshape: a copy
+}
+
+function inferShape(sizes, total, raw) {
+  const unknown = sizes.filter((s) => s === -1).length;
+  const text = `shape '[${raw.join(", ")}]' is invalid for input of size ${total}`;
+  if (unknown > 1) throw new PyError("RuntimeError", "only one dimension can be inferred");
+  if (sizes.some((s) => s < -1))
+    throw new PyError("RuntimeError", `invalid shape dimension ${sizes.find((s) => s < -1)}`);
+  const known = prod(sizes.filter((s) => s !== -1));
+  if (unknown) {
+    if (known === 0 || total % known !== 0) throw new PyError("RuntimeError", text);
+    return sizes.map((s) => (s === -1 ? total / known : s));
+  }
+  if (known !== total) throw new PyError("RuntimeError", text);
+  return sizes;
+}
+
+export function reshape(t, sizes, strict = false) {
+  return view(t, inferShape(sizes, t.data.length, sizes), strict);
+}
+
+export function unsqueeze(t, dim) {
+  const rank = t.shape.length + 1;
+  if (dim < -rank || dim >= rank)
+    throw new PyError(
+      "IndexError",
+      `Dimension out of range (expected to be in range of [${-rank}, ${rank - 1}], but got ${dim})`,
+    );
+  const d = dim < 0 ? dim + rank : dim;
+  const shape = t.shape.slice();
+  shape.splice(d, 0, 1);
+  return view(t, shape);
+}
+
+function squeeze(t, dims) {
+  if (dims === null)
+    return view(
+      t,
+      t.shape.filter((s) => s !== 1),
+    );
+  const wrapped = dims.map((d) => normDim(d, t.shape.length));
+  return view(
+    t,
+    t.shape.filter((s, d) => !(s === 1 && wrapped.includes(d))),
+  );
+}
+
+export function expand(t, sizes) {
+  if (sizes.length < t.shape.length)
+    throw new PyError(
+      "RuntimeError",
+      `expand(torch.LongTensor{[${t.shape.join(", ")}]}, size=[${sizes.join(", ")}]): the number of sizes provided (${sizes.length}) must be greater or equal to the number of dimensions in the tensor (${t.shape.length})`,
+    );
+  const offset = sizes.length - t.shape.length;
+  const shape = sizes.map((s, k) => {
+    const own = k >= offset ? t.shape[k - offset] : null;
+    if (s === -1) {
+      if (own === null)
+        throw new PyError(
+          "RuntimeError",
+          `The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension ${k}`,
+        );
+      return own;
+    }
+    if (own !== null && own !== 1 && own !== s)
+      throw new PyError(
+        "RuntimeError",
+        `The expanded size of the tensor (${s}) must match the existing size (${own}) at non-singleton dimension ${k}.  Target sizes: [${sizes.join(", ")}].  Tensor sizes: [${t.shape.join(", ")}]`,
+      );
+    if (s < 0)
+      throw new PyError("RuntimeError", `The expanded size of the tensor (${s}) isn't allowed`);
+    return s;
+  });
+  const source = layoutOf(t);
+  const steps = shape.map((s, k) =>
+    k < offset || (t.shape[k - offset] === 1 && s !== 1) ? 0 : source.strides[k - offset],
+  );
+  return viewTensor(t, shape, { ...source, strides: steps });
+}
+
+export function repeatTensor(t, sizes) {
+  if (sizes.length < t.shape.length)
+    throw new PyError(
+      "RuntimeError",
+      "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor",
+    );
+  if (sizes.some((s) => s < 0))
+    throw new PyError(
+      "RuntimeError",
+      `Trying to create tensor with negative dimension ${sizes.find((s) => s < 0)}: [${sizes.join(", ")}]`,
+    );
+  const source = view(t, [...new Array(sizes.length - t.shape.length).fill(1), ...t.shape]);
+  const shape = source.shape.map((s, d) => s * sizes[d]);
+  const st = strides(source.shape);
+  const data = new Array(prod(shape));
+  forEachCoord(shape, (at, flat) => {
+    let src = 0;
+    for (let d = 0; d < at.length; d++) src += (at[d] % source.shape[d]) * st[d];
+    data[flat] = source.data[src];
+  });
+  return tensor(shape, data, t.dtype, t.lib);
+}
+
+// Select positions along one dim (each entry of `positions` a position, valid).
+function takeAlong(t, dim, positions) {
+  const shape = t.shape.slice();
+  shape[dim] = positions.length;
+  const st = strides(t.shape);
+  const data = new Array(prod(shape));
+  forEachCoord(shape, (at, flat) => {
+    let src = 0;
+    for (let d = 0; d < at.length; d++) src += (d === dim ? positions[at[d]] : at[d]) * st[d];
+    data[flat] = t.data[src];
+  });
+  return tensor(shape, data, t.dtype, t.lib);
+}
+
+function repeatInterleave(t, repeats, dim) {
+  let source = t;
+  let d = dim;
+  if (dim === null) {
+    source = view(t, [t.data.length]);
+    d = 0;
+  } else if (!t.shape.length) {
+    throw new PyError("IndexError", `Dimension specified as ${dim} but tensor has no dimensions`);
+  } else d = normDim(dim, t.shape.length);
+  if (source.shape.length === 0) source = view(source, [1]);
+  const size = source.shape[d];
+  let counts;
+  if (repeats.t === "tensor") {
+    if (isFloat(repeats.dtype))
+      throw new PyError("RuntimeError", "repeat_interleave only supports integer repeats");
+    counts =
+      repeats.data.length === 1 ? new Array(size).fill(repeats.data[0]) : repeats.data.slice();
+    if (repeats.shape.length > 1)
+      throw new PyError("RuntimeError", "repeats must be 0-dim or 1-dim tensor");
+  } else counts = new Array(size).fill(toInt(repeats));
+  if (counts.length !== size)
+    throw new PyError(
+      "RuntimeError",
+      `repeats must have the same size as input along dim, but got repeats.size(0) = ${counts.length} and input.size(${d}) = ${size}`,
+    );
+  if (counts.some((c) => c < 0)) throw new PyError("RuntimeError", "repeats can not be negative");
+  const positions = [];
+  counts.forEach((c, p) => {
+    for (let r = 0; r < c; r++) positions.push(p);
+  });
+  return takeAlong(source, d, positions);
+}
+
+function flatten(t, start = 0, end = -1) {
+  if (t.shape.length === 0) return view(t, [1]);
+  const s = normDim(start, t.shape.length);
+  const e = normDim(end, t.shape.length);
+  if (s > e)
+    throw new PyError(
+      "RuntimeError",
+      "flatten() has invalid args: start_dim cannot come after end_dim",
+    );
+  return view(t, [...t.shape.slice(0, s), prod(t.shape.slice(s, e + 1)), ...t.shape.slice(e + 1)]);
+}
+
+export function permute(t, dims) {
+  if (dims.length !== t.shape.length)
+    throw new PyError(
+      "RuntimeError",
+      `permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = ${t.shape.length} is not equal to len(dims) = ${dims.length}`,
+    );
+  const wrapped = dims.map((d) => normDim(d, t.shape.length));
+  if (new Set(wrapped).size !== wrapped.length)
+    throw new PyError("RuntimeError", "permute(): duplicate dims are not allowed.");
+  const shape = wrapped.map((d) => t.shape[d]);
+  const source = layoutOf(t);
+  return viewTensor(t, shape, { ...source, strides: wrapped.map((d) => source.strides[d]) });
+}
+
+function transpose(t, a, b) {
+  if (t.shape.length === 0) return t;
+  const order = t.shape.map((_, d) => d);
+  const x = normDim(a, t.shape.length);
+  const y = normDim(b, t.shape.length);
+  [order[x], order[y]] = [order[y], order[x]];
+  return permute(t, order);
+}
+
+export function joinTensors(tensors, dim, stack, lib) {
+  const name = lib === "tf" ? (stack ? "stack" : "concat") : stack ? "stack" : "cat";
+  if (!tensors.length)
+    throw new PyError(
+      lib === "tf" ? "ValueError" : "RuntimeError",
+      `${name} expects a non-empty TensorList`,
+    );
+  const ts = tensors.map((v) => asTensor(v, lib));
+  if (stack) {
+    const first = ts[0].shape;
+    ts.forEach((t, k) => {
+      if (t.shape.join(",") !== first.join(","))
+        throw new PyError(
+          lib === "tf" ? "InvalidArgumentError" : "RuntimeError",
+          `stack expects each tensor to be equal size, but got [${first.join(", ")}] at entry 0 and [${t.shape.join(", ")}] at entry ${k}`,
+        );
+    });
+    const rank = first.length + 1;
+    if (dim < -rank || dim >= rank)
+      throw new PyError(
+        lib === "tf" ? "InvalidArgumentError" : "IndexError",
+        `Dimension out of range (expected to be in range of [${-rank}, ${rank - 1}], but got ${dim})`,
+      );
+    const d = dim < 0 ? dim + rank : dim;
+    return joinTensors(
+      ts.map((t) => unsqueeze(t, d)),
+      d,
+      false,
+      lib,
+    );
+  }
+  const rank = ts[0].shape.length;
+  if (ts.some((t) => t.shape.length === 0))
+    throw new PyError(
+      lib === "tf" ? "InvalidArgumentError" : "RuntimeError",
+      `zero-dimensional tensor (at position ${ts.findIndex((t) => t.shape.length === 0)}) cannot be concatenated`,
+    );
+  ts.forEach((t) => {
+    if (t.shape.length !== rank)
+      throw new PyError(
+        lib === "tf" ? "InvalidArgumentError" : "RuntimeError",
+        `Tensors must have same number of dimensions: got ${rank} and ${t.shape.length}`,
+      );
+  });
+  const d = lib === "tf" ? tfAxis(dim, rank) : normDim(dim, rank);
+  ts.forEach((t, k) => {
+    t.shape.forEach((s, e) => {
+      if (e !== d && s !== ts[0].shape[e])
+        throw new PyError(
+          lib === "tf" ? "InvalidArgumentError" : "RuntimeError",
+          `Sizes of tensors must match except in dimension ${d}. Expected size ${ts[0].shape[e]} but got size ${s} for tensor number ${k} in the list.`,
+        );
+    });
+  });
+  let dtype = ts[0].dtype;
+  if (lib === "tf") ts.forEach((t) => tfDtypeCheck(ts[0], t, "ConcatV2"));
+  else for (const t of ts.slice(1)) dtype = promote({ ...ts[0], dtype }, t);
+  const shape = ts[0].shape.slice();
+  shape[d] = ts.reduce((n, t) => n + t.shape[d], 0);
+  const outer = prod(shape.slice(0, d));
+  const data = [];
+  for (let o = 0; o < outer; o++)
+    for (const t of ts) {
+      const chunk = prod(t.shape.slice(d));
+      for (let k = 0; k < chunk; k++) data.push(cast(t.data[o * chunk + k], dtype));
+    }
+  return tensor(shape, data, dtype, lib);
+}
+
+function tfAxis(axis, rank) {
+  if (axis < -rank || axis >= rank)
+    throw new PyError(
+      "InvalidArgumentError",
+      `ConcatOp : Expected concatenating dimensions in the range [${-rank}, ${rank}), but got ${axis}`,
+    );
+  return axis < 0 ? axis + rank : axis;
+}
+
+// The exception type torch raises for each rule (the agreement cases pin them down).
+function ruleType(op, rule, x, dim) {
+  if (rule === "dim-range" || rule === "index-not-vector") return "IndexError";
+  if (rule === "index-dtype" || rule === "scalar-index-count") return "RuntimeError";
+  if (op === "take") return "IndexError";
+  if (op !== "index_select") return "RuntimeError";
+  // index_select's positions: the CPU kernel for dim 1, or an empty input of rank > 1,
+  // raises RuntimeError; its general path raises IndexError
+  const rank = x.shape.length;
+  if (rank > 1 && (x.data.length === 0 || ((dim % rank) + rank) % rank === 1))
+    return "RuntimeError";
+  return "IndexError";
+}
+
+// A gather-family call through core.mjs's diagnose: the rule a bad call breaks.
+export function family(op, input, dim, index) {
+  const x = asTensor(input);
+  if (index.t !== "tensor")
+    throw new PyError(
+      "TypeError",
+      `${op}(): argument 'index' (position ${op === "take" || op === "take_along_dim" ? 2 : 3}) must be Tensor, not ${typeName(index)}`,
+    );
+  if (dim !== null && dim.t !== undefined) dim = toInt(dim, "dim to be an int");
+  const problems = diagnose(x, dim, index, op);
+  if (problems.length) {
+    const [first] = problems;
+    const error = new PyError(
+      ruleType(op, first.rule, x, dim),
+      first.message,
+      first.rule,
+      first.hint,
+    );
+    error.call = `torch.${op}`;
+    throw error;
+  }
+  return familyResult(op, x, dim, index);
+}
+
+function familyResult(op, x, dim, index) {
+  if (op === "take") {
+    const n = x.data.length;
+    return tensor(
+      index.shape.slice(),
+      index.data.map((p) => x.data[p < 0 ? p + n : p]),
+      x.dtype,
+    );
+  }
+  if (op === "take_along_dim" && dim === null) {
+    return tensor(
+      [index.data.length],
+      index.data.map((p) => x.data[p]),
+      x.dtype,
+    );
+  }
+  const rank = Math.max(x.shape.length, 1);
+  const d = ((dim % rank) + rank) % rank;
+  const xs = x.shape.length ? x : view(x, [1]);
+  if (op === "index_select") {
+    if (x.shape.length === 0) return tensor([], index.data.length ? [x.data[0]] : [], x.dtype);
+    return takeAlong(xs, d, index.data);
+  }
+  if (op === "take_along_dim") {
+    const shape = xs.shape.map((s, k) => (k === d ? index.shape[k] : s === 1 ? index.shape[k] : s));
+    const st = strides(xs.shape);
+    const size = xs.shape[d];
+    const data = new Array(prod(shape));
+    const ist = strides(index.shape);
+    forEachCoord(shape, (at, flat) => {
+      let iflat = 0;
+      for (let k = 0; k < at.length; k++) if (index.shape[k] !== 1) iflat += at[k] * ist[k];
+      const p = pyMod(index.data[iflat], size);
+      let src = 0;
+      for (let k = 0; k < at.length; k++)
+        src += (k === d ? p : xs.shape[k] === 1 ? 0 : at[k]) * st[k];
+      data[flat] = xs.data[src];
+    });
+    return tensor(shape, data, x.dtype);
+  }
+  // gather
+  const is = index.shape.length ? index : view(index, [1]);
+  const st = strides(xs.shape);
+  const data = new Array(index.data.length);
+  forEachCoord(is.shape, (at, flat) => {
+    let src = 0;
+    for (let k = 0; k < at.length; k++) src += (k === d ? index.data[flat] : at[k]) * st[k];
+    data[flat] = xs.data[src];
+  });
+  return tensor(index.shape.slice(), data, x.dtype);
+}
+
+// ---- chapter 6's writes: scatter and index_add, in place (name_) or on a copy
+
+// x.scatter_(dim, index, src) (reduce "none"), x.scatter_add_ (reduce "sum") and x.scatter_reduce_(dim, index, src, reduce, include_self=...), by
+// scatter.mjs's rules and writes; torch raises RuntimeError for every rule it breaks.
+function scatterOp(name, x, dim, index, src, reduce, includeSelf = true) {
+  if (src.t !== "tensor" && (reduce !== "none" || !isNumber(src)))
+    throw new PyError(
+      "TypeError",
+      `${name}(): argument 'src' (position 3) must be Tensor, not ${typeName(src)}`,
+    );
+  const d = normDim(toInt(dim), Math.max(x.shape.length, 1));
+  if (index.t !== "tensor")
+    throw new PyError(
+      "TypeError",
+      `${name}(): argument 'index' (position 2) must be Tensor, not ${typeName(index)}`,
+    );
+  let values = src;
+  if (src.t !== "tensor") {
+    values = filled(index.shape.slice(), numberOf(src), x.dtype, "torch");
+  }
+  const problems = scatterProblems(x, d, index, values, src.t !== "tensor");
+  if (problems.length) {
+    // worded by its rule, as implement.py's _problem words it
+    const error = new PyError("RuntimeError", problems[0].message);
+    error.call = name.endsWith("_") ? `torch.Tensor.${name}` : `torch.${name}`;
+    throw error;
+  }
+  const { output } = scatterResult(x, scatterWrites(x, d, index, values), reduce, includeSelf);
+  return tensor(
+    x.shape.slice(),
+    output.data.map((v) => cast(v, x.dtype)),
+    x.dtype,
+  );
+}
+
+// x.index_add_(dim, index, source): x[..., index[k], ...] += source[..., k, ...], in
+// torch's order of checks.
+function indexAdd(name, x, dim, index, source) {
+  const rank = Math.max(x.shape.length, 1);
+  const d = normDim(toInt(dim), rank);
+  const i = asTensor(index);
+  const s = asTensor(source);
+  if (i.shape.length > 1)
+    throw new PyError(
+      "IndexError",
+      `${name}(): Index is supposed to be a vector, but got dim: ${i.shape.length} with type: ${torchDtypeName(i.dtype)} and size: [${i.shape.join(", ")}]`,
+    );
+  if (i.dtype !== "int64" && i.dtype !== "int32")
+    throw new PyError(
+      "RuntimeError",
+      `${name}(): Expected dtype int32/int64 for index but got: ${torchDtypeName(i.dtype)}`,
+    );
+  if (s.dtype !== x.dtype)
+    throw new PyError(
+      "RuntimeError",
+      `${name}(): self (${torchDtypeName(x.dtype)}) and source (${torchDtypeName(s.dtype)}) must have the same scalar type`,
+    );
+  const target = x.shape.length ? x.shape : [1];
+  const from = s.shape.length ? s.shape : [1];
+  if (i.data.length !== from[d] && !(s.shape.length === 0 && i.data.length === 1))
+    throw new PyError(
+      "RuntimeError",
+      `${name}(): Number of indices (${i.data.length}) should be equal to source.size(dim): (${from[d]}), for dim: ${d}`,
+    );
+  if (from.length !== target.length || from.some((size, k) => k !== d && size !== target[k]))
+    throw new PyError(
+      "RuntimeError",
+      `source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [${x.shape.join(", ")}] source.shape = [${s.shape.join(", ")}]`,
+    );
+  const bad = i.data.find((p) => p < 0 || p >= target[d]);
+  if (bad !== undefined) {
+    if (x.shape.length <= 1) throw new PyError("IndexError", "index out of range in self");
+    throw new PyError(
+      "RuntimeError",
+      `index ${bad} is out of bounds for dimension ${d} with size ${target[d]}`,
+    );
+  }
+  const data = x.data.slice();
+  const inner = prod(target.slice(d + 1));
+  const outer = prod(target.slice(0, d));
+  for (let o = 0; o < outer; o++)
+    for (let k = 0; k < i.data.length; k++)
+      for (let r = 0; r < inner; r++) {
+        const to = (o * target[d] + i.data[k]) * inner + r;
+        data[to] = cast(data[to] + s.data[(o * from[d] + k) * inner + r], x.dtype);
+      }
+  return tensor(x.shape.slice(), data, x.dtype);
+}
+
+// x.index_put_(indices, values, accumulate=False): x[indices] = values on a copy, or
+// with accumulate every value added where it goes (a repeated position adds up).
+function indexPut(name, x, indices, values, accumulate) {
+  if (indices.t !== "tuple" && indices.t !== "list")
+    throw new PyError(
+      "TypeError",
+      `${name}(): argument 'indices' (position 1) must be tuple of Tensors, not ${typeName(indices)}`,
+    );
+  const v = asTensor(values);
+  if (v.dtype !== x.dtype)
+    throw new PyError(
+      "RuntimeError",
+      `Index put requires the source and destination dtypes match, got ${torchDtypeName(x.dtype)} for the destination and ${torchDtypeName(v.dtype)} for the source.`,
+    );
+  const out = tensor(x.shape.slice(), x.data.slice(), x.dtype);
+  const where = { t: "tuple", items: indices.items };
+  if (!accumulate) {
+    setItem(out, where, v);
+    return out;
+  }
+  const { shape, positions } = locate(out, where);
+  const added = expand(
+    v.shape.length > shape.length ? view(v, v.shape.slice(v.shape.length - shape.length)) : v,
+    shape,
+  ).data;
+  positions.forEach((p, k) => {
+    out.data[p] = cast(out.data[p] + added[k], x.dtype);
+  });
+  return out;
+}
+
+// Writes an in-place op's result into the tensor itself (views of it see it, as in
+// torch) and returns that tensor.
+function inPlace(t, result, ...inputs) {
+  const layout = layoutOf(t);
+  assertNoInternalOverlap(t.shape, layout);
+  for (const input of inputs) assertNoPartialOverlap(t.shape, layout, input);
+  writeAt(layout.storage, offsetsOf(t.shape, layout), result.data, t.dtype);
+  return t;
+}
+
+// x.log_softmax(dim) and x.softmax(dim), line by line along dim (floats only).
+function softmax(t, dim, log) {
+  const op = log ? "log_softmax" : "softmax";
+  const shape = t.shape.length ? t.shape : [1];
+  const d = normDim(dim, shape.length);
+  const out = t.data.slice();
+  if (!out.length) return tensor(t.shape.slice(), out, t.dtype); // torch checks no dtype
+  if (!isFloat(t.dtype))
+    throw new PyError(
+      "NotImplementedError",
+      `"${op}_lastdim_kernel_impl" not implemented for '${torchDtypeName(t.dtype)}'`,
+    );
+  const size = shape[d];
+  const inner = prod(shape.slice(d + 1));
+  const outer = prod(shape.slice(0, d));
+  for (let o = 0; o < outer; o++)
+    for (let r = 0; r < inner; r++) {
+      const at = (k) => (o * size + k) * inner + r;
+      const line = Array.from({ length: size }, (_, k) => t.data[at(k)]);
+      const top = Math.max(...line);
+      const total = line.reduce((sum, x) => sum + Math.exp(x - top), 0);
+      line.forEach((x, k) => {
+        out[at(k)] = cast(log ? x - top - Math.log(total) : Math.exp(x - top) / total, t.dtype);
+      });
+    }
+  return tensor(t.shape.slice(), out, t.dtype);
+}
+
+// torch's Tensor.diagonal: a view of the entries [..., i, ..., i + offset, ...] along
+// dim1 and dim2, those two dims removed and the diagonal appended as the last dim.
+function diagonal(t, offset, dim1, dim2) {
+  const rank = t.shape.length;
+  const d1 = normDim(dim1, rank);
+  const d2 = normDim(dim2, rank);
+  if (d1 === d2)
+    throw new PyError("RuntimeError", `diagonal dimensions cannot be identical ${dim1}, ${dim2}`);
+  const [n1, n2] = [t.shape[d1], t.shape[d2]];
+  const length = Math.max(0, offset >= 0 ? Math.min(n1, n2 - offset) : Math.min(n1 + offset, n2));
+  const source = layoutOf(t);
+  const keep = t.shape.map((_, d) => d).filter((d) => d !== d1 && d !== d2);
+  let start = source.offset;
+  if (length > 0) start += offset >= 0 ? offset * source.strides[d2] : -offset * source.strides[d1];
+  return viewTensor(t, [...keep.map((d) => t.shape[d]), length], {
+    ...source,
+    offset: start,
+    strides: [...keep.map((d) => source.strides[d]), source.strides[d1] + source.strides[d2]],
+  });
+}
+
+// x.diag(): a 1-D tensor's diagonal matrix, or a 2-D tensor's main diagonal.
+function diag(t) {
+  const rank = t.shape.length;
+  if (rank === 1) {
+    const n = t.shape[0];
+    const data = new Array(n * n).fill(0);
+    t.data.forEach((x, k) => {
+      data[k * n + k] = x;
+    });
+    return tensor([n, n], data, t.dtype);
+  }
+  if (rank !== 2)
+    throw new PyError("RuntimeError", `diag(): Supports 1D or 2D tensors. Got ${rank}D`);
+  const n = Math.min(...t.shape);
+  return tensor(
+    [n],
+    Array.from({ length: n }, (_, k) => t.data[k * t.shape[1] + k]),
+    t.dtype,
+  );
+}
+
+// torch.nn.functional.one_hot(labels, num_classes=-1): int64 labels only.
+function oneHot(t, classes) {
+  if (t.dtype !== "int64")
+    throw new PyError(
+      "RuntimeError",
+      "one_hot is only applicable to index tensor of type LongTensor.",
+    );
+  if (classes <= 0 && !t.data.length)
+    throw new PyError("RuntimeError", "Can not infer total number of classes from empty tensor.");
+  if (t.data.some((x) => x < 0))
+    throw new PyError("RuntimeError", "Class values must be non-negative.");
+  const n = classes === -1 ? Math.max(...t.data) + 1 : classes;
+  if (t.data.some((x) => x >= n))
+    throw new PyError("RuntimeError", "Class values must be smaller than num_classes.");
+  const data = new Array(t.data.length * n).fill(0);
+  t.data.forEach((x, k) => {
+    data[k * n + x] = 1;
+  });
+  return tensor([...t.shape, n], data, "int64");
+}
+
+// x.argsort(dim, descending): the positions that sort each line along dim; ties keep
+// their order (torch promises that only with stable=True; torch 2.13's CPU sort kept it
+// on lines of up to 16 entries, not longer, so the stored cases stay within that).
+function argsort(t, dim, descending) {
+  if (!t.shape.length) return tensor([], [0], "int64");
+  const d = normDim(dim, t.shape.length);
+  const out = tensor(t.shape.slice(), new Array(t.data.length).fill(0), "int64");
+  const size = t.shape[d];
+  const inner = prod(t.shape.slice(d + 1));
+  const outer = prod(t.shape.slice(0, d));
+  const key = (v) => (Number.isNaN(v) ? Infinity : v);
+  for (let o = 0; o < outer; o++)
+    for (let r = 0; r < inner; r++) {
+      const at = (k) => (o * size + k) * inner + r;
+      const order = Array.from({ length: size }, (_, k) => k);
+      order.sort((a, b) => {
+        const [x, y] = [t.data[at(a)], t.data[at(b)]];
+        if (Number.isNaN(x) !== Number.isNaN(y))
+          return (Number.isNaN(x) ? 1 : -1) * (descending ? -1 : 1);
+        return (descending ? key(y) - key(x) : key(x) - key(y)) || a - b;
+      });
+      order.forEach((k, n) => {
+        out.data[at(n)] = k;
+      });
+    }
+  return out;
+}
+
+export function clamp(t, lo, hi) {
+  if (lo.t === "none" && hi.t === "none")
+    throw new PyError(
+      "RuntimeError",
+      "torch.clamp: At least one of 'min' or 'max' must not be None",
+    );
+  let dtype = t.dtype;
+  for (const bound of [lo, hi])
+    if (bound.t !== "none")
+      dtype = promote({ ...t, dtype }, bound.t === "tensor" ? bound : { scalar: bound.t });
+  const low = lo.t === "none" ? -Infinity : cast(numberOf(lo), dtype);
+  const high = hi.t === "none" ? Infinity : cast(numberOf(hi), dtype);
+  const bounded = (v) => (Number.isNaN(v) ? v : Math.min(Math.max(v, low), high));
+  return tensor(
+    t.shape.slice(),
+    t.data.map((v) => cast(bounded(cast(v, dtype)), dtype)),
+    dtype,
+  );
+}
+
+// torch.bincount(t, weights=None, minlength=0): how often each value occurs, or the
+// sum of the weights at each value (float32 weights sum as float32, any other dtype as
+// float64; an empty input counts nothing, as int64).
+function bincount(t, minlength, weights = NONE) {
+  if (isFloat(t.dtype))
+    throw new PyError(
+      "NotImplementedError",
+      `"bincount_cpu" not implemented for '${torchDtypeName(t.dtype)}'`,
+    );
+  if (t.shape.length !== 1 || t.data.some((v) => v < 0))
+    throw new PyError("RuntimeError", "bincount only supports 1-d non-negative integral inputs.");
+  const w = weights.t === "none" ? null : asTensor(weights);
+  if (w && (w.shape.length !== 1 || w.data.length !== t.data.length))
+    throw new PyError("RuntimeError", "weights should be 1-d and have the same length as input");
+  const counts = new Array(Math.max(minlength, ...t.data.map((v) => v + 1), 0)).fill(0);
+  t.data.forEach((v, k) => {
+    counts[v] += w ? Number(w.data[k]) : 1;
+  });
+  const dtype = !w || !t.data.length ? "int64" : w.dtype === "float32" ? "float32" : "float64";
+  return tensor(
+    [counts.length],
+    counts.map((c) => cast(c, dtype)),
+    dtype,
+  );
+}
+
+export function where(cond, a, b) {
+  const c = asTensor(cond);
+  if (c.dtype !== "bool")
+    throw new PyError(
+      "RuntimeError",
+      `where expected condition to be a boolean tensor, but got a tensor with dtype ${torchDtypeName(c.dtype)}`,
+    );
+  const x = asTensor(a);
+  const y = asTensor(b);
+  const dtype = promote(x, y);
+  const shape = broadcastShapes(broadcastShapes(c.shape, x.shape), y.shape);
+  const cs = broadcastData(c, shape);
+  const xs = broadcastData(x, shape);
+  const ys = broadcastData(y, shape);
+  return tensor(
+    shape,
+    cs.map((v, k) => cast(v ? xs[k] : ys[k], dtype)),
+    dtype,
+  );
+}
+
+export function reduce(t, dim, keepdim, kind) {
+  const fns = {
+    sum: [0, (a, b) => a + b],
+    any: [0, (a, b) => (a || b ? 1 : 0)],
+    all: [1, (a, b) => (a && b ? 1 : 0)],
+    prod: [1, (a, b) => a * b],
+    max: [-Infinity, Math.max],
+    min: [Infinity, Math.min],
+  };
+  const [start, f] = fns[kind];
+  let dtype =
+    kind === "any" || kind === "all"
+      ? "bool"
+      : kind === "sum" || kind === "prod"
+        ? isFloat(t.dtype)
+          ? t.dtype
+          : "int64"
+        : t.dtype;
+  if (t.lib === "tf" && kind === "sum") dtype = t.dtype;
+  if (dim === null) {
+    if ((kind === "max" || kind === "min") && t.data.length === 0)
+      throw new PyError(
+        "RuntimeError",
+        `${kind}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.`,
+      );
+    // f takes two values: Array.reduce would hand Math.max its index and array too
+    return tensor(
+      keepdim ? t.shape.map(() => 1) : [],
+      [
+        cast(
+          t.data.reduce((a, b) => f(a, b), start),
+          dtype,
+        ),
+      ],
+      dtype,
+      t.lib,
+    );
+  }
+  const d = normDim(dim, t.shape.length);
+  if (!t.shape.length) return reduce(t, null, false, kind);
+  const shape = t.shape.slice();
+  const size = shape[d];
+  shape[d] = 1;
+  const st = strides(t.shape);
+  const data = [];
+  forEachCoord(shape, (at) => {
+    let acc = start;
+    let base = 0;
+    for (let k = 0; k < at.length; k++) base += at[k] * st[k];
+    for (let p = 0; p < size; p++) acc = f(acc, t.data[base + p * (st[d] ?? 1)]);
+    data.push(cast(acc, dtype));
+  });
+  const out = tensor(shape, data, dtype, t.lib);
+  return keepdim
+    ? out
+    : view(
+        out,
+        shape.filter((_, k) => k !== d),
+      );
+}
+
+// ------------------------------------------------------------------ the library tables
+
+export const TORCH_DTYPES = {
+  int64: "int64",
+  long: "int64",
+  int32: "int32",
+  int: "int32",
+  int16: "int16",
+  int8: "int8",
+  uint8: "uint8",
+  float32: "float32",
+  float: "float32",
+  float64: "float64",
+  double: "float64",
+  bool: "bool",
+  float16: "float16",
+  half: "float16",
+};
+export const torchDtypeName = (d) =>
+  ({
+    int64: "Long",
+    int32: "Int",
+    float32: "Float",
+    float64: "Double",
+    bool: "Bool",
+    int16: "Short",
+    int8: "Char",
+    uint8: "Byte",
+    float16: "Half",
+  })[d] ?? d;
+export const dtypeValue = (name, lib) => ({ t: "dtype", name, lib });
+
+export function dtypeArg(v, lib) {
+  if (v.t === "none") return null;
+  if (v.t === "dtype") return v.name;
+  if (v.t === "str" && lib === "tf" && TORCH_DTYPES[v.v]) return TORCH_DTYPES[v.v];
+  throw new PyError(
+    "TypeError",
+    `dtype must be a ${lib === "tf" ? "tf" : "torch"}.dtype, not ${typeName(v)}`,
+  );
+}
+
+export function arange(a, lib) {
+  const { start, end, step, dtype } = a;
+  let lo = 0;
+  let hi;
+  if (end.t === "none") hi = numberOf(start);
+  else {
+    lo = numberOf(start);
+    hi = numberOf(end);
+  }
+  const s = numberOf(step);
+  if (s === 0)
+    throw new PyError(
+      lib === "tf" ? "InvalidArgumentError" : "RuntimeError",
+      "step must be nonzero",
+    );
+  const floats = [start, end, step].some((v) => v.t === "float");
+  const out = [];
+  const n = Math.max(0, Math.ceil((hi - lo) / s));
+  if (n > MAX_ENTRIES) throw new UnsupportedError(`tensors of more than ${MAX_ENTRIES} entries`);
+  for (let k = 0; k < n; k++) out.push(lo + k * s);
+  const d = dtypeArg(dtype, lib) ?? (floats ? "float32" : lib === "tf" ? "int32" : "int64");
+  return tensor(
+    [out.length],
+    out.map((v) => cast(v, d)),
+    d,
+    lib,
+  );
+}
+
+function filled(shape, value, dtype, lib) {
+  return tensor(shape, new Array(prod(shape)).fill(cast(value, dtype)), dtype, lib);
+}
+
+export const TORCH = {
+  tensor: fn("torch.tensor", (g, kw) => {
+    const a = args(["data", "dtype=None", "requires_grad=False"], g, kw, "tensor");
+    if (a.requires_grad.t === "bool" && a.requires_grad.v)
+      throw new UnsupportedError("requires_grad (gradients need the notebook)");
+    const d = dtypeArg(a.dtype, "torch");
+    if (a.data.t === "tensor")
+      return tensor(
+        a.data.shape,
+        a.data.data.map((v) => cast(v, d ?? a.data.dtype)),
+        d ?? a.data.dtype,
+      );
+    return fromSequence(a.data, d, "torch");
+  }),
+  as_tensor: null,
+  arange: fn("torch.arange", (g, kw) =>
+    arange(args(["start", "end=None", "step=1", "dtype=None"], g, kw, "arange"), "torch"),
+  ),
+  gather: fn("torch.gather", (g, kw) => {
+    const a = args(["input", "dim", "index"], g, kw, "gather");
+    return family("gather", a.input, a.dim, a.index);
+  }),
+  index_select: fn("torch.index_select", (g, kw) => {
+    const a = args(["input", "dim", "index"], g, kw, "index_select");
+    return family("index_select", a.input, a.dim, a.index);
+  }),
+  take: fn("torch.take", (g, kw) => {
+    const a = args(["input", "index"], g, kw, "take");
+    return family("take", a.input, null, a.index);
+  }),
+  take_along_dim: fn("torch.take_along_dim", (g, kw) => {
+    const a = args(["input", "indices", "dim=None"], g, kw, "take_along_dim");
+    return family("take_along_dim", a.input, optionalInt(a.dim), a.indices);
+  }),
+  stack: fn("torch.stack", (g, kw) => {
+    const a = args(["tensors", "dim=0"], g, kw, "stack");
+    return joinTensors(sequenceItems(a.tensors, "stack"), toInt(a.dim), true, "torch");
+  }),
+  cat: fn("torch.cat", (g, kw) => {
+    const a = args(["tensors", "dim=0"], g, kw, "cat");
+    return joinTensors(sequenceItems(a.tensors, "cat"), toInt(a.dim), false, "torch");
+  }),
+  where: fn("torch.where", (g, kw) => {
+    const a = args(["condition", "input", "other"], g, kw, "where");
+    return where(a.condition, a.input, a.other);
+  }),
+  empty: null,
+  zeros: null,
+  ones: null,
+  full: fn("torch.full", (g, kw) => {
+    const a = args(["size", "fill_value", "dtype=None"], g, kw, "full");
+    const fill = a.fill_value;
+    const d =
+      dtypeArg(a.dtype, "torch") ??
+      (fill.t === "float" ? "float32" : fill.t === "bool" ? "bool" : "int64");
+    return filled(sizesFrom([a.size], "full"), numberOf(fill), d, "torch");
+  }),
+  zeros_like: null,
+  ones_like: null,
+  eye: fn("torch.eye", (g, kw) => {
+    const a = args(["n", "m=None", "dtype=None"], g, kw, "eye");
+    const n = toInt(a.n, "an int");
+    const m = optionalInt(a.m) ?? n;
+    if (n < 0 || m < 0)
+      throw new PyError("RuntimeError", `n must be greater or equal to 0, got ${n < 0 ? n : m}`);
+    const out = filled([n, m], 0, dtypeArg(a.dtype, "torch") ?? "float32", "torch");
+    for (let k = 0; k < Math.min(n, m); k++) out.data[k * m + k] = cast(1, out.dtype);
+    return out;
+  }),
+  floor_divide: fn("torch.floor_divide", (g, kw) => {
+    const a = args(["input", "other"], g, kw, "floor_divide");
+    return tensorBinary("//", a.input.t === "tensor" ? a.input : asTensor(a.input), a.other);
+  }),
+  broadcast_to: fn("torch.broadcast_to", (g, kw) => {
+    const a = args(["input", "size"], g, kw, "broadcast_to");
+    return expand(asTensor(a.input), sizesFrom([a.size], "broadcast_to"));
+  }),
+  meshgrid: null,
+};
+for (const [name, value] of [
+  ["empty", 0],
+  ["zeros", 0],
+  ["ones", 1],
+])
+  TORCH[name] = fn(`torch.${name}`, (g, kw) => {
+    const dtype = kw.find(([k]) => k === "dtype");
+    const rest = kw.filter(([k]) => k !== "dtype");
+    if (rest.length) throw new UnsupportedError(`the argument ${rest[0][0]}= of torch.${name}`);
+    const d = dtype ? dtypeArg(dtype[1], "torch") : "float32";
+    return filled(sizesFrom(g, name), value, d, "torch");
+  });
+for (const [name, value] of [
+  ["zeros_like", 0],
+  ["ones_like", 1],
+])
+  TORCH[name] = fn(`torch.${name}`, (g, kw) => {
+    const a = args(["input", "dtype=None"], g, kw, name);
+    const t = asTensor(a.input);
+    return filled(t.shape.slice(), value, dtypeArg(a.dtype, "torch") ?? t.dtype, "torch");
+  });
+TORCH.as_tensor = TORCH.tensor;
+TORCH.nn = { t: "module", name: "torch.nn" };
+export const NN = { functional: { t: "module", name: "torch.nn.functional" } };
+export const FUNCTIONAL = {
+  one_hot: fn("torch.nn.functional.one_hot", (g, kw) => {
+    const a = args(["input", "num_classes=-1"], g, kw, "one_hot");
+    return oneHot(asTensor(a.input), toInt(a.num_classes));
+  }),
+  log_softmax: fn("torch.nn.functional.log_softmax", (g, kw) =>
+    callMethod(asTensor(g[0]), "log_softmax", g.slice(1), kw),
+  ),
+  softmax: fn("torch.nn.functional.softmax", (g, kw) =>
+    callMethod(asTensor(g[0]), "softmax", g.slice(1), kw),
+  ),
+};
+delete TORCH.meshgrid;
+for (const [alias, dtype] of Object.entries(TORCH_DTYPES))
+  TORCH[alias] = dtypeValue(dtype, "torch");
+// the methods that are also functions: torch.unsqueeze(x, 0), torch.flatten(x), ...
+for (const name of [
+  "unsqueeze",
+  "squeeze",
+  "reshape",
+  "flatten",
+  "repeat_interleave",
+  "round",
+  "transpose",
+  "permute",
+  "sum",
+  "any",
+  "all",
+  "numel",
+  "abs",
+  "floor",
+  "ceil",
+  "max",
+  "min",
+  "clone",
+  "scatter",
+  "scatter_add",
+  "scatter_reduce",
+  "index_add",
+  "argsort",
+  "clamp",
+  "bincount",
+  "log_softmax",
+  "softmax",
+  "diag",
+  "diagonal",
+])
+  TORCH[name] = fn(`torch.${name}`, (g, kw) => {
+    if (!g.length) throw new PyError("TypeError", `${name}() missing required argument 'input'`);
+    return callMethod(asTensor(g[0]), name, g.slice(1), kw);
+  });
+
+export function sequenceItems(value, name) {
+  if (value.t === "list" || value.t === "tuple") return value.items;
+  if (value.t === "tensor")
+    throw new PyError(
+      "TypeError",
+      `${name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor`,
+    );
+  throw new PyError("TypeError", `${name}() expects a sequence of tensors`);
+}
+
+// ---- tensor methods and attributes
+
+export function callMethod(t, name, g, kw) {
+  const noKw = () => {
+    if (kw.length) throw new UnsupportedError(`the argument ${kw[0][0]}= of .${name}()`);
+  };
+  const dimKw = (spec) => args(spec, g, kw, name);
+  if (t.lib === "tf" && !["numpy", "__tf_shape__"].includes(name))
+    throw new UnsupportedError(
+      `the method .${name}() of a TensorFlow tensor (use the tf.* function)`,
+    );
+  switch (name) {
+    case "gather": {
+      const a = dimKw(["dim", "index"]);
+      return family("gather", t, a.dim, a.index);
+    }
+    case "index_select": {
+      const a = dimKw(["dim", "index"]);
+      return family("index_select", t, a.dim, a.index);
+    }
+    case "take": {
+      const a = dimKw(["index"]);
+      return family("take", t, null, a.index);
+    }
+    case "take_along_dim": {
+      const a = dimKw(["indices", "dim=None"]);
+      return family("take_along_dim", t, optionalInt(a.dim), a.indices);
+    }
+    case "unsqueeze":
+      return unsqueeze(t, toInt(dimKw(["dim"]).dim));
+    case "squeeze": {
+      const a = dimKw(["dim=None"]);
+      if (a.dim.t === "none") return squeeze(t, null);
+      return squeeze(
+        t,
+        a.dim.t === "tuple" || a.dim.t === "list"
+          ? a.dim.items.map((v) => toInt(v))
+          : [toInt(a.dim)],
+      );
+    }
+    case "expand":
+      noKw();
+      return expand(t, sizesFrom(needArgs(g, name), "expand"));
+    case "expand_as":
+      return expand(t, asTensor(dimKw(["other"]).other).shape.slice());
+    case "reshape":
+      noKw();
+      return reshape(t, sizesFrom(g, "reshape"));
+    case "view": {
+      noKw();
+      if (g.length === 1 && g[0].t === "dtype") throw new UnsupportedError(".view(dtype)");
+      return reshape(t, sizesFrom(g, "view"), true);
+    }
+    case "view_as":
+    case "reshape_as":
+      return reshape(t, asTensor(dimKw(["other"]).other).shape.slice(), name === "view_as");
+    case "repeat":
+      noKw();
+      return repeatTensor(t, sizesFrom(g, "repeat"));
+    case "repeat_interleave": {
+      const a = dimKw(["repeats", "dim=None"]);
+      return repeatInterleave(t, a.repeats, optionalInt(a.dim));
+    }
+    case "flatten": {
+      const a = dimKw(["start_dim=0", "end_dim=-1"]);
+      return flatten(t, toInt(a.start_dim), toInt(a.end_dim));
+    }
+    case "long":
+    case "int":
+    case "float":
+    case "double":
+    case "bool":
+    case "short": {
+      noKw();
+      if (g.length) throw new PyError("TypeError", `${name}() takes no arguments`);
+      const d = TORCH_DTYPES[name];
+      if (d === t.dtype) return t; // torch returns the tensor itself
+      return tensor(
+        t.shape,
+        t.data.map((v) => cast(v, d)),
+        d,
+      );
+    }
+    case "to":
+    case "type": {
+      const a = dimKw(["dtype"]);
+      if (a.dtype.t !== "dtype") throw new UnsupportedError(`.${name}() with anything but a dtype`);
+      if (a.dtype.name === t.dtype) return t; // torch returns the tensor itself
+      return tensor(
+        t.shape,
+        t.data.map((v) => cast(v, a.dtype.name)),
+        a.dtype.name,
+      );
+    }
+    case "round": {
+      const a = dimKw(["decimals=0"]);
+      if (t.dtype === "bool")
+        throw new PyError("NotImplementedError", "\"round_cpu\" not implemented for 'Bool'");
+      if (toInt(a.decimals) !== 0) throw new UnsupportedError(".round(decimals=...)");
+      return tensor(
+        t.shape,
+        t.data.map((v) => (isFloat(t.dtype) ? cast(roundHalfEven(v), t.dtype) : v)),
+        t.dtype,
+      );
+    }
+    case "floor":
+    case "ceil":
+    case "abs":
+    case "neg": {
+      noKw();
+      const f = { floor: Math.floor, ceil: Math.ceil, abs: Math.abs, neg: (v) => -v }[name];
+      if (t.dtype === "bool" && name !== "abs")
+        throw new PyError("RuntimeError", `${name} is not supported for bool tensors`);
+      return tensor(
+        t.shape,
+        t.data.map((v) => cast(f(v) + 0, t.dtype)),
+        t.dtype,
+      );
+    }
+    case "size": {
+      const a = dimKw(["dim=None"]);
+      if (a.dim.t === "none") return { ...tuple(t.shape.map(pyInt)), size: true };
+      if (!t.shape.length)
+        throw new PyError(
+          "IndexError",
+          `Dimension specified as ${toInt(a.dim)} but tensor has no dimensions`,
+        );
+      return pyInt(t.shape[normDim(toInt(a.dim), t.shape.length)]);
+    }
+    case "dim":
+    case "ndimension":
+      noKw();
+      return pyInt(t.shape.length);
+    case "numel":
+    case "nelement":
+      noKw();
+      return pyInt(t.data.length);
+    case "item": {
+      noKw();
+      if (t.data.length !== 1)
+        throw new PyError(
+          "RuntimeError",
+          `a Tensor with ${t.data.length} elements cannot be converted to Scalar`,
+        );
+      return scalarOf(t, 0);
+    }
+    case "tolist":
+      noKw();
+      return toList(t);
+    case "clone":
+      noKw();
+      return tensor(t.shape, t.data.slice(), t.dtype);
+    case "contiguous": {
+      // the tensor itself where it is row-major in memory, as torch's
+      noKw();
+      const rowMajor = strides(t.shape);
+      if (!t.alias || t.shape.every((s, d) => s <= 1 || t.alias.strides[d] === rowMajor[d]))
+        return t;
+      return tensor(t.shape, t.data.slice(), t.dtype);
+    }
+    case "detach":
+      noKw();
+      return viewTensor(t, t.shape.slice(), layoutOf(t)); // the same memory
+    case "t": {
+      noKw();
+      if (t.shape.length > 2)
+        throw new PyError(
+          "RuntimeError",
+          `t() expects a tensor with <= 2 dimensions, but self is ${t.shape.length}D`,
+        );
+      return t.shape.length < 2 ? t : transpose(t, 0, 1);
+    }
+    case "transpose": {
+      const a = dimKw(["dim0", "dim1"]);
+      return transpose(t, toInt(a.dim0), toInt(a.dim1));
+    }
+    case "permute":
+      noKw();
+      return permute(t, sizesFrom(needArgs(g, name), "permute"));
+    case "sum":
+    case "any":
+    case "all":
+    case "max":
+    case "min":
+    case "prod": {
+      const a = dimKw(["dim=None", "keepdim=False"]);
+      if ((name === "max" || name === "min") && a.dim.t !== "none")
+        throw new UnsupportedError(`.${name}(dim) (it returns values and indices)`);
+      return reduce(t, optionalInt(a.dim), a.keepdim.v, name);
+    }
+    case "scatter":
+    case "scatter_":
+    case "scatter_add":
+    case "scatter_add_": {
+      const a = dimKw(["dim", "index", "src"]);
+      const out = scatterOp(
+        name,
+        t,
+        a.dim,
+        a.index,
+        a.src,
+        name.startsWith("scatter_add") ? "sum" : "none",
+      );
+      return name.endsWith("_") ? inPlace(t, out, a.src, a.index) : out;
+    }
+    case "log_softmax":
+    case "softmax": {
+      const a = dimKw(["dim"]);
+      return softmax(t, toInt(a.dim), name === "log_softmax");
+    }
+    case "diag":
+      noKw();
+      return diag(t);
+    case "diagonal": {
+      const a = dimKw(["offset=0", "dim1=0", "dim2=1"]);
+      return diagonal(t, toInt(a.offset), toInt(a.dim1), toInt(a.dim2));
+    }
+    case "scatter_reduce":
+    case "scatter_reduce_": {
+      const a = dimKw(["dim", "index", "src", "reduce", "include_self=True"]);
+      const reduce = a.reduce.t === "str" ? a.reduce.v : null;
+      if (!REDUCTIONS.includes(reduce))
+        throw new PyError(
+          "RuntimeError",
+          `reduce argument must be either sum, prod, mean, amax or amin, got ${a.reduce.t === "str" ? a.reduce.v : typeName(a.reduce)}`,
+        );
+      const out = scatterOp(name, t, a.dim, a.index, a.src, reduce, Boolean(a.include_self.v));
+      return name.endsWith("_") ? inPlace(t, out, a.src, a.index) : out;
+    }
+    case "index_add":
+    case "index_add_": {
+      const a = dimKw(["dim", "index", "source"]);
+      const out = indexAdd(name, t, a.dim, a.index, a.source);
+      return name.endsWith("_") ? inPlace(t, out, a.source, a.index) : out;
+    }
+    case "index_put":
+    case "index_put_": {
+      const a = dimKw(["indices", "values", "accumulate=False"]);
+      const out = indexPut(name, t, a.indices, a.values, truthy(a.accumulate));
+      return name.endsWith("_") ? inPlace(t, out) : out;
+    }
+    case "argsort": {
+      const a = dimKw(["dim=-1", "descending=False", "stable=False"]);
+      return argsort(t, toInt(a.dim), truthy(a.descending));
+    }
+    case "clamp": {
+      const a = dimKw(["min=None", "max=None"]);
+      return clamp(t, a.min, a.max);
+    }
+    case "bincount": {
+      const a = dimKw(["weights=None", "minlength=0"]);
+      return bincount(t, toInt(a.minlength), a.weights);
+    }
+    default:
+      throw new UnsupportedError(`the method .${name}()`);
+  }
+}
+
+export const METHODS = new Set([
+  "gather",
+  "index_select",
+  "take",
+  "take_along_dim",
+  "unsqueeze",
+  "squeeze",
+  "expand",
+  "expand_as",
+  "reshape",
+  "view",
+  "view_as",
+  "reshape_as",
+  "repeat",
+  "repeat_interleave",
+  "flatten",
+  "long",
+  "int",
+  "float",
+  "double",
+  "bool",
+  "short",
+  "to",
+  "type",
+  "round",
+  "floor",
+  "ceil",
+  "abs",
+  "neg",
+  "size",
+  "dim",
+  "ndimension",
+  "numel",
+  "nelement",
+  "item",
+  "tolist",
+  "clone",
+  "contiguous",
+  "detach",
+  "t",
+  "transpose",
+  "permute",
+  "sum",
+  "any",
+  "all",
+  "max",
+  "min",
+  "prod",
+  "scatter",
+  "scatter_",
+  "scatter_add",
+  "scatter_add_",
+  "scatter_reduce",
+  "scatter_reduce_",
+  "index_add",
+  "index_add_",
+  "index_put",
+  "index_put_",
+  "argsort",
+  "clamp",
+  "bincount",
+  "log_softmax",
+  "softmax",
+  "diag",
+  "diagonal",
+]);
+
+function needArgs(g, name) {
+  if (!g.length)
+    throw new PyError("TypeError", `${name}() missing 1 required positional arguments: "size"`);
+  return g;
+}
+
+function scalarOf(t, k) {
+  const v = t.data[k];
+  if (t.dtype === "bool") return pyBool(v);
+  return isFloat(t.dtype) ? pyFloat(v) : pyInt(v);
+}
+
+function toList(t) {
+  const build = (axis, offset) => {
+    if (axis === t.shape.length) return scalarOf(t, offset);
+    const st = prod(t.shape.slice(axis + 1));
+    const items = [];
+    for (let k = 0; k < t.shape[axis]; k++) items.push(build(axis + 1, offset + k * st));
+    return list(items);
+  };
+  return build(0, 0);
+}
