@@ -80,13 +80,14 @@ def test_broken_index_grid_names_the_broken_rule():
 
 
 def test_figures_and_explorers_share_one_legend():
-    """The explorers' stylesheet marks each role with the figures' colours."""
+    """The explorers' stylesheet marks each role with the figures' colours (Prettier
+    writes its hex digits in lower case)."""
     css = (
         Path(figures.__file__).parent / "browser" / "explorers" / "explorer.css"
     ).read_text()
     for role, (colour, ink, _) in figures.MARKS.items():
-        assert f"--gl-{role}: {colour};" in css
-        assert f"--gl-{role}-text: {ink};" in css
+        assert f"--gl-{role}: {colour.lower()};" in css
+        assert f"--gl-{role}-text: {ink.lower()};" in css
 
 
 def _fills(figure) -> list[str]:

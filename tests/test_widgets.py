@@ -23,7 +23,14 @@ import gatherlab as gl
 from gatherlab.rules import PLACEHOLDER, rules
 from gatherlab.widgets import EXPLORERS, Explorer
 from gatherlab.widgets import _error_lab as lab
-from gatherlab.widgets._base import JS, MODULES_REQUEST, as_json, from_json, modules
+from gatherlab.widgets._base import (
+    JS,
+    MODULES_REQUEST,
+    RELATIVE_IMPORT,
+    as_json,
+    from_json,
+    modules,
+)
 from gatherlab.widgets._parse import ParseError, parse_tensor
 from tools import agreement_cases, scatter_agreement
 
@@ -102,13 +109,10 @@ def test_the_widget_holds_only_the_loader_and_the_kernel_sends_the_modules():
     # rules (../rules.mjs) and the Python reader (../interpreter/python.mjs) come along
     assert {"rules.mjs", "python.mjs"} <= set(files)
     assert 'from "./python.mjs"' in files["core.mjs"]
-    imported = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']""")
     for name, text in files.items():
-        for specifier in imported.findall(text):
-            assert specifier.startswith("./") and specifier[2:] in files, (
-                name,
-                specifier,
-            )
+        for *_, specifier in RELATIVE_IMPORT.findall(text):
+            in_files = specifier.startswith("./") and specifier[2:] in files
+            assert in_files, (name, specifier)
 
 
 @pytest.mark.skipif(NODE is None, reason="needs node")
