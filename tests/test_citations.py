@@ -13,6 +13,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tools.repository import repository
+
 ROOT = Path(__file__).resolve().parent.parent
 REGISTER = ROOT / "book" / "citations.md"
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -31,6 +33,8 @@ GITHUB_THREAD = re.compile(
 )
 REPO_NUMBER = re.compile(r"(?<![\w/.-])([\w.-]+/[\w.-]+|[\w.-]+)#(\d+)\b")
 URL = re.compile(r"https?://[^\s)\]>\"'`]+")
+# The book's own repository (its setup cell, its links to its pages) is no citation.
+OWN = repository().url
 
 
 def citations_in(text: str) -> set[str]:
@@ -38,6 +42,8 @@ def citations_in(text: str) -> set[str]:
     found = set()
     for match in URL.finditer(text):
         url = match.group().rstrip(".,;:")
+        if url.startswith(OWN):
+            continue
         thread = GITHUB_THREAD.fullmatch(url)
         found.add(f"{thread[1]}#{thread[2]}" if thread else url)
     without_urls = URL.sub(" ", text)
