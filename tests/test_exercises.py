@@ -848,7 +848,7 @@ def test_a_ragged_prediction_names_the_row():
 def test_html_renders_code_spans_and_wraps_long_lines():
     unsolved = EXERCISES["01.pick_columns"].check(stub)
     html = unsolved._repr_html_()
-    shown = html.split('<div class="gl-page-check"')[0]  # the hidden payload is data
+    shown = html.split('<div class="gl-page-check"')[0]  # the page's hidden marker
     assert "<code>raise NotImplementedError</code>" in shown and "`" not in shown
     assert 'class="gl-page-check" data-exercise="01.pick_columns"' in html
     assert "`raise NotImplementedError`" in str(unsolved)  # text keeps backticks

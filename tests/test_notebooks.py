@@ -273,6 +273,35 @@ def test_every_exercise_follows_the_cell_pattern(path):
         assert "passed" in output.data["text/plain"], exercise_id
 
 
+PAGE_MARKER = re.compile(r'<div class="gl-page-check" data-exercise="([\w.]+)" hidden>')
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_a_stored_chapter_holds_no_exercise_payload(path):
+    """A stub's output keeps the verdict a reader sees and an empty marker, once per
+    exercise; the payload (cases, misconceptions, words) is built with the book from
+    the package (tools/lean_pages.py), so rewording a message or adding a
+    misconception changes no stored output."""
+    marked = []
+    for cell in _code_cells(path):
+        for output in cell.outputs:
+            shown = output.get("data", {}).get("text/html", "")
+            assert "data-payload" not in shown and "data-head" not in shown, cell.id
+            assert '"templates"' not in shown and '"misconceptions"' not in shown
+            found = PAGE_MARKER.findall(shown)
+            if found:
+                assert shown.endswith("></div>"), shown[-200:]
+                assert len(shown.split("gl-page-check")[1]) < 80, cell.id
+            marked += found
+    checked = [
+        CHECK_CALL.findall(cell.source)[0]
+        for start, *inside, end, solution in _exercises(path)
+        for cell in inside
+        if CHECK_CALL.findall(cell.source)
+    ]
+    assert marked == checked
+
+
 def _gatherlab_imports(source: str) -> list[str]:
     """Every import of gatherlab in a cell, as written (magics' lines left out)."""
     code = "\n".join(

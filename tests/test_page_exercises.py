@@ -1,7 +1,8 @@
 """Every exercise answered in the built book, with no kernel.
 
-Each exercise's stub output carries one ``[data-exercise]`` block with its page payload
-(cases, expected outputs, misconceptions' outputs and verdicts);
+Each exercise's stub output carries one empty ``[data-exercise]`` marker, which the
+book's build gives its page payload (cases, expected outputs, misconceptions' outputs
+and verdicts), computed from the package;
 ``gatherlab/browser/checker/exercises.mjs`` turns it into an answer box (a code box for
 implement and fix exercises, whose lines the safe evaluator ``evaluator.mjs`` runs on
 every case; radio buttons for choose exercises) and shows the verdict. Node checks the
@@ -13,10 +14,9 @@ the solution passes, and answers and verdicts stay across a reload until reset.
 
 The payloads are ``gatherlab/exercises/page.py``'s (each carries the templates it
 uses); ``tools/page_cases.py`` stores them with answers and Python's words in
-``tests/js/page_exercise_cases.json.gz``. The browser tests need a book built from
-notebooks executed with today's page.py (the stubs' outputs hold the payloads, which
-the build moves into ``_static/exercises/ID.json``, fetched on a box's first use:
-tests/test_site.py checks the move). Screenshots land in ``$BROWSER_TEST_OUTPUT``
+``tests/js/page_exercise_cases.json.gz``. The book's build writes them into
+``_static/exercises/ID.json`` (tools/lean_pages.py), fetched on a box's first use
+(tests/test_site.py checks the files). Screenshots land in ``$BROWSER_TEST_OUTPUT``
 (default ``_build/screenshots``).
 """
 
@@ -322,8 +322,8 @@ def test_each_stub_shows_one_block_or_one_note(exercise_id: str) -> None:
 
 
 def page_payloads(built: Path) -> dict[str, Any]:
-    """The payloads the built book's exercises fetch: tools/lean_pages.py moved each
-    out of its page into ``_static/exercises/ID.json``."""
+    """The payloads the built book's exercises fetch: tools/lean_pages.py wrote each
+    into ``_static/exercises/ID.json``."""
     folder = built / "_static" / "exercises"
     return {
         exercise_id: json.loads((folder / f"{exercise_id}.json").read_text())
@@ -332,26 +332,14 @@ def page_payloads(built: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def page_book(built_book: Path) -> Path:
-    """The built book; its stubs must carry today's payloads (re-executed notebooks)."""
-    for exercise_id, payload in page_payloads(built_book).items():
-        if "templates" not in payload:
-            pytest.skip(
-                f"{exercise_id}: built from notebooks executed before page.py's "
-                "templates (re-execute the notebooks)"
-            )
-    return built_book
+def page_site(built_book: Path) -> Iterator[str]:
+    yield from served(built_book)
 
 
 @pytest.fixture(scope="module")
-def page_site(page_book: Path) -> Iterator[str]:
-    yield from served(page_book)
-
-
-@pytest.fixture(scope="module")
-def page_data(page_book: Path) -> dict[str, Any]:
+def page_data(built_book: Path) -> dict[str, Any]:
     """The payloads the chapter pages fetch."""
-    return {"payloads": page_payloads(page_book)}
+    return {"payloads": page_payloads(built_book)}
 
 
 @pytest.fixture(scope="module")

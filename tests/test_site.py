@@ -47,6 +47,7 @@ from fontTools.ttLib import TTFont
 from playwright.sync_api import Browser, Page, Route, expect
 
 from gatherlab.exercises import EXERCISES
+from gatherlab.exercises.page import payload
 from tests.chromium import needs_chromium
 from tests.test_browser import (
     ALL_VIEWS_RENDERED,
@@ -349,42 +350,30 @@ def test_search_and_index_pages_run_without_errors(browser: Browser, site: str) 
     page.close()
 
 
-STORED_PAYLOAD = re.compile(r"data-payload='([^']*)'")
 BLOCK = re.compile(
-    'data-exercise="([^"]+)" data-head=\'([^\']*)\' data-payload-src="([^"]+)"'
+    'class="gl-page-check" data-exercise="([^"]+)" '
+    "data-head='([^']*)' data-payload-src=\"([^\"]+)\""
 )
 
 
-def stored_payloads(chapter: str) -> dict[str, dict]:
-    """The payloads the chapter's notebook stores in its stubs' HTML outputs."""
-    notebook = json.loads((ROOT / f"{chapter}.ipynb").read_text(encoding="utf-8"))
-    found = {}
-    for cell in notebook["cells"]:
-        for output in cell.get("outputs", []):
-            text = "".join(output.get("data", {}).get("text/html", ""))
-            for match in STORED_PAYLOAD.findall(text):
-                data = json.loads(html.unescape(match))
-                found[data["id"]] = data
-    return found
-
-
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_exercise_payloads_leave_the_page_for_their_files(
+def test_exercise_payloads_are_built_beside_the_page(
     built_book: Path, chapter: str
 ) -> None:
-    """No payload is left in the page: each block keeps the head its box is drawn
-    from and names its file, which holds the payload the notebook stores."""
+    """Each stub's marker in the page gets the head its box is drawn from and names
+    its file, which holds the payload the package gives now (no chapter stores one)."""
     text = (built_book / f"{chapter}.html").read_text(encoding="utf-8")
     assert "data-payload=" not in text
-    stored = stored_payloads(chapter)
     blocks = BLOCK.findall(text)
-    assert sorted(b[0] for b in blocks) == sorted(stored)
+    assert sorted(b[0] for b in blocks) == sorted(
+        e for e in EXERCISES if e[:2] == chapter.split("/")[-1][:2]
+    )
     for exercise_id, head, src in blocks:
         assert src == f"../_static/exercises/{exercise_id}.json"
-        payload = json.loads((built_book / "notebooks" / src).read_text())
-        assert payload == stored[exercise_id]
+        built = json.loads((built_book / "notebooks" / src).read_text())
+        assert built == json.loads(json.dumps(payload(EXERCISES[exercise_id])))
         drawn = json.loads(html.unescape(head))
-        assert drawn["id"] == exercise_id and drawn["kind"] == payload["kind"]
+        assert drawn["id"] == exercise_id and drawn["kind"] == built["kind"]
         assert set(drawn) <= {*lean_pages.HEAD, "choices"}
         for choice in drawn.get("choices", []):  # the verdicts stay in the file
             assert set(choice) <= set(lean_pages.CHOICE_HEAD)

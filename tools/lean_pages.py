@@ -33,13 +33,15 @@ few inline scripts twice. This extension, with book/_templates/layout.html:
 - moves the saved widgets' state after the text, loads every image lazily (the Colab
   logo of the theme's closed launch menu too: no request unless it is opened), and
   fetches deferred scripts and modules after the text (with layout.html);
-- moves each exercise's checks out of the page: the notebook's stored output holds
-  ``<div data-exercise="ID" data-payload='JSON'>`` (gatherlab/exercises/page.py: its
-  cases, misconceptions and words, up to 70 KB an exercise), which becomes
+- builds each exercise's checks, from the package, beside the page: the notebook's
+  stored output holds only a marker, ``<div class="gl-page-check" data-exercise="ID"
+  hidden>`` (gatherlab/exercises/result.py), and the build computes the exercise's
+  payload (gatherlab/exercises/page.py: its cases, misconceptions and words, up to
+  70 KB an exercise) into ``_static/exercises/ID.json``, giving the marker
   ``data-head='JSON'`` (what the answer box needs to be drawn: ``HEAD``) and
-  ``data-payload-src`` naming ``_static/exercises/ID.json`` (the whole payload), which
-  gatherlab/browser/checker/exercises.mjs fetches on the box's first use. The notebooks
-  keep their payloads; tools/site_zip.py puts each file back in its page as a
+  ``data-payload-src`` naming that file, which gatherlab/browser/checker/exercises.mjs
+  fetches on the box's first use. No chapter stores a payload
+  (tests/test_notebooks.py); tools/site_zip.py puts each file back in its page as a
   ``data:`` URL, since a page opened from disk may fetch no file.
 
 The search index is loaded by the search page only (layout.html): the search box on
@@ -126,8 +128,8 @@ STRUCTURAL = re.compile(
     r"not|is|where|has)\b"
 )
 THEBE_CONFIG = re.compile(r'\s*<script type="text/x-thebe-config">.*?</script>', re.S)
-# page.py's block: the attribute is single-quoted, its JSON escaped with &, <, > and '.
-PAYLOAD = re.compile(r"""data-exercise="([\w.-]+)" data-payload='([^']*)'""")
+# A stub's marker (gatherlab/exercises/result.py's page_marker): its exercise's id.
+MARKER = re.compile(r'class="gl-page-check" data-exercise="([\w.-]+)"')
 PAYLOADS = "exercises"  # under _static: one JSON file per exercise
 # What exercises.mjs draws an answer box from, before the payload is fetched; of a
 # choice, its label and text (the verdicts stay in the file).
@@ -234,18 +236,23 @@ def _inline_options(app: Sphinx, asset: Any) -> Any:
 
 
 def _attribute(data: Any) -> str:
-    """``data`` as JSON for a single-quoted attribute (as page.py writes it)."""
+    """``data`` as JSON for a single-quoted attribute: only &, <, > and ' escaped."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return html.escape(text, quote=False).replace("'", "&#x27;")
 
 
 def payloads_out(body: str, static: Path, pathto: Any) -> str:
-    """``body`` with each exercise's payload written to ``static/exercises/ID.json``
-    and replaced by its head and the file's URL from the page (``pathto``)."""
+    """``body`` with each exercise's marker given its head and the URL from the page
+    (``pathto``) of ``static/exercises/ID.json``, which holds the exercise's payload,
+    computed now from the package."""
+    if not MARKER.search(body):
+        return body
+    from gatherlab.exercises import EXERCISES
+    from gatherlab.exercises.page import payload
 
-    def move(match: re.Match[str]) -> str:
+    def build(match: re.Match[str]) -> str:
         exercise_id = match.group(1)
-        data = json.loads(html.unescape(match.group(2)))
+        data = payload(EXERCISES[exercise_id])
         name = f"{PAYLOADS}/{exercise_id}.json"
         (static / PAYLOADS).mkdir(parents=True, exist_ok=True)
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
@@ -257,11 +264,11 @@ def payloads_out(body: str, static: Path, pathto: Any) -> str:
             ]
         src = html.escape(pathto(f"_static/{name}", 1))
         return (
-            f"data-exercise=\"{exercise_id}\" data-head='{_attribute(head)}' "
+            f"{match.group(0)} data-head='{_attribute(head)}' "
             f'data-payload-src="{src}"'
         )
 
-    return PAYLOAD.sub(move, body)
+    return MARKER.sub(build, body)
 
 
 def bundled(scripts: list[Any]) -> list[Any]:

@@ -1,15 +1,17 @@
 """What the book's page needs to check an answer with the notebook's own verdicts.
 
-A stub's HTML output (``Result._repr_html_`` of a not-attempted check) holds, for every
-exercise, one hidden block::
-
-    <div class="gl-page-check" data-exercise="ID" data-payload='JSON' hidden></div>
+A stub's HTML output (``Result._repr_html_`` of a not-attempted check) holds only an
+empty marker, ``<div class="gl-page-check" data-exercise="ID" hidden></div>``
+(``result.page_marker``): a chapter stores the verdict a reader sees, never what the
+checker derives. The book's build computes each marked exercise's ``payload`` here,
+from the package, writes it to ``_static/exercises/ID.json`` and gives the marker the
+head its answer box is drawn from (tools/lean_pages.py); the page fetches the file on
+first use (the zip of tools/site_zip.py puts it back as a ``data:`` URL). So rewording
+a message or adding a misconception re-executes no chapter.
 
 The payload carries the templates it can use (``templates``: the subset of
 ``gatherlab/exercises/messages.json``, the one table, that its verdicts, fallback and
-the page's own messages name). The book's build moves the payload into a file that the
-page fetches on first use (tools/lean_pages.py; the zip of tools/site_zip.py puts it
-back as a ``data:`` URL); the page renders a verdict ``V`` by plain substitution:
+the page's own messages name); the page renders a verdict ``V`` by plain substitution:
 every ``{name}`` in ``templates[V.template]`` becomes ``V.fields[name]`` (a phrase's
 own words, rendered alike), nothing else (``render`` in ``verdict.py`` does the same in
 Python). The payload JSON is::
@@ -111,8 +113,6 @@ How the page reads typed text is ``gatherlab.exercises.typed``.
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -132,7 +132,6 @@ from gatherlab.exercises.misconceptions import (
     equal,
     verdict_of,
 )
-from gatherlab.exercises.result import NOT_ATTEMPTED, Result
 from gatherlab.exercises.verdict import Verdict, field_json, messages, render
 
 PAGE_HIDDEN = 5
@@ -592,27 +591,4 @@ def lines_raised(error: BaseException) -> Verdict:
 
     return Verdict(
         False, "fix.still_broken_error", {"error": short_error(error).removesuffix(".")}
-    )
-
-
-def page_html(result: Result) -> str:
-    """The hidden block a stub's result adds to its HTML (the hook in ``Result``)."""
-    if result.status != NOT_ATTEMPTED:
-        return ""
-    from gatherlab.exercises import EXERCISES
-
-    exercise = EXERCISES.get(result.exercise_id)
-    if exercise is None:
-        return ""
-    try:
-        data = payload(exercise)
-    except Exception:  # the notebook's own display must never break over the page's
-        return ""  # extra (tests/test_page_exercises.py calls payload directly)
-    name = html.escape(exercise.id)
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    # In a single-quoted attribute only &, <, > and ' need escaping (not the quotes).
-    escaped = html.escape(text, quote=False).replace("'", "&#x27;")
-    return (
-        f'<div class="gl-page-check" data-exercise="{name}" '
-        f"data-payload='{escaped}' hidden></div>"
     )

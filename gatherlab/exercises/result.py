@@ -72,8 +72,6 @@ class Result:
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        from gatherlab.exercises.page import page_html  # the book checks predictions
-
         later = self.hint()._repr_html_() if self.details or self.fix else ""
         if self.fix:
             later = (
@@ -85,7 +83,7 @@ class Result:
             f'style="border-left:4px solid {COLOURS[self.status]};padding:0.3em 0.7em">'
             f"{MARKS[self.status]} <strong>{html.escape(self.exercise_id)}: "
             f"{self.status}.</strong> {as_html(self.message)}{later}</div>"
-            f"{page_html(self)}"
+            f"{page_marker(self)}"
         )
 
 
@@ -111,6 +109,17 @@ class Hint:
             else ""
         )
         return fix + details
+
+
+def page_marker(result: Result) -> str:
+    """Where the built page puts a stub's answer box: an empty hidden block naming
+    the exercise. The book's build gives it the exercise's payload, computed from the
+    package (``gatherlab.exercises.page``; tools/lean_pages.py), so a chapter stores
+    the verdict a reader sees and nothing the checker derives."""
+    if result.status != NOT_ATTEMPTED:
+        return ""
+    name = html.escape(result.exercise_id)
+    return f'<div class="gl-page-check" data-exercise="{name}" hidden></div>'
 
 
 def judged(exercise_id: str, verdict: Verdict, details: tuple[str, ...] = ()) -> Result:

@@ -1,9 +1,10 @@
 // Exercises answered in the book's page, with no kernel. Each exercise's stub output
-// holds <div data-exercise="ID" data-payload='JSON'> (written when the notebook runs,
-// from gatherlab.exercises): its cases with their inputs and expected outputs, the
-// misconceptions' outputs with their verdicts, and the verdict for a pass. The book's
-// build moves that payload into _static/exercises/ID.json (tools/lean_pages.py), and
-// leaves data-head='JSON' (what the answer box is drawn from) and data-payload-src;
+// holds an empty marker, <div class="gl-page-check" data-exercise="ID" hidden>. The
+// book's build computes the exercise's payload from gatherlab.exercises (its cases
+// with their inputs and expected outputs, the misconceptions' outputs with their
+// verdicts, and the verdict for a pass) into _static/exercises/ID.json
+// (tools/lean_pages.py), and gives the marker data-head='JSON' (what the answer box
+// is drawn from) and data-payload-src;
 // the payload is fetched, and the evaluator imported, when the box is first used
 // (focus or a check), so a page loads neither until then. The page reads the answer,
 // computes its outputs (implement and fix: the safe evaluator runs the learner's lines
