@@ -137,7 +137,7 @@ class Generator:
             case["value"] = encode(value)
         self.cases.append(case)
 
-    def program(self, code: str, env: dict[str, Any]) -> None:
+    def program(self, code: str, env: dict[str, Any], *, tf_too: bool = False) -> None:
         """Lines, then an expression (the last line): its value or the exception."""
         *lines, last = code.split("\n")
         names = {"torch": torch, **env}
@@ -145,6 +145,9 @@ class Generator:
             "expr": code,
             "env": {k: encode(v) for k, v in env.items()},
         }
+        if tf_too:  # TensorFlow's module too, and the env's tensors are TensorFlow's
+            names["tf"] = tf
+            case["tf"] = True
         try:
             exec("\n".join(lines), names)  # noqa: S102
             case["value"] = encode(eval(last, names))  # noqa: S307
@@ -808,10 +811,154 @@ def build() -> dict[str, Any]:
         "x.index_put((torch.tensor([0]),), torch.tensor(1.5))",
     ):
         gen.add(expr, {"x": x})
+    statements(gen)  # after every case above, so theirs stay as they were
     return {
         "versions": {"torch": torch.__version__, "tensorflow": tf.__version__},
         "cases": gen.cases,
     }
+
+
+# Programs with Python's statements (for, while, if/elif/else, def with helpers and
+# nested defs, return, augmented assignment, starred unpacking, try/except,
+# comprehensions, lambdas) and the everyday calls learners use that the page emulates.
+STATEMENT_PROGRAMS = (
+    # for, if/elif/else, return through a def, a helper beside it
+    "def pick(row, k):\n    return row[k]\n"
+    "def f(x, i):\n    out = torch.empty_like(i)\n"
+    "    for r in range(i.shape[0]):\n        for c in range(i.shape[1]):\n"
+    "            out[r, c] = pick(x[r], i[r, c])\n    return out\nf(x, i)",
+    "def f(x):\n    total = 0\n    for v in x.flatten().tolist():\n"
+    "        if v > 2:\n            total += v\n        elif v == 1:\n"
+    "            total -= 100\n        else:\n            continue\n"
+    "    return total\nf(x)",
+    "def f(x):\n    def scale(t):\n        return t * 2\n    return scale(x) + 1\nf(x)",
+    "n, *rest = x.shape\nn, rest",
+    "*lead, last = x.shape\nlead, last",
+    "a, *b, c = range(5)\na, b, c",
+    "k = 40\nk >>= 2\nk <<= 3\nk ^= 5\nk |= 64\nk &= 127\nk //= 3\nk %= 7\nk **= 2\nk",
+    "1 << 2, 1 << 40, -9 >> 1, 6 ^ 3, ~6",
+    "n = 0\nwhile n < 3:\n    n += 1\nelse:\n    n *= 10\nn",
+    "n = 0\nwhile True:\n    n += 1\n    if n == 4:\n        break\nn",
+    "rows = [x[r] for r in range(x.shape[0]) if r != 1]\ntorch.stack(rows)",
+    "[(a, b) for a in range(3) for b in range(a)]",
+    "f = lambda t, k=1: t.sum(k)\ntorch.cat([f(x), f(x, 0)])",
+    "sorted(x.flatten().tolist(), key=lambda v: -v)",
+    "try:\n    x.gather(1, i + 10)\nexcept RuntimeError:\n    out = 'caught'\nout",
+    "try:\n    out = [1, 2][x.shape[0] + 5]\n"
+    "except LookupError as e:\n    out = str(e)\nout",
+    "def f():\n    out = []\n    for k in range(3):\n        out.append(k * k)\n"
+    "    return out\nf()",
+    "def outer():\n    n = 0\n    def bump():\n        nonlocal n\n        n += 1\n"
+    "    bump()\n    bump()\n    return n\nouter()",
+    "def f(n):\n    return 1 if n < 2 else n * f(n - 1)\nf(6)",
+    "def f(a, b=2, *rest, scale=1):\n    return (a + b + sum(rest)) * scale\n"
+    "f(1), f(1, 3), f(1, 2, 3, 4), f(1, scale=10)",
+    "def f():\n    v = t\n    t = 1\n    return v\nf()",
+    "x[i, i] = i.int()\nx",
+    "x[i, i] = torch.tensor(5, dtype=torch.int32)\nx",
+    "x[x > 2] = torch.tensor(5, dtype=torch.int32)\nx",
+    "x[0] = i[0].int()\nx",
+    "x.index_put_((i[0], i[1]), i[0].int())",
+    "x[i[0], i[1]] = i[0].float()\nx",
+    "s = 'a\\tb' + r'\\d' + '''x\ny'''\ns",
+    "m = (y := x.sum()) + y\nm",
+)
+EVERYDAY_CALLS = (
+    "torch.empty_like(x).shape",
+    "torch.empty_like(x, dtype=torch.float32).dtype",
+    "torch.zeros_like(x)",
+    "torch.ones_like(x, dtype=torch.float64)",
+    "torch.full_like(x, 7)",
+    "x.flip(0)",
+    "x.flip(-1)",
+    "x.flip(0, 1)",
+    "torch.flip(x, [1])",
+    "torch.flip(x, (0, 1))",
+    "x.flip(2)",
+    "x.flip([0, 0])",
+    "torch.meshgrid(torch.arange(2), torch.arange(3), indexing='ij')[0]",
+    "torch.meshgrid(torch.arange(2), torch.arange(3), indexing='ij')[1]",
+    "torch.meshgrid(torch.arange(2), torch.arange(3), indexing='xy')[0]",
+    "torch.meshgrid([torch.arange(2), torch.arange(3)], indexing='xy')[1]",
+    "torch.stack(torch.meshgrid(torch.arange(2), torch.arange(3), indexing='ij'), -1)",
+    "x.new_zeros(2, 3)",
+    "x.new_ones((2,))",
+    "x.new_full((2,), 4)",
+    "x.new_tensor([1, 2])",
+    "x.argmax(1)",
+    "x.argmax()",
+    "x.argmin(0, keepdim=True)",
+    "torch.argmax(x, dim=-1)",
+    "x.argmax(2)",
+    "x.add(1)",
+    "x.add(i, alpha=2)",
+    "x.sub(1)",
+    "x.mul(i)",
+    "x.eq(i)",
+    "x.gt(2)",
+    "x.le(i)",
+    "torch.add(x, 1)",
+    "x.div(2)",
+    "x.div(2, rounding_mode='floor')",
+    "torch.maximum(x, i)",
+    "torch.minimum(x, i.float())",
+    "x.masked_fill(x > 2, 0)",
+    "x.masked_fill(x > 2, 1.5)",
+    "x.float().masked_fill(x > 2, 9)",
+    "x.clone().masked_fill_(x > 2, -1)",
+    "x.clone().fill_(3)",
+    "x.clone().zero_()",
+    "x << 1",
+    "x >> 1",
+    "x ^ 3",
+    "x ^ i",
+    "(x > 2) ^ (i > 0)",
+    "x.float() ^ 1",
+)
+TF_CALLS = (
+    "tf.repeat(x, 2, axis=0)",
+    "tf.repeat(x, [1, 0, 2], axis=1)",
+    "tf.repeat(x, 2)",
+    "tf.repeat(tf.range(3), tf.constant([2, 1, 0]))",
+    "tf.meshgrid(tf.range(2), tf.range(3))[0]",
+    "tf.meshgrid(tf.range(2), tf.range(3), indexing='ij')[1]",
+    "tf.stack(tf.meshgrid(tf.range(2), tf.range(3), indexing='ij'), axis=-1)",
+    "tf.ones_like(x)",
+    "tf.zeros_like(x, dtype=tf.float32)",
+    "tf.zeros([2, 3])",
+    "tf.ones([2], dtype=tf.int32)",
+    "tf.fill([2, 2], 5)",
+    "tf.fill([2], 1.5)",
+    "tf.gather_nd(y, [[[1], [0]], [[2], [2]]], batch_dims=1)",
+    "tf.gather_nd(y, [[[1, 0]], [[2, 3]]], batch_dims=1)",
+    "tf.gather_nd(y, tf.constant([[0, 3], [1, 2]]), batch_dims=1)",
+    "tf.tensor_scatter_nd_update(x, [[0], [1]], [[9, 9, 9], [8, 8, 8]])",
+    "tf.tensor_scatter_nd_update(x, [[0, 1], [1, 2]], [7, 6])",
+    "tf.tensor_scatter_nd_add(x, [[0, 1], [0, 1]], [7, 6])",
+    "tf.tensor_scatter_nd_sub(x, [[1]], [[1, 2, 3]])",
+    "tf.tensor_scatter_nd_max(x, [[0, 0], [1, 1]], [5, -5])",
+    "tf.tensor_scatter_nd_min(x, [[0, 0], [1, 1]], [5, -5])",
+    "tf.tensor_scatter_nd_update(x, [[2]], [[9, 9, 9]])",
+    "tf.tensor_scatter_nd_update(x, [[0]], [[9, 9]])",
+    "tf.tensor_scatter_nd_update(x, [[0]], tf.constant([[9, 9, 9]], dtype=tf.int64))",
+    "tf.scatter_nd([[1], [3], [1]], [5, 6, 7], [5])",
+    "tf.scatter_nd(tf.constant([[0, 1]]), tf.constant([2.5]), [2, 2])",
+)
+
+
+def statements(gen: Generator) -> None:
+    """STATEMENT_PROGRAMS and EVERYDAY_CALLS on small torch tensors, TF_CALLS on
+    TensorFlow's; no random draw, so the cases before these stay as they were."""
+    x = torch.tensor([[3, 1, 4], [1, 5, 9]])
+    i = torch.tensor([[0, 1, 1], [1, 0, 1]])
+    for code in STATEMENT_PROGRAMS:
+        gen.program(code, {"x": x.clone(), "i": i.clone()})
+    for expr in EVERYDAY_CALLS:
+        gen.add(expr, {"x": x.clone(), "i": i.clone()})
+    tx = tf.constant([[3, 1, 4], [1, 5, 9]], dtype=tf.int32)
+    ty = tf.reshape(tf.range(24, dtype=tf.int32), [2, 3, 4])
+    for expr in TF_CALLS:
+        gen.program(expr, {"x": tx, "y": ty}, tf_too=True)
 
 
 def dumped(data: dict[str, Any]) -> bytes:

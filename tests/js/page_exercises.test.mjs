@@ -150,25 +150,21 @@ test("a whole function, def line included, is accepted", () => {
     "def pick_columns(x, columns):\n    return torch.gather(x, 1, columns)",
   );
   assert.equal(verdict.passed, true);
-  assert.deepEqual(body("def f(\n    x,\n) -> int:\n    return x"), {
-    code: "\n\n\nreturn x",
-    function: true,
-    name: "f",
-    params: [{ name: "x", fallback: null }],
-  });
-  assert.deepEqual(body("import torch\ndef f(x: list[int], y=(1, 2)):\n    return x"), {
-    code: "import torch\n\nreturn x",
-    function: true,
-    name: "f",
-    params: [
-      { name: "x", fallback: null },
-      { name: "y", fallback: "(1, 2)" },
-    ],
-  });
+  const code = "import torch\ndef f(x: list[int], y=(1, 2)):\n    return x";
+  assert.deepEqual(body(code), { code, function: true, main: true });
   assert.deepEqual(body("x.T"), { code: "x.T", function: false });
+  // helper functions beside it, before or after, and defs inside it: Python calls the
+  // exercise's function (named as the exercise, else the one no other def calls)
+  for (const answer of [
+    "def pick(x, c):\n    return x.gather(1, c)\n\ndef pick_columns(x, columns):\n    return pick(x, columns)",
+    "def pick_columns(x, columns):\n    return pick(x, columns)\n\ndef pick(x, c):\n    return x.gather(1, c)",
+    "def outer(x, columns):\n    def inner(i):\n        return x[i, columns[i]]\n    return torch.stack([inner(i) for i in range(len(x))])\n\ndef helper():\n    return 0",
+    "def solve(x, columns):\n    out = torch.empty_like(columns, dtype=x.dtype)\n    for i in range(columns.shape[0]):\n        for j in range(columns.shape[1]):\n            out[i, j] = x[i, columns[i, j]]\n    return out",
+  ])
+    assert.equal(judge(payload, answer).passed, true, answer);
 });
 
-test("a def Python cannot read is a syntax error on the learner's line; lines outside it, or a body without return, are not run as Python would not", () => {
+test("a def Python cannot read is a syntax error on the learner's line; what the page cannot run is named; a body without return gives None, as in Python", () => {
   const payload = payloads["01.pick_columns"];
   const words = (code) => render(judge(payload, code), payload.templates);
   assert.match(
@@ -184,8 +180,12 @@ test("a def Python cannot read is a syntax error on the learner's line; lines ou
     /^Python cannot read your lines: line 2: expected '\)' before the end/,
   );
   assert.match(
-    words("def helper(r):\n    return r\n\ndef pick_columns(x, columns):\n    return x"),
-    /^The page cannot run this: lines outside the function's body/,
+    words("def pick_columns(x, columns):\n    return x\nclass A:\n    pass"),
+    /^The page cannot run this: classes/,
+  );
+  assert.match(
+    words("def pick_columns(x):\n    return x"),
+    /pick_columns\(\) takes 1 positional argument but 2 were given/,
   );
   // no `return`: Python's function gives None, its last expression is not its value
   assert.equal(

@@ -266,116 +266,18 @@ function close(a, b) {
   return Math.abs(a - b) <= ATOL + RTOL * Math.abs(b);
 }
 
-// The learner's lines, {code, function}: a whole `def name(args):` (after any
-// imports) is accepted too: its body is run as a function's (function: true, its value
-// is what it returns), its lines keeping their numbers. A def Python cannot read, or
-// with lines outside its body, throws (a SyntaxError, or what the page cannot run).
+// The learner's lines, {code, function, main}: lines that define the function (a def
+// after any imports, helper defs beside it if they like) are run whole, then that
+// function is called with the case's arguments, as the notebook calls it (main: true);
+// other lines are a function's body (function: true), whose value is what it returns.
 const DEF = /^\s*def\s+\w+\s*\(/;
-const DEF_END = /\)\s*(->[^:]*)?:\s*(#.*)?$/;
+
 export function body(code) {
   const lines = code.replace(/\r\n?/g, "\n").split("\n");
   const blank = (line) => !line.trim() || line.trim().startsWith("#");
-  const indentOf = (line) => line.match(/^\s*/)[0].length;
   const head = lines.findIndex((line) => !blank(line) && !/^\s*import\s/.test(line));
   if (head < 0 || !DEF.test(lines[head])) return { code, function: false };
-  const end = lines.findIndex((line, k) => k >= head && DEF_END.test(line));
-  const oneLine = lines[head].match(/^(\s*def\s+\w+\s*\(.*\)\s*(?:->[^:]*)?:)(.*)$/);
-  if (
-    end < 0 &&
-    oneLine &&
-    oneLine[2].trim() &&
-    !lines.some((line, k) => k > head && !blank(line))
-  ) {
-    // def f(x): return x
-    const kept = lines.map((line, k) => (k < head ? line : k === head ? oneLine[2].trim() : ""));
-    return {
-      code: kept.join("\n"),
-      function: true,
-      name: oneLine[1].match(/def\s+(\w+)/)[1],
-      params: parameters(oneLine[1]),
-    };
-  }
-  if (end < 0)
-    throw new PyError("SyntaxError", `line ${head + 1}: expected ':' at the end of the def line`);
-  const inside = (line) => blank(line) || indentOf(line) > indentOf(lines[head]);
-  const first = lines.findIndex((line, k) => k > end && !blank(line));
-  if (first < 0 || !inside(lines[first]))
-    throw new PyError(
-      "IndentationError",
-      `line ${first < 0 ? end + 1 : first + 1}: expected an indented block after the def on line ${head + 1}`,
-    );
-  if (lines.some((line, k) => k > end && !inside(line)))
-    throw new UnsupportedError(
-      "lines outside the function's body (a second def, or code after it)",
-    );
-  const indent = Math.min(
-    ...lines
-      .slice(end + 1)
-      .filter((l) => !blank(l))
-      .map(indentOf),
-  );
-  const kept = lines.map((line, k) =>
-    k < head ? line : k <= end ? "" : line.slice(Math.min(indent, indentOf(line))),
-  );
-  const header = lines.slice(head, end + 1).join(" ");
-  return {
-    code: kept.join("\n"),
-    function: true,
-    name: header.match(/def\s+(\w+)/)[1],
-    params: parameters(header),
-  };
-}
-
-// A def's parameters, {name, fallback}: their annotations dropped, a default's source
-// in fallback (else null).
-function parameters(header) {
-  const inside = header.slice(header.indexOf("(") + 1, header.lastIndexOf(")"));
-  const parts = [""];
-  let depth = 0;
-  for (const c of inside) {
-    depth += "([{".includes(c) ? 1 : ")]}".includes(c) ? -1 : 0;
-    if (c === "," && depth === 0) parts.push("");
-    else parts[parts.length - 1] += c;
-  }
-  return parts
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .map((p) => {
-      if (/^[*/]/.test(p)) throw new UnsupportedError("*args, **kwargs or / in a def");
-      const [, name, fallback] = p.match(/^([A-Za-z_]\w*)\s*(?::[^=]*)?(?:=(.*))?$/s) ?? [];
-      if (!name) throw new PyError("SyntaxError", `invalid parameter ${p}`);
-      return { name, fallback: fallback ?? null };
-    });
-}
-
-// The learner's function called with the case's arguments, in order, as Python calls
-// it: its parameters' names bound to them, or the TypeError Python raises.
-function called(lines, args, inputs) {
-  if (!lines.params) return inputs;
-  const { name, params } = lines;
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  if (params.length < args.length)
-    throw new PyError(
-      "TypeError",
-      `${name}() takes ${plural(params.length, "positional argument")} but ${args.length} were given`,
-    );
-  const missing = params
-    .slice(args.length)
-    .filter((p) => p.fallback === null)
-    .map((p) => `'${p.name}'`);
-  if (missing.length) {
-    const listed =
-      missing.length === 1
-        ? missing[0]
-        : `${missing.slice(0, -1).join(", ")}${missing.length > 2 ? "," : ""} and ${missing.at(-1)}`;
-    throw new PyError(
-      "TypeError",
-      `${name}() missing ${plural(missing.length, "required positional argument")}: ${listed}`,
-    );
-  }
-  return Object.fromEntries(
-    params.map((p, k) => [p.name, k < args.length ? inputs[args[k]] : run(p.fallback.trim())]),
-  );
+  return { code, function: true, main: true };
 }
 
 // The name a fix's lines bind: the notebook's (payload.call.answer), or `answer`.
@@ -408,16 +310,17 @@ function codeOutputs(payload, answer) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
     const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
     try {
-      const value = run(
-        code,
-        payload.kind === "implement" ? called(lines, payload.args, inputs) : inputs,
-        {
-          tf: true,
-          forbid: payload.forbid,
-          calls,
-          function: lines.function && payload.kind === "implement",
-        },
-      );
+      const main = lines.main && payload.kind === "implement";
+      const value = run(code, main ? {} : inputs, {
+        tf: true,
+        forbid: payload.forbid,
+        calls,
+        function: lines.function && payload.kind === "implement",
+        // the def named as the exercise (its id's second part) if there is one
+        main: main
+          ? { name: payload.id.split(".").pop(), args: payload.args.map((name) => inputs[name]) }
+          : undefined,
+      });
       if (payload.kind === "fix") {
         const why = payload.call.part === "index" ? floatPositions(payload, inputs, value) : null;
         if (why) return { verdict: why };

@@ -69,6 +69,7 @@ const MAX_STEPS = 200000;
 function iterate(value) {
   if (value.t === "range") return value.items;
   if (value.t === "list" || value.t === "tuple") return value.items.slice();
+  if (value.t === "str") return [...value.v].map((c) => ({ t: "str", v: c }));
   if (value.t === "tensor") {
     if (value.shape.length === 0) throw new PyError("TypeError", "iteration over a 0-d tensor");
     const items = [];
@@ -84,21 +85,9 @@ const asText = (value) => (value.t === "str" ? value.v : repr(value));
 // Python's other builtins: a learner's code may use them, so the page says it cannot
 // run them instead of calling them undefined (the notebook runs them).
 const PYTHON_BUILTINS = new Set([
-  "sum",
-  "sorted",
-  "reversed",
-  "map",
-  "filter",
-  "any",
-  "all",
-  "round",
-  "divmod",
-  "pow",
   "isinstance",
   "issubclass",
   "type",
-  "str",
-  "bool",
   "dict",
   "set",
   "frozenset",
@@ -139,14 +128,6 @@ const PYTHON_BUILTINS = new Set([
   "help",
   "breakpoint",
   "__import__",
-  "KeyError",
-  "AssertionError",
-  "ZeroDivisionError",
-  "NotImplementedError",
-  "StopIteration",
-  "AttributeError",
-  "NameError",
-  "ArithmeticError",
 ]);
 
 const BUILTINS = {
@@ -218,12 +199,57 @@ const BUILTINS = {
     ).map(optionalInt);
     return { t: "slice", start, stop, step };
   }),
-  IndexError: { t: "exception", name: "IndexError" },
-  ValueError: { t: "exception", name: "ValueError" },
-  RuntimeError: { t: "exception", name: "RuntimeError" },
-  TypeError: { t: "exception", name: "TypeError" },
-  Exception: { t: "exception", name: "Exception" },
 };
+
+// Python's sum, any, all, sorted, reversed, map, filter, round, divmod, pow, str and bool
+// (a key or mapped function may be the learner's own: `call` calls it).
+Object.assign(BUILTINS, {
+  sum: fn("sum", (g, kw) => {
+    const start = g[1] ?? kw.find(([k]) => k === "start")?.[1] ?? pyInt(0);
+    return iterate(g[0]).reduce((total, v) => binary("+", total, v), start);
+  }),
+  any: fn("any", (g) => pyBool(iterate(g[0]).some(truthy))),
+  all: fn("all", (g) => pyBool(iterate(g[0]).every(truthy))),
+  sorted: fn("sorted", (g, kw, call) => {
+    const key = kw.find(([k]) => k === "key")?.[1] ?? NONE;
+    const reverse = truthy(kw.find(([k]) => k === "reverse")?.[1] ?? pyBool(false));
+    const items = iterate(g[0]).map((v) => [key.t === "none" ? v : call(key, [v], []), v]);
+    items.sort((a, b) => compareValues(a[0], b[0]) * (reverse ? -1 : 1)); // stable, as Python's
+    return list(items.map(([, v]) => v));
+  }),
+  reversed: fn("reversed", (g) => list(iterate(g[0]).reverse())),
+  map: fn("map", (g, kw, call) => {
+    const lists = g.slice(1).map(iterate);
+    const n = Math.min(...lists.map((l) => l.length));
+    return list(
+      Array.from({ length: n }, (_, k) =>
+        call(
+          g[0],
+          lists.map((l) => l[k]),
+          [],
+        ),
+      ),
+    );
+  }),
+  filter: fn("filter", (g, kw, call) =>
+    list(iterate(g[1]).filter((v) => truthy(g[0].t === "none" ? v : call(g[0], [v], [])))),
+  ),
+  round: fn("round", (g) => {
+    if (g[0].t === "tensor") return callMethod(g[0], "round", g.slice(1), []);
+    if (!isNumber(g[0]))
+      throw new PyError("TypeError", `type ${typeName(g[0])} doesn't define __round__ method`);
+    if (g.length > 1 && g[1].t !== "none")
+      throw new UnsupportedError("round() to a number of digits");
+    const v = numberOf(g[0]);
+    const floor = Math.floor(v);
+    const half = v - floor === 0.5 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(v);
+    return pyInt(half + 0);
+  }),
+  divmod: fn("divmod", (g) => tuple([binary("//", g[0], g[1]), binary("%", g[0], g[1])])),
+  pow: fn("pow", (g) => binary("**", g[0], g[1])),
+  str: fn("str", (g) => ({ t: "str", v: g.length ? displayText(g[0]) : "" })),
+  bool: fn("bool", (g) => pyBool(g.length ? truthy(g[0]) : false)),
+});
 
 function pickExtreme(g, better) {
   const items = g.length === 1 ? iterate(g[0]) : g;
@@ -237,6 +263,55 @@ class Return {
   constructor(value) {
     this.value = value;
   }
+}
+class Break {}
+class Continue {}
+
+// Python's exception classes above each one the page raises (the rest derive from
+// Exception directly): `except LookupError` catches an IndexError, as in Python.
+const EXCEPTION_BASES = {
+  IndexError: "LookupError",
+  KeyError: "LookupError",
+  ZeroDivisionError: "ArithmeticError",
+  OverflowError: "ArithmeticError",
+  NotImplementedError: "RuntimeError",
+  RecursionError: "RuntimeError",
+  UnboundLocalError: "NameError",
+  ModuleNotFoundError: "ImportError",
+  Exception: "BaseException",
+};
+const EXCEPTIONS = [
+  "BaseException",
+  "Exception",
+  "ArithmeticError",
+  "AssertionError",
+  "AttributeError",
+  "ImportError",
+  "IndexError",
+  "KeyError",
+  "LookupError",
+  "NameError",
+  "NotImplementedError",
+  "OverflowError",
+  "RecursionError",
+  "RuntimeError",
+  "StopIteration",
+  "TypeError",
+  "UnboundLocalError",
+  "ValueError",
+  "ZeroDivisionError",
+];
+for (const name of EXCEPTIONS) BUILTINS[name] = { t: "exception", name };
+
+function isSubclass(name, base) {
+  for (let at = name; at; at = EXCEPTION_BASES[at] ?? (at === "BaseException" ? null : "Exception"))
+    if (at === base) return true;
+  return false;
+}
+
+function shift(op, x, y) {
+  if (y < 0) throw new PyError("ValueError", "negative shift count");
+  return op === "<<" ? x * 2 ** y : Math.floor(x / 2 ** y);
 }
 
 function binary(op, left, right) {
@@ -252,9 +327,13 @@ function binary(op, left, right) {
         op === "/" ? "division by zero" : "integer division or modulo by zero",
       );
     if (COMPARISONS.has(op)) return pyBool(ARITH[op](x, y));
-    if (op === "&" || op === "|") {
+    if (["&", "|", "^", "<<", ">>"].includes(op)) {
       if (float)
-        throw new PyError("TypeError", `unsupported operand type(s) for ${op}: 'float' and 'int'`);
+        throw new PyError(
+          "TypeError",
+          `unsupported operand type(s) for ${op}: '${typeName(left)}' and '${typeName(right)}'`,
+        );
+      if (op === "<<" || op === ">>") return pyInt(shift(op, x, y));
       const v = ARITH[op](x, y);
       return left.t === "bool" && right.t === "bool" ? pyBool(v) : pyInt(v);
     }
@@ -265,24 +344,53 @@ function binary(op, left, right) {
   }
   if ((left.t === "list" || left.t === "tuple") && op === "+" && right.t === left.t)
     return { t: left.t, items: [...left.items, ...right.items] };
+  if (left.t === "str" && op === "+" && right.t === "str") return { t: "str", v: left.v + right.v };
   if (
-    (left.t === "list" || left.t === "tuple") &&
+    (left.t === "list" || left.t === "tuple" || left.t === "str") &&
     op === "*" &&
     (right.t === "int" || right.t === "bool")
   ) {
+    if (left.t === "str") return { t: "str", v: left.v.repeat(Math.max(0, numberOf(right))) };
     const items = [];
     for (let r = 0; r < numberOf(right); r++) items.push(...left.items);
     return { t: left.t, items };
   }
-  if ((right.t === "list" || right.t === "tuple") && op === "*" && left.t === "int")
+  if (
+    (right.t === "list" || right.t === "tuple" || right.t === "str") &&
+    op === "*" &&
+    (left.t === "int" || left.t === "bool")
+  )
     return binary(op, right, left);
   if (op === "==" || op === "!=") {
     const same = equalValues(left, right);
     return pyBool(op === "==" ? same : !same);
   }
+  if (COMPARISONS.has(op) && left.t === right.t && ["list", "tuple", "str"].includes(left.t)) {
+    const order = compareValues(left, right);
+    return pyBool({ "<": order < 0, "<=": order <= 0, ">": order > 0, ">=": order >= 0 }[op]);
+  }
   throw new PyError(
     "TypeError",
-    `unsupported operand type(s) for ${op}: '${typeName(left)}' and '${typeName(right)}'`,
+    COMPARISONS.has(op)
+      ? `'${op}' not supported between instances of '${typeName(left)}' and '${typeName(right)}'`
+      : `unsupported operand type(s) for ${op}: '${typeName(left)}' and '${typeName(right)}'`,
+  );
+}
+
+// Python's order of two numbers, strs, lists or tuples: negative, 0 or positive.
+function compareValues(a, b) {
+  if (isNumber(a) && isNumber(b)) return numberOf(a) - numberOf(b);
+  if (a.t === "str" && b.t === "str") return a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+  if (a.t === b.t && (a.t === "list" || a.t === "tuple")) {
+    for (let k = 0; k < Math.min(a.items.length, b.items.length); k++) {
+      if (equalValues(a.items[k], b.items[k])) continue;
+      return compareValues(a.items[k], b.items[k]);
+    }
+    return a.items.length - b.items.length;
+  }
+  throw new PyError(
+    "TypeError",
+    `'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`,
   );
 }
 
@@ -321,13 +429,91 @@ function equalValues(a, b) {
   if (a.t === "none" && b.t === "none") return true;
   if (a.t === "str" && b.t === "str") return a.v === b.v;
   if (a.t === "dtype" && b.t === "dtype") return a.name === b.name;
-  return false;
+  return a === b;
 }
+
+// The names a def's body (or a lambda's) binds: its locals, as Python decides them when
+// it reads the def (an assignment anywhere in the body makes the name local throughout),
+// and the names it declares global or nonlocal.
+function localNames(params, body) {
+  const names = new Set(params.map((p) => p.name));
+  const declared = new Map();
+  const targets = (node) => {
+    if (node.e === "name") names.add(node.name);
+    else if (node.e === "tuple" || node.e === "list") node.items.forEach(targets);
+    else if (node.e === "star") targets(node.value);
+  };
+  const walrus = (node) => {
+    if (!node || typeof node !== "object") return;
+    if (node.e === "lambda" || node.s === "def") return;
+    if (node.e === "walrus") names.add(node.name);
+    for (const value of Object.values(node))
+      if (Array.isArray(value)) value.forEach(walrus);
+      else if (value && typeof value === "object") walrus(value);
+  };
+  const visit = (statements) => {
+    for (const statement of statements) {
+      switch (statement.s) {
+        case "assign":
+          statement.targets.forEach(targets);
+          break;
+        case "augassign":
+          targets(statement.target);
+          break;
+        case "for":
+          targets(statement.target);
+          break;
+        case "def":
+          names.add(statement.name);
+          break;
+        case "import":
+          for (const { name, as } of statement.names) names.add(as ?? name.split(".")[0]);
+          break;
+        case "del":
+          statement.targets.forEach(targets);
+          break;
+        case "global":
+        case "nonlocal":
+          for (const name of statement.names) declared.set(name, statement.s);
+          break;
+        case "try":
+          for (const handler of statement.handlers) if (handler.name) names.add(handler.name);
+          break;
+      }
+      if (statement.s === "def") continue; // its body is its own scope
+      for (const part of ["body", "orelse", "finalbody"])
+        if (statement[part]) visit(statement[part]);
+      if (statement.handlers) statement.handlers.forEach((h) => visit(h.body));
+      walrus(statement);
+    }
+  };
+  if (Array.isArray(body)) visit(body);
+  else walrus(body);
+  for (const name of declared.keys()) names.delete(name);
+  return { names, declared };
+}
+
+// A scope: a function's call (its locals), a comprehension's, or the module's (locals
+// null: every name it binds is its own).
+class Frame {
+  constructor(parent, locals = null, declared = new Map()) {
+    this.vars = new Map();
+    this.parent = parent;
+    this.locals = locals;
+    this.declared = declared;
+    this.module = parent ? parent.module : this;
+    this.comprehension = false; // a comprehension's own scope (:= binds around it)
+  }
+}
+
+const MAX_DEPTH = 200;
 
 export function run(source, inputs = {}, options = {}) {
   const program = parse(source);
-  const scope = new Map(Object.entries(inputs));
   const lib = options.lib ?? "torch";
+  let frame = new Frame(null);
+  const scope = frame.vars;
+  for (const [name, value] of Object.entries(inputs)) scope.set(name, value);
   scope.set("torch", { t: "module", name: "torch" });
   if (lib === "tf" || options.tf) scope.set("tf", { t: "module", name: "tf" });
   // options.forbid: names (torch.gather, torch.Tensor.gather, tensorflow.gather_nd) the
@@ -342,9 +528,31 @@ export function run(source, inputs = {}, options = {}) {
     if (++steps > MAX_STEPS)
       throw new UnsupportedError(`answers that take more than ${MAX_STEPS} steps`);
   };
+  let depth = 0;
+  const handling = []; // the exceptions being handled (a bare `raise` raises the last)
+
+  // Where a name lives for reading or binding from `at`: the frame that holds it.
+  const owner = (name, at) => {
+    const declared = at.declared.get(name);
+    if (declared === "global") return at.module;
+    if (declared === "nonlocal") {
+      for (let up = at.parent; up && up !== at.module; up = up.parent)
+        if (up.locals?.has(name)) return up;
+      throw new PyError("SyntaxError", `no binding for nonlocal '${name}' found`);
+    }
+    return at;
+  };
 
   const lookup = (name) => {
-    if (scope.has(name)) return scope.get(name);
+    for (let at = owner(name, frame); at; at = at.parent) {
+      if (at.declared.get(name) === "global") at = at.module;
+      if (at.vars.has(name)) return at.vars.get(name);
+      if (at.locals?.has(name))
+        throw new PyError(
+          "UnboundLocalError",
+          `cannot access local variable '${name}' where it is not associated with a value`,
+        );
+    }
     if (Object.hasOwn(BUILTINS, name)) return BUILTINS[name];
     if (["np", "numpy", "F", "nn", "math"].includes(name))
       throw new UnsupportedError(
@@ -354,6 +562,122 @@ export function run(source, inputs = {}, options = {}) {
     throw new PyError("NameError", `name '${name}' is not defined`);
   };
 
+  const setName = (name, value) => owner(name, frame).vars.set(name, value);
+
+  // A def's or lambda's function value, closing over the frame it is made in.
+  function makeFunction(name, params, body) {
+    const { names, declared } = localNames(params, body);
+    const fallbacks = params.map((p) => (p.fallback ? evaluate(p.fallback) : null));
+    return {
+      t: "function",
+      name,
+      params,
+      fallbacks,
+      body,
+      closure: frame,
+      locals: names,
+      declared,
+    };
+  }
+
+  // Python's binding of a call's arguments to a function's parameters, with its errors.
+  function callFunction(func, g, kw) {
+    const { name, params, fallbacks } = func;
+    const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    const positional = params.filter((p) => p.kind === "positional");
+    const star = params.find((p) => p.kind === "star");
+    const values = new Map();
+    if (g.length > positional.length && !star) {
+      const required = positional.filter((p) => !fallbacks[params.indexOf(p)]).length;
+      const takes =
+        required === positional.length
+          ? plural(positional.length, "positional argument")
+          : `from ${required} to ${plural(positional.length, "positional argument")}`;
+      throw new PyError(
+        "TypeError",
+        `${name}() takes ${takes} but ${g.length} ${g.length === 1 ? "was" : "were"} given`,
+      );
+    }
+    positional.forEach((p, k) => k < g.length && values.set(p.name, g[k]));
+    if (star) values.set(star.name, tuple(g.slice(positional.length)));
+    for (const [key, value] of kw) {
+      const param = params.find((p) => p.name === key && p.kind !== "star");
+      if (!param)
+        throw new PyError("TypeError", `${name}() got an unexpected keyword argument '${key}'`);
+      if (values.has(key))
+        throw new PyError("TypeError", `${name}() got multiple values for argument '${key}'`);
+      values.set(key, value);
+    }
+    for (const kind of ["positional", "keyword"]) {
+      const missing = params
+        .map((p, k) => [p, fallbacks[k]])
+        .filter(([p, fallback]) => p.kind === kind && !values.has(p.name) && !fallback)
+        .map(([p]) => `'${p.name}'`);
+      if (missing.length) {
+        const listed =
+          missing.length === 1
+            ? missing[0]
+            : `${missing.slice(0, -1).join(", ")}${missing.length > 2 ? "," : ""} and ${missing.at(-1)}`;
+        const what = kind === "positional" ? "positional" : "keyword-only";
+        throw new PyError(
+          "TypeError",
+          `${name}() missing ${plural(missing.length, `required ${what} argument`)}: ${listed}`,
+        );
+      }
+    }
+    params.forEach((p, k) => values.has(p.name) || values.set(p.name, fallbacks[k]));
+    if (++depth > MAX_DEPTH) throw new UnsupportedError(`calls nested more than ${MAX_DEPTH} deep`);
+    const outer = frame;
+    frame = new Frame(func.closure, func.locals, func.declared);
+    for (const [key, value] of values) frame.vars.set(key, value);
+    try {
+      if (!Array.isArray(func.body)) return evaluate(func.body); // a lambda
+      execute(func.body);
+      return NONE;
+    } catch (signal) {
+      if (signal instanceof Return) return signal.value;
+      throw signal;
+    } finally {
+      frame = outer;
+      depth--;
+    }
+  }
+
+  // The items of a display or a call's arguments, a *starred one spread out.
+  const spread = (nodes) =>
+    nodes.flatMap((node) => (node.e === "star" ? iterate(evaluate(node.value)) : [evaluate(node)]));
+
+  // A comprehension's elements, in its own scope (its targets do not leak).
+  function comprehension(node) {
+    const items = [];
+    const first = evaluate(node.clauses[0].iterable); // read in the enclosing scope
+    const outer = frame;
+    const targets = new Set();
+    const collect = (t) =>
+      t.e === "name"
+        ? targets.add(t.name)
+        : (t.items?.forEach(collect) ?? (t.value && collect(t.value)));
+    node.clauses.forEach((c) => collect(c.target));
+    frame = new Frame(outer, targets);
+    frame.comprehension = true;
+    try {
+      const loop = (k, iterable) => {
+        const clause = node.clauses[k];
+        for (const item of iterate(iterable)) {
+          tick();
+          bind(clause.target, item);
+          if (!clause.conditions.every((c) => truthy(evaluate(c)))) continue;
+          if (k + 1 < node.clauses.length) loop(k + 1, evaluate(node.clauses[k + 1].iterable));
+          else items.push(evaluate(node.element));
+        }
+      };
+      loop(0, first);
+    } finally {
+      frame = outer;
+    }
+    return list(items);
+  }
+
   function evaluate(node) {
     tick();
     switch (node.e) {
@@ -362,17 +686,23 @@ export function run(source, inputs = {}, options = {}) {
       case "name":
         return lookup(node.name);
       case "tuple":
-        return tuple(node.items.map(evaluate));
+        return tuple(spread(node.items));
       case "list":
-        return list(node.items.map(evaluate));
-      case "comp": {
-        const items = [];
-        for (const item of iterate(evaluate(node.iterable))) {
-          bind(node.target, item);
-          if (node.conditions.every((c) => truthy(evaluate(c)))) items.push(evaluate(node.element));
-        }
-        return list(items);
+        return list(spread(node.items));
+      case "comp":
+        return comprehension(node);
+      case "star":
+        throw new PyError("SyntaxError", "can't use starred expression here");
+      case "walrus": {
+        // in a comprehension, := binds in the scope around it, as in Python
+        const value = evaluate(node.value);
+        let at = frame;
+        while (at.comprehension) at = at.parent;
+        owner(node.name, at).vars.set(node.name, value);
+        return value;
       }
+      case "lambda":
+        return makeFunction("<lambda>", node.params, node.body);
       case "slice": {
         const part = (p) => (p === null ? null : optionalInt(evaluate(p)));
         return {
@@ -388,7 +718,7 @@ export function run(source, inputs = {}, options = {}) {
         return getItem(evaluate(node.value), evaluate(node.index));
       case "call": {
         const func = evaluate(node.func);
-        const g = node.args.map(evaluate);
+        const g = spread(node.args);
         const kw = node.kwargs.map(([k, v]) => [k, evaluate(v)]);
         return callValue(func, g, kw);
       }
@@ -424,7 +754,11 @@ export function run(source, inputs = {}, options = {}) {
         }
         if (!isNumber(v))
           throw new PyError("TypeError", `bad operand type for unary ${node.op}: '${typeName(v)}'`);
-        if (node.op === "~") return pyInt(~numberOf(v));
+        if (node.op === "~") {
+          if (v.t === "float")
+            throw new PyError("TypeError", "bad operand type for unary ~: 'float'");
+          return pyInt(-numberOf(v) - 1);
+        }
         const x = node.op === "-" ? -numberOf(v) : numberOf(v);
         return v.t === "float" ? pyFloat(x) : pyInt(x + 0);
       }
@@ -438,10 +772,16 @@ export function run(source, inputs = {}, options = {}) {
           const op = node.ops[k];
           let value;
           if (op === "is" || op === "is not") {
-            const same = left === right || (left.t === "none" && right.t === "none");
+            const same =
+              left === right ||
+              (left.t === "none" && right.t === "none") ||
+              (left.t === "bool" && right.t === "bool" && left.v === right.v);
             value = pyBool(op === "is" ? same : !same);
           } else if (op === "in" || op === "not in") {
-            const found = iterate(right).some((v) => equalValues(v, left));
+            const found =
+              right.t === "str" && left.t === "str"
+                ? right.v.includes(left.v)
+                : iterate(right).some((v) => equalValues(v, left));
             value = pyBool(op === "in" ? found : !found);
           } else value = binary(op, left, right);
           if (node.ops.length === 1) return value;
@@ -474,15 +814,13 @@ export function run(source, inputs = {}, options = {}) {
   }
 
   function callValue(func, g, kw) {
+    if (func.t === "function") return callFunction(func, g, kw);
     if (func.t === "func") {
       called(func.name.replace(/^tf\./, "tensorflow."));
-      return func.call(g, kw);
+      return func.call(g, kw, callValue);
     }
     if (func.t === "method") {
-      if (func.self.t === "list") {
-        func.self.items.push(g[0]);
-        return NONE;
-      }
+      if (func.self.t === "list") return listMethod(func.self, func.name, g);
       called(`torch.Tensor.${func.name}`);
       return callMethod(func.self, func.name, g, kw);
     }
@@ -494,7 +832,7 @@ export function run(source, inputs = {}, options = {}) {
 
   function bind(target, value) {
     if (target.e === "name") {
-      scope.set(target.name, value);
+      setName(target.name, value);
       return;
     }
     if (target.e === "subscript") {
@@ -503,6 +841,19 @@ export function run(source, inputs = {}, options = {}) {
       return;
     }
     const items = iterate(value);
+    const starAt = target.items.findIndex((t) => t.e === "star");
+    if (starAt >= 0) {
+      const after = target.items.length - 1 - starAt;
+      if (items.length < target.items.length - 1)
+        throw new PyError(
+          "ValueError",
+          `not enough values to unpack (expected at least ${target.items.length - 1}, got ${items.length})`,
+        );
+      target.items.slice(0, starAt).forEach((t, k) => bind(t, items[k]));
+      bind(target.items[starAt].value, list(items.slice(starAt, items.length - after)));
+      target.items.slice(starAt + 1).forEach((t, k) => bind(t, items[items.length - after + k]));
+      return;
+    }
     if (items.length !== target.items.length)
       throw new PyError(
         "ValueError",
@@ -513,19 +864,95 @@ export function run(source, inputs = {}, options = {}) {
     target.items.forEach((t, k) => bind(t, items[k]));
   }
 
+  function unbind(target) {
+    if (target.e === "name") {
+      const at = owner(target.name, frame);
+      if (!at.vars.delete(target.name))
+        throw new PyError("NameError", `name '${target.name}' is not defined`);
+      return;
+    }
+    if (target.e === "tuple" || target.e === "list") return target.items.forEach(unbind);
+    if (target.e === "subscript") {
+      const container = evaluate(target.value);
+      if (container.t !== "list")
+        throw new UnsupportedError(`del on a ${typeName(container)}'s items`);
+      const index = evaluate(target.index);
+      if (index.t !== "int") throw new UnsupportedError("del of a list's slice");
+      const at = index.v < 0 ? index.v + container.items.length : index.v;
+      if (at < 0 || at >= container.items.length)
+        throw new PyError("IndexError", "list assignment index out of range");
+      container.items.splice(at, 1);
+      return;
+    }
+    throw new UnsupportedError("del of this target");
+  }
+
+  function importModule(name, as) {
+    const modules = {
+      torch: "torch",
+      "torch.nn": "torch.nn",
+      "torch.nn.functional": "torch.nn.functional",
+    };
+    if ((lib === "tf" || options.tf) && name === "tensorflow") modules.tensorflow = "tf";
+    if (!modules[name]) throw new UnsupportedError(`import ${name}`);
+    if (as) setName(as, { t: "module", name: modules[name] });
+    else setName(name.split(".")[0], { t: "module", name: modules[name.split(".")[0]] });
+  }
+
+  function handle(statement, error) {
+    const exc = { t: "exc", name: error.type, message: error.message, error };
+    for (const handler of statement.handlers) {
+      let matches = true;
+      if (handler.types) {
+        const types = evaluate(handler.types);
+        const classes = types.t === "tuple" ? types.items : [types];
+        for (const c of classes)
+          if (c.t !== "exception")
+            throw new PyError(
+              "TypeError",
+              "catching classes that do not inherit from BaseException is not allowed",
+            );
+        matches = classes.some((c) => isSubclass(error.type, c.name));
+      }
+      if (!matches) continue;
+      if (handler.name) setName(handler.name, exc);
+      handling.push(error);
+      try {
+        execute(handler.body);
+      } finally {
+        handling.pop();
+        if (handler.name) owner(handler.name, frame).vars.delete(handler.name);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  function loop(statement, items) {
+    for (const item of items) {
+      tick();
+      if (item !== null) bind(statement.target, item);
+      try {
+        execute(statement.body);
+      } catch (signal) {
+        if (signal instanceof Break) return;
+        if (signal instanceof Continue) continue;
+        throw signal;
+      }
+    }
+    execute(statement.orelse);
+  }
+
   function execute(body) {
     for (const statement of body) {
       tick();
       switch (statement.s) {
         case "pass":
+        case "global":
+        case "nonlocal":
           break;
         case "import":
-          for (const { name, as } of statement.names) {
-            if (name === "torch") scope.set(as, { t: "module", name: "torch" });
-            else if (name === "tensorflow" && (lib === "tf" || options.tf))
-              scope.set(as, { t: "module", name: "tf" });
-            else throw new UnsupportedError(`import ${name}`);
-          }
+          for (const { name, as } of statement.names) importModule(name, as);
           break;
         case "assign": {
           const value = evaluate(statement.value);
@@ -540,6 +967,11 @@ export function run(source, inputs = {}, options = {}) {
               : [null, null];
           const current = root ? getItem(root, index) : evaluate(target);
           const other = evaluate(statement.value);
+          if (current.t === "list" && statement.op === "+") {
+            current.items.push(...iterate(other)); // a list's += extends it in place
+            if (root) setItem(root, index, current);
+            break;
+          }
           if (current.t !== "tensor" || current.lib !== "torch") {
             const value = binary(statement.op, current, other);
             if (root) setItem(root, index, value);
@@ -557,8 +989,19 @@ export function run(source, inputs = {}, options = {}) {
           lastValue = value;
           break;
         }
+        case "def":
+          setName(statement.name, makeFunction(statement.name, statement.params, statement.body));
+          break;
         case "return":
+          // the lines may return at their top level: they are a function's body
           throw new Return(statement.value === null ? NONE : evaluate(statement.value));
+        case "break":
+          throw new Break();
+        case "continue":
+          throw new Continue();
+        case "del":
+          statement.targets.forEach(unbind);
+          break;
         case "assert":
           if (!truthy(evaluate(statement.test)))
             throw new PyError(
@@ -567,20 +1010,56 @@ export function run(source, inputs = {}, options = {}) {
             );
           break;
         case "raise": {
+          if (statement.value === null) {
+            if (!handling.length)
+              throw new PyError("RuntimeError", "No active exception to reraise");
+            throw handling.at(-1);
+          }
           const exc = evaluate(statement.value);
           if (exc.t === "exception") throw new PyError(exc.name, "");
-          if (exc.t === "exc") throw new PyError(exc.name, exc.message);
+          if (exc.t === "exc") throw exc.error ?? new PyError(exc.name, exc.message);
           throw new PyError("TypeError", "exceptions must derive from BaseException");
         }
         case "for":
-          for (const item of iterate(evaluate(statement.iterable))) {
-            bind(statement.target, item);
-            execute(statement.body);
-          }
+          loop(statement, iterate(evaluate(statement.iterable)));
           break;
+        case "while": {
+          let broke = false;
+          while (truthy(evaluate(statement.test))) {
+            tick();
+            try {
+              execute(statement.body);
+            } catch (signal) {
+              if (signal instanceof Break) {
+                broke = true;
+                break;
+              }
+              if (signal instanceof Continue) continue;
+              throw signal;
+            }
+          }
+          if (!broke) execute(statement.orelse);
+          break;
+        }
         case "if":
           execute(truthy(evaluate(statement.test)) ? statement.body : statement.orelse);
           break;
+        case "try": {
+          let raised = false;
+          try {
+            try {
+              execute(statement.body);
+            } catch (error) {
+              if (!(error instanceof PyError)) throw error;
+              raised = true;
+              if (!handle(statement, error)) throw error;
+            }
+            if (!raised) execute(statement.orelse);
+          } finally {
+            execute(statement.finalbody);
+          }
+          break;
+        }
         default:
           throw new UnsupportedError(statement.s);
       }
@@ -593,7 +1072,18 @@ export function run(source, inputs = {}, options = {}) {
     execute(program);
   } catch (signal) {
     if (signal instanceof Return) return signal.value;
+    if (signal instanceof Break || signal instanceof Continue)
+      throw new PyError(
+        "SyntaxError",
+        `'${signal instanceof Break ? "break" : "continue"}' outside loop`,
+      );
     throw signal;
+  }
+  // options.main: the lines define the function an exercise asks for, beside any
+  // helpers; the value is that function called with options.main.args
+  if (options.main) {
+    const func = mainFunction(program, scope, options.main.name, options.main.args.length);
+    return callFunction(func, options.main.args, []);
   }
   // options.function: the lines are a function's body, whose value is what `return`
   // gives (None without one), as Python calls it
@@ -606,8 +1096,69 @@ export function run(source, inputs = {}, options = {}) {
   return lastValue;
 }
 
+// The function an exercise's answer defines: the one named `name` if there is one, else
+// of the top-level defs that no other one calls (helpers are called) the one that takes
+// the case's `count` arguments, else the last.
+function mainFunction(program, scope, name, count) {
+  const defs = program.filter((s) => s.s === "def");
+  if (!defs.length) throw new PyError("ValueError", "the answer defines no function (def)");
+  const calls = (caller, callee) =>
+    JSON.stringify(caller.body).includes(`"e":"name","name":${JSON.stringify(callee.name)}`);
+  const roots = defs.filter((d) => !defs.some((other) => other !== d && calls(other, d)));
+  const fitting = roots.filter(
+    (d) =>
+      d.params.filter((p) => p.kind === "positional" && !p.fallback).length <= count &&
+      (d.params.some((p) => p.kind === "star") ||
+        d.params.filter((p) => p.kind === "positional").length >= count),
+  );
+  const chosen =
+    defs.find((d) => d.name === name) ??
+    (roots.length === 1
+      ? roots[0]
+      : fitting.length === 1
+        ? fitting[0]
+        : (roots.at(-1) ?? defs.at(-1)));
+  const func = scope.get(chosen.name);
+  if (!func || func.t !== "function")
+    throw new PyError("TypeError", `'${typeName(func ?? NONE)}' object is not callable`);
+  return func;
+}
+
+// list.append(v), list.extend(items), list.pop([k]), list.insert(k, v), list.index(v).
+function listMethod(self, name, g) {
+  switch (name) {
+    case "append":
+      self.items.push(g[0]);
+      return NONE;
+    case "extend":
+      self.items.push(...iterate(g[0]));
+      return NONE;
+    case "insert": {
+      const at = toInt(g[0]);
+      self.items.splice(at < 0 ? Math.max(0, self.items.length + at) : at, 0, g[1]);
+      return NONE;
+    }
+    case "pop": {
+      if (!self.items.length) throw new PyError("IndexError", "pop from empty list");
+      const at = g.length ? toInt(g[0]) : -1;
+      const k = at < 0 ? at + self.items.length : at;
+      if (k < 0 || k >= self.items.length)
+        throw new PyError("IndexError", "pop index out of range");
+      return self.items.splice(k, 1)[0];
+    }
+    case "index": {
+      const k = self.items.findIndex((v) => equalValues(v, g[0]));
+      if (k < 0) throw new PyError("ValueError", `${repr(g[0])} is not in list`);
+      return pyInt(k);
+    }
+    default:
+      throw new UnsupportedError(`the list method .${name}`);
+  }
+}
+
 function displayText(value) {
   if (value.t === "str") return value.v;
+  if (value.t === "exc") return value.message;
   return repr(value);
 }
 
@@ -632,6 +1183,8 @@ export function repr(value) {
         : value.items.length === 1
           ? `(${repr(value.items[0])},)`
           : `(${value.items.map(repr).join(", ")})`;
+    case "dtype":
+      return `${value.lib === "tf" ? "tf" : "torch"}.${value.name}`;
     case "tensor":
       return `tensor of shape (${value.shape.join(", ")}${value.shape.length === 1 ? "," : ""}) and dtype ${value.dtype}`;
     default:
@@ -687,6 +1240,7 @@ function attribute(value, name) {
       );
     return { t: "method", self: value, name };
   }
-  if (value.t === "list" && name === "append") return { t: "method", self: value, name };
+  if (value.t === "list" && ["append", "extend", "insert", "pop", "index"].includes(name))
+    return { t: "method", self: value, name };
   throw new UnsupportedError(`the attribute .${name} of a ${typeName(value)}`);
 }

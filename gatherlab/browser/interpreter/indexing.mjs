@@ -22,7 +22,7 @@ import {
   viewTensor,
   writeAt,
 } from "./tensor.mjs";
-import { expand, view } from "./torch.mjs";
+import { expand, torchDtypeName, view } from "./torch.mjs";
 
 // ---- indexing
 
@@ -313,7 +313,26 @@ export function setItem(target, index, value) {
   if (basic) {
     assertNoInternalOverlap(shape, basic);
     assertNoPartialOverlap(shape, basic, value);
-  } else assertNoPartialOverlap(target.shape, layout, value);
+  } else {
+    assertNoPartialOverlap(target.shape, layout, value);
+    // index_put_ takes a tensor of the target's own dtype only, except where one bool
+    // mask picks the entries and one value fills them (torch's masked_fill_)
+    const items = index.t === "tuple" ? index.items : [index];
+    const advanced = items.filter(
+      (item) =>
+        item.t === "list" || (item.t === "tensor" && (item.shape.length || item.dtype === "bool")),
+    );
+    const mask =
+      advanced.length === 1 &&
+      advanced[0].t === "tensor" &&
+      advanced[0].dtype === "bool" &&
+      advanced[0].shape.length;
+    if (value.t === "tensor" && value.dtype !== target.dtype && !(mask && value.data.length === 1))
+      throw new PyError(
+        "RuntimeError",
+        `Index put requires the source and destination dtypes match, got ${torchDtypeName(target.dtype)} for the destination and ${torchDtypeName(value.dtype)} for the source.`,
+      );
+  }
   const v = asTensor(value);
   if (v.shape.length > shape.length) {
     const extra = v.shape.slice(0, v.shape.length - shape.length);

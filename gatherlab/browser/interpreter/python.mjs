@@ -1,8 +1,10 @@
-// Python's syntax, for the subset the book's browser code reads: a tokenizer, a parser
-// (statements and expressions into plain-object trees) and the errors they raise.
-// evaluator.mjs runs the trees; core.mjs's parseTensor reads a literal from one (the
-// explorers' text boxes), so both read Python's literals with one grammar. Nothing
-// here evaluates anything.
+// Python's syntax as the book's browser code reads it: a tokenizer, a parser (statements
+// and expressions into plain-object trees) and the errors they raise. It reads all of
+// Python's grammar that a learner's answer uses; what it reads and the page does not run
+// (classes, yield, async, decorators, with, dicts) is refused by name (UnsupportedError),
+// never called a syntax error. evaluator.mjs runs the trees; core.mjs's parseTensor
+// reads a literal from one (the explorers' text boxes), so both read Python's literals
+// with one grammar. Nothing here evaluates anything.
 
 export class UnsupportedError extends Error {}
 
@@ -66,6 +68,8 @@ export const pyInt = (v) => ({ t: "int", v });
 const OPERATORS = [
   "**=",
   "//=",
+  "<<=",
+  ">>=",
   "...",
   "**",
   "//",
@@ -80,7 +84,12 @@ const OPERATORS = [
   "%=",
   "&=",
   "|=",
+  "^=",
+  "@=",
   "->",
+  ":=",
+  "<<",
+  ">>",
   "(",
   ")",
   "[",
@@ -151,15 +160,49 @@ const NUMBER = new RegExp(
     String.raw`|0[xX](?:_?[\da-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|[1-9](?:_?\d)*|0(?:_?0)*)`,
 );
 
+// A string literal's prefix (r, b, u, f and their pairs, any case) and its quotes.
+const STRING_START = /^([rRbBuUfF]{0,2})('''|"""|'|")/;
+const STRING_PREFIXES = new Set(["", "r", "u", "b", "br", "rb", "f", "fr", "rf"]);
+const ESCAPES = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+};
+
+// The escape sequence at text[j] (a backslash): [its characters, its length].
+function escapeAt(text, j) {
+  const c = text[j + 1];
+  if (Object.hasOwn(ESCAPES, c)) return [ESCAPES[c], 2];
+  const hex = { x: 2, u: 4, U: 8 }[c];
+  if (hex) {
+    const digits = text.slice(j + 2, j + 2 + hex);
+    if (!new RegExp(`^[0-9a-fA-F]{${hex}}$`).test(digits))
+      throw new PyError("SyntaxError", `(unicode error) truncated \\${c} escape`);
+    return [String.fromCodePoint(parseInt(digits, 16)), 2 + hex];
+  }
+  const octal = text.slice(j + 1).match(/^[0-7]{1,3}/);
+  if (octal) return [String.fromCodePoint(parseInt(octal[0], 8)), 1 + octal[0].length];
+  if (c === "N") throw new UnsupportedError("\\N{...} escapes in strings");
+  return ["\\" + c, 2]; // Python keeps an escape it does not know
+}
+
 function tokenize(source) {
   const tokens = [];
   const indents = [0];
   let depth = 0;
+  let continued = false; // the line before ended with a backslash: one logical line
   const lines = source.replace(/\r\n?/g, "\n").split("\n");
   for (let n = 0; n < lines.length; n++) {
-    const line = lines[n];
+    let line = lines[n];
     let i = 0;
-    if (depth === 0) {
+    if (depth === 0 && !continued) {
       const indent = line.match(/^[ \t]*/)[0].replace(/\t/g, "    ").length;
       const rest = line.trim();
       if (rest === "" || rest.startsWith("#")) continue;
@@ -177,6 +220,7 @@ function tokenize(source) {
           `line ${n + 1}: unindent does not match any outer indentation level`,
         );
     }
+    continued = false;
     while (i < line.length) {
       const c = line[i];
       if (c === " " || c === "\t") {
@@ -188,10 +232,64 @@ function tokenize(source) {
         // a line continuation, not at the end
         if (!lines.slice(n + 1).some((l) => l.trim()))
           throw new PyError("SyntaxError", "unexpected EOF while parsing");
+        continued = true;
         break;
       }
       const at = { line: n + 1 };
       const rest = line.slice(i);
+      const quoted = rest.match(STRING_START);
+      if (quoted && STRING_PREFIXES.has(quoted[1].toLowerCase())) {
+        const prefix = quoted[1].toLowerCase();
+        const quote = quoted[2];
+        const raw = prefix.includes("r");
+        let text = line;
+        let j = i + quoted[0].length;
+        let body = "";
+        for (;;) {
+          if (j >= text.length) {
+            // a line's end: only a triple-quoted string goes on to the next line
+            if (quote.length === 1 || n + 1 >= lines.length)
+              throw new PyError(
+                "SyntaxError",
+                `line ${at.line}: unterminated ${quote.length === 3 ? "triple-quoted " : ""}string literal`,
+              );
+            body += "\n";
+            text = lines[++n];
+            j = 0;
+            continue;
+          }
+          if (text.startsWith(quote, j)) {
+            j += quote.length;
+            break;
+          }
+          if (text[j] === "\\") {
+            if (j + 1 >= text.length) {
+              // a backslash ending the line: the string goes on on the next one
+              if (n + 1 >= lines.length)
+                throw new PyError("SyntaxError", `line ${at.line}: unterminated string literal`);
+              if (raw) body += "\\\n";
+              text = lines[++n];
+              j = 0;
+              continue;
+            }
+            if (raw) {
+              body += text.slice(j, j + 2);
+              j += 2;
+              continue;
+            }
+            const [chars, length] = escapeAt(text, j);
+            body += chars;
+            j += length;
+            continue;
+          }
+          body += text[j++];
+        }
+        if (prefix.includes("b")) throw new UnsupportedError("bytes literals (b'...')");
+        tokens.push({ k: prefix.includes("f") ? "fstr" : "str", v: body, ...at });
+        line = text;
+        i = j;
+        continue;
+      }
       const number = rest.match(NUMBER);
       if (number) {
         const text = number[0].replace(/_/g, "");
@@ -208,25 +306,10 @@ function tokenize(source) {
         i += number[0].length;
         continue;
       }
-      const fstring = rest.match(/^[fF](['"])(.*?)\1/);
-      if (fstring) {
-        tokens.push({ k: "fstr", v: fstring[2], ...at });
-        i += fstring[0].length;
-        continue;
-      }
       const word = rest.match(/^[A-Za-z_][A-Za-z0-9_]*/);
       if (word) {
         tokens.push({ k: KEYWORDS.has(word[0]) ? word[0] : "name", v: word[0], ...at });
         i += word[0].length;
-        continue;
-      }
-      if (c === "'" || c === '"') {
-        const end = line.indexOf(c, i + 1);
-        if (end < 0) throw new PyError("SyntaxError", `line ${n + 1}: the string is not closed`);
-        const body = line.slice(i + 1, end);
-        if (body.includes("\\")) throw new UnsupportedError("backslashes in strings");
-        tokens.push({ k: "str", v: body, ...at });
-        i = end + 1;
         continue;
       }
       const op = OPERATORS.find((o) => rest.startsWith(o));
@@ -236,7 +319,7 @@ function tokenize(source) {
       tokens.push({ k: op, ...at });
       i += op.length;
     }
-    if (depth === 0 && !line.trimEnd().endsWith("\\")) tokens.push({ k: "nl", line: n + 1 });
+    if (depth === 0 && !continued) tokens.push({ k: "nl", line: n + 1 });
   }
   const last = tokens.findLast((token) => token.line)?.line; // where the answer ends
   while (indents.length > 1) {
@@ -249,28 +332,17 @@ function tokenize(source) {
 
 // ------------------------------------------------------------------ parser
 
+// What Python reads and the page does not run: refused by name, never called a syntax
+// error.
 const NOT_SUPPORTED = {
-  def: "defining functions (def)",
-  while: "while loops",
-  lambda: "lambda",
   with: "with blocks",
-  try: "try/except",
-  except: "try/except",
   class: "classes",
   yield: "yield",
-  global: "global",
-  nonlocal: "nonlocal",
-  del: "del",
-  break: "break",
-  continue: "continue",
   async: "async",
   await: "await",
   from: "from … import",
-  finally: "try/finally",
   "{": "dicts and sets",
-  "@": "the @ operator",
-  "^": "the ^ operator",
-  ";": "semicolons",
+  "@": "decorators",
 };
 
 // One {expression} of an f-string (no format specs), as the parts it shows: `{x=}`
@@ -289,6 +361,25 @@ function fstringParts(source) {
   ];
 }
 
+const AUGMENTED = [
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "//=",
+  "%=",
+  "**=",
+  "&=",
+  "|=",
+  "^=",
+  "<<=",
+  ">>=",
+  "@=",
+];
+
+// Python's syntax as plain-object trees: statements {s: ...} holding expressions
+// {e: ...}; what Python cannot read raises a SyntaxError (or IndentationError) naming the
+// line, what it reads and the page does not run an UnsupportedError naming it.
 export function parse(source) {
   const tokens = tokenize(source);
   let k = 0;
@@ -297,11 +388,12 @@ export function parse(source) {
   const take = (kind) => {
     const token = tokens[k];
     if (token.k !== kind) {
-      if (NOT_SUPPORTED[token.k]) throw new UnsupportedError(NOT_SUPPORTED[token.k]);
+      if (NOT_SUPPORTED[token.k] && token.k !== "@")
+        throw new UnsupportedError(NOT_SUPPORTED[token.k]);
       const shown =
         token.k === "nl"
           ? "the end of the line"
-          : token.k === "end"
+          : token.k === "end" || token.k === "dedent"
             ? "the end"
             : `'${token.v ?? token.k}'`;
       throw new PyError(
@@ -317,17 +409,23 @@ export function parse(source) {
   function block() {
     take(":");
     if (!accept("nl")) {
-      const body = simpleStatement();
-      take("nl");
-      return [body];
+      const body = simpleStatements();
+      if (!is("end")) take("nl");
+      return body;
     }
+    if (!is("indent"))
+      throw new PyError(
+        "IndentationError",
+        `line ${peek().line ?? "?"}: expected an indented block`,
+      );
     take("indent");
     const body = [];
-    while (!is("dedent") && !is("end")) body.push(statement());
+    while (!is("dedent") && !is("end")) body.push(...statement());
     take("dedent");
     return body;
   }
 
+  // A compound statement, or one line of simple statements (separated by ;).
   function statement() {
     const token = peek();
     if (token.k === "for") {
@@ -335,117 +433,266 @@ export function parse(source) {
       const target = targetList();
       take("in");
       const iterable = expressionList();
-      return { s: "for", target, iterable, body: block(), line: token.line };
+      const body = block();
+      const orelse = accept("else") ? block() : [];
+      return [{ s: "for", target, iterable, body, orelse, line: token.line }];
+    }
+    if (token.k === "while") {
+      k++;
+      const test = namedExpression();
+      const body = block();
+      const orelse = accept("else") ? block() : [];
+      return [{ s: "while", test, body, orelse, line: token.line }];
     }
     if (token.k === "if") {
       k++;
-      const test = expression();
+      const test = namedExpression();
       const body = block();
       let orelse = [];
       if (is("elif")) {
         tokens[k] = { ...tokens[k], k: "if" };
-        orelse = [statement()];
+        orelse = statement();
       } else if (accept("else")) orelse = block();
-      return { s: "if", test, body, orelse, line: token.line };
+      return [{ s: "if", test, body, orelse, line: token.line }];
     }
-    if (NOT_SUPPORTED[token.k] && token.k !== "from")
+    if (token.k === "def") return [functionDef()];
+    if (token.k === "try") {
+      k++;
+      const body = block();
+      const handlers = [];
+      while (is("except")) {
+        const at = take("except").line;
+        if (accept("*")) throw new UnsupportedError("except* (exception groups)");
+        const types = is(":") ? null : expression();
+        const name = accept("as") ? take("name").v : null;
+        handlers.push({ types, name, body: block(), line: at });
+      }
+      const orelse = handlers.length && accept("else") ? block() : [];
+      const finalbody = accept("finally") ? block() : [];
+      if (!handlers.length && !finalbody.length)
+        throw new PyError(
+          "SyntaxError",
+          `line ${token.line}: expected 'except' or 'finally' block`,
+        );
+      return [{ s: "try", body, handlers, orelse, finalbody, line: token.line }];
+    }
+    if (token.k === "@") throw new UnsupportedError(NOT_SUPPORTED["@"]);
+    if (NOT_SUPPORTED[token.k] && token.k !== "from" && token.k !== "{")
       throw new UnsupportedError(NOT_SUPPORTED[token.k]);
-    const simple = simpleStatement();
+    const simple = simpleStatements();
     if (!is("end")) take("nl");
     return simple;
+  }
+
+  function functionDef() {
+    const token = take("def");
+    const name = take("name").v;
+    take("(");
+    const params = parameters(")", true);
+    take(")");
+    if (accept("->")) expression(); // the return annotation, which Python does not check
+    return { s: "def", name, params, body: block(), line: token.line };
+  }
+
+  // A def's or lambda's parameters: {name, kind ("positional", "star", "keyword"),
+  // fallback (its default's expression, or null)}; annotations read and dropped.
+  function parameters(closing, annotated) {
+    const params = [];
+    let keywordOnly = false;
+    while (!is(closing)) {
+      if (accept("/")) {
+        if (!accept(",")) break;
+        continue;
+      }
+      if (accept("**")) throw new UnsupportedError("**kwargs in a def (dicts)");
+      if (accept("*")) {
+        keywordOnly = true;
+        if (is("name")) {
+          const name = take("name").v;
+          if (annotated && accept(":")) expression();
+          params.push({ name, kind: "star", fallback: null });
+        }
+        if (!accept(",")) break;
+        continue;
+      }
+      const name = take("name").v;
+      if (annotated && accept(":")) expression();
+      const fallback = accept("=") ? expression() : null;
+      if (
+        fallback === null &&
+        !keywordOnly &&
+        params.some((p) => p.fallback && p.kind === "positional")
+      )
+        throw new PyError(
+          "SyntaxError",
+          "parameter without a default follows parameter with a default",
+        );
+      params.push({ name, kind: keywordOnly ? "keyword" : "positional", fallback });
+      if (!accept(",")) break;
+    }
+    return params;
+  }
+
+  function simpleStatements() {
+    const body = [simpleStatement()];
+    while (accept(";")) {
+      if (is("nl") || is("end")) break;
+      body.push(simpleStatement());
+    }
+    return body;
   }
 
   function simpleStatement() {
     const token = peek();
     if (accept("pass")) return { s: "pass" };
+    if (accept("break")) return { s: "break", line: token.line };
+    if (accept("continue")) return { s: "continue", line: token.line };
     if (accept("return"))
       return {
         s: "return",
-        value: is("nl") || is("end") ? null : expressionList(),
+        value: is("nl") || is("end") || is(";") ? null : starredList(),
         line: token.line,
       };
-    if (accept("raise")) return { s: "raise", value: expression(), line: token.line };
+    if (accept("raise")) {
+      if (is("nl") || is("end") || is(";")) return { s: "raise", value: null, line: token.line };
+      const value = expression();
+      if (accept("from")) expression(); // the cause, which the page's messages do not show
+      return { s: "raise", value, line: token.line };
+    }
     if (accept("assert")) {
       const test = expression();
       return { s: "assert", test, message: accept(",") ? expression() : null, line: token.line };
+    }
+    if (accept("global") || accept("nonlocal")) {
+      const names = [take("name").v];
+      while (accept(",")) names.push(take("name").v);
+      return { s: token.k, names, line: token.line };
+    }
+    if (accept("del")) {
+      const targets = [];
+      do {
+        if (is("nl") || is("end")) break;
+        const target = orTest();
+        checkTarget(target);
+        targets.push(target);
+      } while (accept(","));
+      return { s: "del", targets, line: token.line };
     }
     if (accept("import")) {
       const names = [];
       do {
         let name = take("name").v;
         while (accept(".")) name += "." + take("name").v;
-        const as = accept("as") ? take("name").v : name.split(".")[0];
+        const as = accept("as") ? take("name").v : null;
         names.push({ name, as });
       } while (accept(","));
       return { s: "import", names };
     }
     if (is("from")) throw new UnsupportedError(NOT_SUPPORTED.from);
-    const first = expressionList();
+    const first = starredList();
     if (is(":") && first.e !== "tuple") {
       // an annotated name: `index: torch.Tensor = ...`
       k++;
       checkTarget(first);
       expression(); // the annotation, which Python does not check either
       if (!accept("=")) return { s: "pass" };
-      return { s: "assign", targets: [first], value: expressionList(), line: token.line };
+      return { s: "assign", targets: [first], value: starredList(), line: token.line };
     }
     if (is("=")) {
       const targets = [first];
       let value;
       while (accept("=")) {
-        value = expressionList();
+        value = starredList();
         targets.push(value);
       }
       targets.pop();
-      targets.forEach(checkTarget);
+      targets.forEach((target) => checkTarget(target, true));
       return { s: "assign", targets, value, line: token.line };
     }
-    const aug = ["+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|="].find((o) => is(o));
+    const aug = AUGMENTED.find((o) => is(o));
     if (aug) {
       k++;
       checkTarget(first);
+      if (first.e === "tuple" || first.e === "list")
+        throw new PyError(
+          "SyntaxError",
+          `line ${token.line}: '${first.e}' is an illegal expression for augmented assignment`,
+        );
       return {
         s: "augassign",
         target: first,
         op: aug.slice(0, -1),
-        value: expressionList(),
+        value: starredList(),
         line: token.line,
       };
     }
     return { s: "expr", value: first, line: token.line };
   }
 
-  function checkTarget(node) {
+  function checkTarget(node, unpacking = false) {
     if (node.e === "name" || node.e === "subscript") return;
-    if (node.e === "tuple" || node.e === "list") return node.items.forEach(checkTarget);
+    if (node.e === "tuple" || node.e === "list") {
+      if (node.items.filter((item) => item.e === "star").length > 1)
+        throw new PyError("SyntaxError", "multiple starred expressions in assignment");
+      return node.items.forEach((item) => checkTarget(item, true));
+    }
+    if (node.e === "star" && unpacking) return checkTarget(node.value);
     if (node.e === "attr") throw new UnsupportedError("assigning to an attribute");
     throw new PyError("SyntaxError", "cannot assign to an expression");
   }
 
   function targetList() {
-    const items = [primary()];
+    const one = () => (accept("*") ? { e: "star", value: bitOr() } : bitOr());
+    const items = [one()];
+    let tuple = false;
     while (accept(",")) {
-      if (is("in")) break;
-      items.push(primary());
+      tuple = true;
+      if (is("in") || is("=")) break;
+      items.push(one());
     }
-    const target = items.length === 1 ? items[0] : { e: "tuple", items };
-    checkTarget(target);
+    const target = items.length === 1 && !tuple ? items[0] : { e: "tuple", items };
+    checkTarget(target, true);
     return target;
   }
 
-  function expressionList() {
-    const first = expression();
-    if (!is(",")) return first;
+  // Expressions separated by commas, any of them *starred: a tuple where there is a comma.
+  function starredList() {
+    const item = () => (accept("*") ? { e: "star", value: bitOr() } : namedExpression());
+    const first = item();
+    if (!is(",")) {
+      if (first.e === "star") throw new PyError("SyntaxError", "can't use starred expression here");
+      return first;
+    }
     const items = [first];
     while (accept(",")) {
-      if (["=", "nl", "end", ")", "]", ":"].includes(peek().k) || /=$/.test(peek().k)) break;
-      items.push(expression());
+      if (["=", "nl", "end", ")", "]", ":", ";"].includes(peek().k) || AUGMENTED.includes(peek().k))
+        break;
+      items.push(item());
     }
     return { e: "tuple", items };
   }
 
+  function expressionList() {
+    return starredList();
+  }
+
+  function namedExpression() {
+    if (is("name") && peek(1).k === ":=") {
+      const name = take("name").v;
+      k++;
+      return { e: "walrus", name, value: expression() };
+    }
+    return expression();
+  }
+
   function expression() {
-    if (is("lambda")) throw new UnsupportedError(NOT_SUPPORTED.lambda);
+    if (accept("lambda")) {
+      const params = parameters(":", false);
+      take(":");
+      return { e: "lambda", params, body: expression() };
+    }
+    if (is("yield")) throw new UnsupportedError(NOT_SUPPORTED.yield);
+    if (is("await")) throw new UnsupportedError(NOT_SUPPORTED.await);
     const value = orTest();
     if (accept("if")) {
       const test = orTest();
@@ -509,9 +756,12 @@ export function parse(source) {
   }
   const term = binaryLevel(unary, ["*", "/", "//", "%", "@"]);
   const arith = binaryLevel(term, ["+", "-"]);
-  const bitAnd = binaryLevel(arith, ["&"]);
-  const bitOr = binaryLevel(bitAnd, ["|"]);
+  const shift = binaryLevel(arith, ["<<", ">>"]);
+  const bitAnd = binaryLevel(shift, ["&"]);
+  const bitXor = binaryLevel(bitAnd, ["^"]);
+  const bitOr = binaryLevel(bitXor, ["|"]);
   function power() {
+    if (is("await")) throw new UnsupportedError(NOT_SUPPORTED.await);
     const base = primary();
     if (accept("**")) return { e: "bin", op: "**", left: base, right: unary() };
     return base;
@@ -531,15 +781,16 @@ export function parse(source) {
     const args = [];
     const kwargs = [];
     while (!is(")")) {
-      if (is("*") || is("**")) throw new UnsupportedError("*args and **kwargs in a call");
-      if (is("name") && peek(1).k === "=") {
+      if (accept("**")) throw new UnsupportedError("**kwargs in a call (dicts)");
+      if (accept("*")) args.push({ e: "star", value: expression() });
+      else if (is("name") && peek(1).k === "=") {
         const name = take("name").v;
         take("=");
         kwargs.push([name, expression()]);
       } else {
         if (kwargs.length)
           throw new PyError("SyntaxError", "positional argument follows keyword argument");
-        args.push(comprehensionOr(expression()));
+        args.push(comprehensionOr(namedExpression()));
       }
       if (!accept(",")) break;
     }
@@ -562,23 +813,33 @@ export function parse(source) {
 
   function sliceItem() {
     const part = () => (is(":") || is("]") || is(",") ? null : expression());
-    const start = part();
+    const start = is(":") ? null : namedExpression();
     if (!accept(":")) return start;
     const stop = part();
     const step = accept(":") ? part() : null;
     return { e: "slice", start, stop, step };
   }
 
+  // `element for target in iterable if condition ...`, one or more for clauses.
   function comprehensionOr(first) {
     if (!is("for")) return first;
-    k++;
-    const target = targetList();
-    take("in");
-    const iterable = orTest();
-    const conditions = [];
-    while (accept("if")) conditions.push(orTest());
-    if (is("for")) throw new UnsupportedError("nested comprehensions");
-    return { e: "comp", element: first, target, iterable, conditions };
+    const clauses = [];
+    while (accept("for")) {
+      if (first.e === "star")
+        throw new PyError("SyntaxError", "iterable unpacking cannot be used in comprehension");
+      const target = targetList();
+      take("in");
+      const iterable = orTest();
+      const conditions = [];
+      while (accept("if")) conditions.push(orTest());
+      clauses.push({ target, iterable, conditions });
+    }
+    if (is("async")) throw new UnsupportedError(NOT_SUPPORTED.async);
+    return { e: "comp", element: first, clauses };
+  }
+
+  function displayItem() {
+    return accept("*") ? { e: "star", value: bitOr() } : namedExpression();
   }
 
   function atom() {
@@ -587,18 +848,27 @@ export function parse(source) {
     switch (token.k) {
       case "num":
         return { e: "const", v: token.float ? { t: "float", v: token.v } : pyInt(token.v) };
-      case "str": {
-        let v = token.v;
-        while (is("str")) v += take("str").v;
-        return { e: "const", v: { t: "str", v } };
+      case "str":
+      case "fstr": {
+        // adjacent literals are one string; an f-string among them formats its part
+        const parts = [];
+        k--;
+        while (is("str") || is("fstr")) {
+          const part = tokens[k++];
+          if (part.k === "str") parts.push(part.v);
+          else
+            parts.push(
+              ...part.v
+                .split(/(\{[^{}]*\})/)
+                .flatMap((piece) =>
+                  /^\{.*\}$/.test(piece) ? fstringParts(piece.slice(1, -1)) : [piece],
+                ),
+            );
+        }
+        if (parts.every((part) => typeof part === "string"))
+          return { e: "const", v: { t: "str", v: parts.join("") } };
+        return { e: "fstr", parts };
       }
-      case "fstr":
-        return {
-          e: "fstr",
-          parts: token.v
-            .split(/(\{[^{}]*\})/)
-            .flatMap((part) => (/^\{.*\}$/.test(part) ? fstringParts(part.slice(1, -1)) : [part])),
-        };
       case "None":
         return { e: "const", v: NONE };
       case "True":
@@ -611,17 +881,22 @@ export function parse(source) {
         return { e: "name", name: token.v, line: token.line };
       case "(": {
         if (accept(")")) return { e: "tuple", items: [] };
-        const first = expression();
+        if (is("yield")) throw new UnsupportedError(NOT_SUPPORTED.yield);
+        const first = displayItem();
         if (is("for")) {
           const comp = comprehensionOr(first);
           take(")");
-          return { ...comp, e: "comp" };
+          return comp;
         }
-        if (accept(")")) return first;
+        if (accept(")")) {
+          if (first.e === "star")
+            throw new PyError("SyntaxError", "cannot use starred expression here");
+          return first;
+        }
         const items = [first];
         while (accept(",")) {
           if (is(")")) break;
-          items.push(expression());
+          items.push(displayItem());
         }
         take(")");
         return { e: "tuple", items };
@@ -629,8 +904,8 @@ export function parse(source) {
       case "[": {
         const items = [];
         while (!is("]")) {
-          const item = expression();
-          if (is("for")) {
+          const item = displayItem();
+          if (is("for") && !items.length) {
             const comp = comprehensionOr(item);
             take("]");
             return comp;
@@ -643,7 +918,9 @@ export function parse(source) {
       }
       default:
         k--;
-        if (NOT_SUPPORTED[token.k]) throw new UnsupportedError(NOT_SUPPORTED[token.k]);
+        if (NOT_SUPPORTED[token.k] && token.k !== "@")
+          throw new UnsupportedError(NOT_SUPPORTED[token.k]);
+        if (token.k === "lambda" || token.k === "yield") return expression();
         throw new PyError(
           "SyntaxError",
           `line ${token.line ?? "?"}: unexpected ${token.k === "nl" ? "end of line" : token.k === "end" ? "end of the answer" : `'${token.v ?? token.k}'`}`,
@@ -656,7 +933,7 @@ export function parse(source) {
     if (accept("nl")) continue;
     if (is("indent"))
       throw new PyError("IndentationError", `line ${peek().line}: unexpected indent`);
-    body.push(statement());
+    body.push(...statement());
   }
   return body;
 }

@@ -356,6 +356,9 @@ export const ARITH = {
   "**": (x, y) => x ** y,
   "&": (x, y) => bitwise(x, y, (a, b) => a & b),
   "|": (x, y) => bitwise(x, y, (a, b) => a | b),
+  "^": (x, y) => bitwise(x, y, (a, b) => a ^ b),
+  "<<": (x, y) => x * 2 ** y,
+  ">>": (x, y) => Math.floor(x / 2 ** y),
   "<": (x, y) => (x < y ? 1 : 0),
   "<=": (x, y) => (x <= y ? 1 : 0),
   ">": (x, y) => (x > y ? 1 : 0),
@@ -389,11 +392,17 @@ export function tensorBinary(op, left, right) {
     dtype = a.dtype;
     if (op === "/" && isIntDtype(dtype)) dtype = "float64";
   } else dtype = promote(a, b);
-  if ((op === "&" || op === "|") && isFloat(dtype))
+  if ((op === "&" || op === "|" || op === "^") && isFloat(dtype))
     throw new PyError(
       "NotImplementedError",
-      `"bitwise_${op === "&" ? "and" : "or"}_cpu" not implemented for '${dtype === "float32" ? "Float" : "Double"}'`,
+      `"bitwise_${{ "&": "and", "|": "or", "^": "xor" }[op]}_cpu" not implemented for '${dtype === "float32" ? "Float" : "Double"}'`,
     );
+  if (op === "<<" || op === ">>") {
+    if (lib === "tf") throw new UnsupportedError(`${op} on TensorFlow tensors`);
+    if (isFloat(dtype) || dtype === "bool") throw new UnsupportedError(`${op} on ${dtype} tensors`);
+    if (b.data.some((v) => v < 0 || v >= 63))
+      throw new UnsupportedError(`${op} by a negative count or by 63 bits or more`);
+  }
   if (op === "/" && !isFloat(dtype)) dtype = "float32";
   if ((op === "//" || op === "%") && !isFloat(dtype) && lib === "torch") {
     const zero = (op === "//" || op === "%") && b.data.some((v) => v === 0);
@@ -435,7 +444,9 @@ export function tensorBinary(op, left, right) {
             ? x || y
               ? 1
               : 0
-            : v;
+            : op === "^"
+              ? (x ? 1 : 0) ^ (y ? 1 : 0)
+              : v;
     data[k] = v;
   }
   if (COMPARISONS.has(op)) return tensor(shape, data, "bool", lib);

@@ -10,6 +10,7 @@ import {
   forEachCoord,
   fromSequence,
   isNumber,
+  list,
   numberOf,
   optionalInt,
   prod,
@@ -25,12 +26,15 @@ import {
   dtypeArg,
   dtypeValue,
   expand,
+  filled,
   joinTensors,
+  meshgrid,
   permute,
   reduce,
   repeatTensor,
   reshape,
   sequenceItems,
+  takeAlong,
   unsqueeze,
   where,
 } from "./torch.mjs";
@@ -131,7 +135,40 @@ function tfGatherNd(params, indices, batchDims) {
       "TypeError",
       `Value passed to parameter 'indices' has DataType ${i.dtype} not in list of allowed values: int16, int32, int64`,
     );
-  if (batchDims !== 0) throw new UnsupportedError("tf.gather_nd with batch_dims");
+  if (batchDims < 0 || batchDims >= i.shape.length || batchDims > p.shape.length)
+    throw new UnsupportedError(`tf.gather_nd with batch_dims=${batchDims} for these shapes`);
+  if (batchDims > 0) {
+    // each batch entry gathers from its own slice of params, as tf.gather_nd does
+    const b = batchDims;
+    for (let d = 0; d < b; d++)
+      if (p.shape[d] !== i.shape[d])
+        throw new UnsupportedError(
+          "tf.gather_nd with batch dims of other sizes in params and indices",
+        );
+    const batch = p.shape.slice(0, b);
+    const parts = [];
+    for (let k = 0; k < prod(batch); k++) {
+      const pSize = prod(p.shape.slice(b));
+      const iSize = prod(i.shape.slice(b));
+      parts.push(
+        tfGatherNd(
+          tensor(p.shape.slice(b), p.data.slice(k * pSize, (k + 1) * pSize), p.dtype, "tf"),
+          tensor(i.shape.slice(b), i.data.slice(k * iSize, (k + 1) * iSize), i.dtype, "tf"),
+          0,
+        ),
+      );
+    }
+    const inner = parts[0]?.shape ?? [
+      ...i.shape.slice(b, -1),
+      ...p.shape.slice(b + i.shape.at(-1)),
+    ];
+    return tensor(
+      [...batch, ...inner],
+      parts.flatMap((part) => part.data),
+      p.dtype,
+      "tf",
+    );
+  }
   if (i.shape.length === 0)
     throw new PyError("InvalidArgumentError", "indices must be at least a vector");
   const depth = i.shape[i.shape.length - 1];
@@ -326,5 +363,136 @@ export const TF = {
     return { ...out, lib: "tf" };
   }),
 };
+// tf.tensor_scatter_nd_update (add, sub, min, max): a copy of tensor with each slice
+// that indices names (its last axis a coordinate of tensor's first axes) updated.
+function tensorScatterNd(name, base, indices, updates, combine) {
+  const t = tfTensorArg(base);
+  const i = tfTensorArg(indices);
+  if (isFloat(i.dtype) || i.dtype === "bool")
+    throw new PyError(
+      "TypeError",
+      `Value passed to parameter 'indices' has DataType ${i.dtype} not in list of allowed values: int16, int32, int64`,
+    );
+  const u = updates.t === "tensor" ? tfTensorArg(updates) : tfTensorArg(updates, t.dtype);
+  if (u.dtype !== t.dtype)
+    throw new PyError(
+      "InvalidArgumentError",
+      `cannot compute ${name} as input #2(zero-based) was expected to be a ${t.dtype} tensor but is a ${u.dtype} tensor`,
+    );
+  if (!i.shape.length) throw new UnsupportedError(`${name} with 0-d indices`);
+  const depth = i.shape.at(-1);
+  const outer = i.shape.slice(0, -1);
+  const inner = t.shape.slice(depth);
+  const expected = [...outer, ...inner];
+  if (
+    depth > t.shape.length ||
+    u.shape.length !== expected.length ||
+    u.shape.some((n, d) => n !== expected[d])
+  )
+    throw new PyError(
+      "InvalidArgumentError",
+      `Dimensions [${depth},${t.shape.length}) of input[shape=[${t.shape.join(",")}]] = [${inner.join(",")}] must match dimensions [${outer.length},${u.shape.length}) of updates[shape=[${u.shape.join(",")}]]`,
+    );
+  const data = t.data.slice();
+  const st = strides(t.shape);
+  const chunk = prod(inner);
+  for (let k = 0; k < prod(outer); k++) {
+    let at = 0;
+    for (let d = 0; d < depth; d++) {
+      const v = i.data[k * depth + d];
+      if (v < 0 || v >= t.shape[d])
+        throw new PyError(
+          "InvalidArgumentError",
+          `indices[${unravel(k, outer).join(",")}] = [${i.data.slice(k * depth, (k + 1) * depth).join(", ")}] does not index into shape [${t.shape.join(",")}]`,
+        );
+      at += v * st[d];
+    }
+    for (let c = 0; c < chunk; c++)
+      data[at + c] = cast(combine(data[at + c], u.data[k * chunk + c]), t.dtype);
+  }
+  return tensor(t.shape.slice(), data, t.dtype, "tf");
+}
+
+const SCATTER_COMBINE = {
+  update: (_, v) => v,
+  add: (a, v) => a + v,
+  sub: (a, v) => a - v,
+  min: Math.min,
+  max: Math.max,
+};
+for (const [kind, combine] of Object.entries(SCATTER_COMBINE)) {
+  const name = `tensor_scatter_nd_${kind}`;
+  const op = `TensorScatter${kind === "update" ? "Update" : kind[0].toUpperCase() + kind.slice(1)}`;
+  TF[name] = fn(`tf.${name}`, (g, kw) => {
+    const a = args(["tensor", "indices", "updates"], g, kw, name);
+    return tensorScatterNd(op, a.tensor, a.indices, a.updates, combine);
+  });
+}
+// tf.scatter_nd(indices, updates, shape): zeros of shape with the updates added in.
+TF.scatter_nd = fn("tf.scatter_nd", (g, kw) => {
+  const a = args(["indices", "updates", "shape"], g, kw, "scatter_nd");
+  const u = tfTensorArg(a.updates);
+  const zeros = filled(sizesFrom([a.shape], "scatter_nd"), 0, u.dtype, "tf");
+  return tensorScatterNd("ScatterNd", zeros, a.indices, u, SCATTER_COMBINE.add);
+});
+
+// tf.zeros, tf.ones (float32 unless a dtype is given), tf.fill, and the _like forms.
+for (const [name, value] of [
+  ["zeros", 0],
+  ["ones", 1],
+])
+  TF[name] = fn(`tf.${name}`, (g, kw) => {
+    const a = args(["shape", "dtype=None"], g, kw, name);
+    return filled(sizesFrom([a.shape], name), value, dtypeArg(a.dtype, "tf") ?? "float32", "tf");
+  });
+for (const [name, value] of [
+  ["zeros_like", 0],
+  ["ones_like", 1],
+])
+  TF[name] = fn(`tf.${name}`, (g, kw) => {
+    const a = args(["input", "dtype=None"], g, kw, name);
+    const t = tfTensorArg(a.input);
+    return filled(t.shape.slice(), value, dtypeArg(a.dtype, "tf") ?? t.dtype, "tf");
+  });
+TF.fill = fn("tf.fill", (g, kw) => {
+  const a = args(["dims", "value"], g, kw, "fill");
+  const v = tfConstant(a.value, null);
+  if (v.shape.length) throw new PyError("InvalidArgumentError", "value must be a scalar");
+  return filled(sizesFrom([a.dims], "fill"), v.data[0], v.dtype, "tf");
+});
+// tf.repeat(input, repeats, axis=None): each entry repeats times along axis (the input
+// flattened first without one); repeats one number or one per entry.
+TF.repeat = fn("tf.repeat", (g, kw) => {
+  const a = args(["input", "repeats", "axis=None"], g, kw, "repeat");
+  let t = tfTensorArg(a.input);
+  let axis = optionalInt(a.axis);
+  if (axis === null) {
+    t = reshape(t, [t.data.length]);
+    axis = 0;
+  }
+  if (axis < -t.shape.length || axis >= t.shape.length)
+    throw new UnsupportedError("tf.repeat with an axis out of range");
+  if (axis < 0) axis += t.shape.length;
+  const size = t.shape[axis];
+  const r = tfConstant(a.repeats, null);
+  if (r.shape.length > 1 || (r.shape.length === 1 && r.data.length !== size && r.data.length !== 1))
+    throw new UnsupportedError("tf.repeat with repeats of another length than the axis");
+  if (isFloat(r.dtype)) throw new UnsupportedError("tf.repeat with float repeats");
+  const counts = Array.from({ length: size }, (_, k) => r.data[r.data.length === 1 ? 0 : k]);
+  if (counts.some((c) => c < 0)) throw new UnsupportedError("tf.repeat with negative repeats");
+  const positions = counts.flatMap((c, k) => Array(c).fill(k));
+  return takeAlong(t, axis, positions);
+});
+// tf.meshgrid(*args, indexing="xy"): as torch.meshgrid, "xy" by default.
+TF.meshgrid = fn("tf.meshgrid", (g, kw) => {
+  const indexing = kw.find(([k]) => k === "indexing")?.[1];
+  const tensors = g.map((v) => tfTensorArg(v));
+  const mode = indexing ? indexing.v : "xy";
+  if (mode !== "ij" && mode !== "xy")
+    throw new PyError("ValueError", "indexing parameter must be either 'xy' or 'ij'");
+  if (tensors.some((t) => t.shape.length > 1))
+    throw new UnsupportedError("tf.meshgrid of tensors of more than one axis");
+  return list(meshgrid(tensors, mode === "xy"));
+});
 TF.convert_to_tensor = TF.constant;
 for (const [alias, dtype] of Object.entries(TF_DTYPES)) TF[alias] = dtypeValue(dtype, "tf");

@@ -167,7 +167,7 @@ export function repeatTensor(t, sizes) {
 }
 
 // Select positions along one dim (each entry of `positions` a position, valid).
-function takeAlong(t, dim, positions) {
+export function takeAlong(t, dim, positions) {
   const shape = t.shape.slice();
   shape[dim] = positions.length;
   const st = strides(t.shape);
@@ -864,7 +864,7 @@ export function arange(a, lib) {
   );
 }
 
-function filled(shape, value, dtype, lib) {
+export function filled(shape, value, dtype, lib) {
   return tensor(shape, new Array(prod(shape)).fill(cast(value, dtype)), dtype, lib);
 }
 
@@ -968,6 +968,116 @@ for (const [name, value] of [
     const t = asTensor(a.input);
     return filled(t.shape.slice(), value, dtypeArg(a.dtype, "torch") ?? t.dtype, "torch");
   });
+// torch.empty_like, full_like: torch's empty memory holds whatever was there; the page's
+// holds zeros (a learner's code writes every entry before it reads one).
+TORCH.empty_like = fn("torch.empty_like", (g, kw) => {
+  const a = args(["input", "dtype=None"], g, kw, "empty_like");
+  const t = asTensor(a.input);
+  return filled(t.shape.slice(), 0, dtypeArg(a.dtype, "torch") ?? t.dtype, "torch");
+});
+TORCH.full_like = fn("torch.full_like", (g, kw) => {
+  const a = args(["input", "fill_value", "dtype=None"], g, kw, "full_like");
+  const t = asTensor(a.input);
+  return filled(
+    t.shape.slice(),
+    numberOf(a.fill_value),
+    dtypeArg(a.dtype, "torch") ?? t.dtype,
+    "torch",
+  );
+});
+// torch.meshgrid(*tensors, indexing="ij"): each 0-d or 1-D tensor along its own dim of
+// the grid ("xy" swaps the first two), as a tuple of tensors.
+TORCH.meshgrid = fn("torch.meshgrid", (g, kw) => {
+  const indexing = kw.find(([k]) => k === "indexing")?.[1];
+  const rest = kw.filter(([k]) => k !== "indexing");
+  if (rest.length) throw new UnsupportedError(`the argument ${rest[0][0]}= of torch.meshgrid`);
+  const items = g.length === 1 && (g[0].t === "list" || g[0].t === "tuple") ? g[0].items : g;
+  if (!items.length)
+    throw new PyError("RuntimeError", "torch.meshgrid expects a non-empty TensorList");
+  const tensors = items.map((v) => {
+    if (v.t !== "tensor") throw new PyError("TypeError", "meshgrid() expects tensors");
+    if (v.shape.length > 1)
+      throw new PyError(
+        "RuntimeError",
+        `torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ${v.shape.length}D`,
+      );
+    return v;
+  });
+  if (tensors.some((t) => t.dtype !== tensors[0].dtype))
+    throw new PyError("RuntimeError", "torch.meshgrid: expects all tensors to have the same dtype");
+  const mode = indexing && indexing.t !== "none" ? indexing.v : "ij";
+  if (mode !== "ij" && mode !== "xy")
+    throw new PyError(
+      "RuntimeError",
+      `torch.meshgrid: indexing must be one of "xy" or "ij", but received: ${mode}`,
+    );
+  return tuple(meshgrid(tensors, mode === "xy"));
+});
+
+// The grids of meshgrid: tensor k holds its entry c[dim k] at every coordinate c.
+export function meshgrid(tensors, xy) {
+  const dimOf = (k) => (xy && tensors.length > 1 && k < 2 ? 1 - k : k);
+  const shape = tensors.map((_, d) => tensors[dimOf(d)].data.length);
+  return tensors.map((t, k) => {
+    const data = new Array(prod(shape));
+    forEachCoord(shape, (at, flat) => {
+      data[flat] = t.data[at[dimOf(k)]];
+    });
+    return tensor(shape.slice(), data, t.dtype, t.lib);
+  });
+}
+
+// x.flip(dims): the entries in reverse order along each of dims (a copy, as torch's).
+export function flip(t, dims) {
+  const rank = t.shape.length;
+  const along = dims.map((d) => normDim(d, Math.max(rank, 1), "flip"));
+  if (new Set(along).size !== along.length)
+    throw new PyError(
+      "RuntimeError",
+      `dim ${along.find((d, k) => along.indexOf(d) !== k)} appears multiple times in the list of dims`,
+    );
+  const st = strides(t.shape);
+  const data = new Array(t.data.length);
+  forEachCoord(t.shape, (at, flat) => {
+    let src = 0;
+    for (let d = 0; d < rank; d++)
+      src += (along.includes(d) ? t.shape[d] - 1 - at[d] : at[d]) * st[d];
+    data[flat] = t.data[src];
+  });
+  return tensor(t.shape.slice(), data, t.dtype, t.lib);
+}
+
+// x.argmax(dim=None, keepdim=False), argmin: the first position of the extreme.
+function argExtreme(t, dim, keepdim, max) {
+  if (!t.data.length)
+    throw new PyError(
+      "RuntimeError",
+      `${max ? "argmax" : "argmin"}(): Expected reduction dim to be specified for input.numel() == 0.`,
+    );
+  const better = (a, b) => (Number.isNaN(a) && !Number.isNaN(b)) || (max ? a > b : a < b);
+  if (dim === null) {
+    let best = 0;
+    t.data.forEach((v, k) => better(v, t.data[best]) && (best = k));
+    return tensor(keepdim ? t.shape.map(() => 1) : [], [best], "int64", t.lib);
+  }
+  const d = normDim(dim, Math.max(t.shape.length, 1), max ? "argmax" : "argmin");
+  if (!t.shape.length) return tensor([], [0], "int64", t.lib);
+  const shape = t.shape.slice();
+  shape[d] = 1;
+  const st = strides(t.shape);
+  const data = [];
+  forEachCoord(shape, (at) => {
+    let base = 0;
+    for (let e = 0; e < at.length; e++) base += at[e] * st[e];
+    let best = 0;
+    for (let k = 1; k < t.shape[d]; k++)
+      if (better(t.data[base + k * st[d]], t.data[base + best * st[d]])) best = k;
+    data.push(best);
+  });
+  if (!keepdim) shape.splice(d, 1);
+  return tensor(shape, data, "int64", t.lib);
+}
+
 TORCH.as_tensor = TORCH.tensor;
 TORCH.nn = { t: "module", name: "torch.nn" };
 export const NN = { functional: { t: "module", name: "torch.nn.functional" } };
@@ -983,7 +1093,6 @@ export const FUNCTIONAL = {
     callMethod(asTensor(g[0]), "softmax", g.slice(1), kw),
   ),
 };
-delete TORCH.meshgrid;
 for (const [alias, dtype] of Object.entries(TORCH_DTYPES))
   TORCH[alias] = dtypeValue(dtype, "torch");
 // the methods that are also functions: torch.unsqueeze(x, 0), torch.flatten(x), ...
@@ -1017,6 +1126,23 @@ for (const name of [
   "softmax",
   "diag",
   "diagonal",
+  "flip",
+  "argmax",
+  "argmin",
+  "add",
+  "sub",
+  "mul",
+  "div",
+  "eq",
+  "ne",
+  "lt",
+  "le",
+  "gt",
+  "ge",
+  "remainder",
+  "maximum",
+  "minimum",
+  "masked_fill",
 ])
   TORCH[name] = fn(`torch.${name}`, (g, kw) => {
     if (!g.length) throw new PyError("TypeError", `${name}() missing required argument 'input'`);
@@ -1060,6 +1186,115 @@ export function callMethod(t, name, g, kw) {
     case "take_along_dim": {
       const a = dimKw(["indices", "dim=None"]);
       return family("take_along_dim", t, optionalInt(a.dim), a.indices);
+    }
+    case "flip": {
+      noKw();
+      const dims = g.length === 1 && (g[0].t === "list" || g[0].t === "tuple") ? g[0].items : g;
+      return flip(
+        t,
+        dims.map((d) => toInt(d)),
+      );
+    }
+    case "argmax":
+    case "argmin": {
+      const a = dimKw(["dim=None", "keepdim=False"]);
+      return argExtreme(t, optionalInt(a.dim), truthy(a.keepdim), name === "argmax");
+    }
+    case "add":
+    case "sub": {
+      const a = dimKw(["other", "alpha=1"]);
+      const other =
+        numberOf(a.alpha) === 1
+          ? a.other
+          : tensorBinary("*", asTensor(a.other, "torch", t), a.alpha);
+      return tensorBinary(name === "add" ? "+" : "-", t, other);
+    }
+    case "mul":
+    case "eq":
+    case "ne":
+    case "lt":
+    case "le":
+    case "gt":
+    case "ge":
+    case "remainder":
+      return tensorBinary(BINARY_METHODS[name], t, dimKw(["other"]).other);
+    case "div": {
+      const a = dimKw(["other", "rounding_mode=None"]);
+      if (a.rounding_mode.t === "none") return tensorBinary("/", t, a.other);
+      if (a.rounding_mode.v === "floor") return tensorBinary("//", t, a.other);
+      throw new UnsupportedError(`div with rounding_mode=${JSON.stringify(a.rounding_mode.v)}`);
+    }
+    case "maximum":
+    case "minimum": {
+      const other = asTensor(dimKw(["other"]).other, "torch", t);
+      if (other.t !== "tensor")
+        throw new PyError("TypeError", `${name}(): argument 'other' must be Tensor`);
+      const big = tensorBinary(">", t, other);
+      const pick = name === "maximum" ? big : { ...big, data: big.data.map((v) => 1 - v) };
+      return where(pick, t, other);
+    }
+    case "new_zeros":
+    case "new_ones":
+    case "new_empty": {
+      const dtype = kw.find(([k]) => k === "dtype");
+      const rest = kw.filter(([k]) => k !== "dtype");
+      if (rest.length) throw new UnsupportedError(`the argument ${rest[0][0]}= of .${name}()`);
+      const d = dtype ? dtypeArg(dtype[1], "torch") : t.dtype;
+      return filled(sizesFrom(g, name), name === "new_ones" ? 1 : 0, d, "torch");
+    }
+    case "new_full": {
+      const a = dimKw(["size", "fill_value", "dtype=None"]);
+      const d = dtypeArg(a.dtype, "torch") ?? t.dtype;
+      return filled(sizesFrom([a.size], name), numberOf(a.fill_value), d, "torch");
+    }
+    case "new_tensor": {
+      const a = dimKw(["data", "dtype=None"]);
+      return fromSequence(a.data, dtypeArg(a.dtype, "torch") ?? t.dtype, "torch");
+    }
+    case "fill_":
+    case "zero_": {
+      const value = name === "zero_" ? pyInt(0) : dimKw(["value"]).value;
+      if (value.t === "tensor" && value.shape.length)
+        throw new PyError(
+          "RuntimeError",
+          `fill_ only supports 0-dimension value tensor but got tensor with ${value.shape.length} dimensions.`,
+        );
+      const v = value.t === "tensor" ? value.data[0] : numberOf(value);
+      return inPlace(t, filled(t.shape.slice(), v, t.dtype, "torch"));
+    }
+    case "masked_fill":
+    case "masked_fill_": {
+      const a = dimKw(["mask", "value"]);
+      const mask = asTensor(a.mask);
+      if (mask.dtype !== "bool")
+        throw new PyError(
+          "RuntimeError",
+          `masked_fill_ only supports boolean masks, but got mask with dtype ${torchDtypeName(mask.dtype)}`,
+        );
+      if (a.value.t === "tensor" && a.value.shape.length)
+        throw new PyError(
+          "RuntimeError",
+          `masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ${a.value.shape.length} dimension(s).`,
+        );
+      const v = a.value.t === "tensor" ? a.value.data[0] : numberOf(a.value);
+      const shape = broadcastShapes(t.shape, mask.shape);
+      if (
+        name === "masked_fill_" &&
+        (shape.length !== t.shape.length || shape.some((n, d) => n !== t.shape[d]))
+      )
+        throw new PyError(
+          "RuntimeError",
+          `the mask of shape [${mask.shape.join(", ")}] does not broadcast to the tensor's shape [${t.shape.join(", ")}]`,
+        );
+      const xs = broadcastData(t, shape);
+      const ms = broadcastData(mask, shape);
+      const out = tensor(
+        shape,
+        xs.map((x, k) => (ms[k] ? cast(v, t.dtype) : x)),
+        t.dtype,
+        "torch",
+      );
+      return name === "masked_fill_" ? inPlace(t, out, mask) : out;
     }
     case "unsqueeze":
       return unsqueeze(t, toInt(dimKw(["dim"]).dim));
@@ -1291,7 +1526,43 @@ export function callMethod(t, name, g, kw) {
   }
 }
 
+const BINARY_METHODS = {
+  mul: "*",
+  eq: "==",
+  ne: "!=",
+  lt: "<",
+  le: "<=",
+  gt: ">",
+  ge: ">=",
+  remainder: "%",
+};
+
 export const METHODS = new Set([
+  "flip",
+  "argmax",
+  "argmin",
+  "add",
+  "sub",
+  "mul",
+  "div",
+  "eq",
+  "ne",
+  "lt",
+  "le",
+  "gt",
+  "ge",
+  "remainder",
+  "maximum",
+  "minimum",
+  "new_zeros",
+  "new_ones",
+  "new_empty",
+  "new_full",
+  "new_tensor",
+  "fill_",
+  "zero_",
+  "masked_fill",
+  "masked_fill_",
   "gather",
   "index_select",
   "take",
