@@ -18,7 +18,7 @@ import {
   traceLine,
   valueAt,
 } from "./core.mjs";
-import { buttons, esc, keepFocus, make, select, textBox } from "./dom.mjs";
+import { buttons, copyControl, esc, keepFocus, make, permalink, select, textBox } from "./dom.mjs";
 import scatterView from "./scatter.mjs";
 
 // What the legend calls each mark; its colours and border styles are in explorer.css
@@ -901,7 +901,13 @@ export function render({ model, el }) {
   const status = make("div", { class: "gl-status", "aria-live": "polite" });
   root.append(controlsArea, status, viewArea, boxesArea);
   if (spec.note) root.append(make("div", { class: "gl-q" }, spec.note));
+  const copy = copyControl(kind);
+  root.append(copy.node);
   el.replaceChildren(root);
+  // A link to this explorer's state (dom.mjs's permalink): its inputs replace the saved ones.
+  const link = permalink(root, kind);
+  const restored = link?.restore(inputs);
+  if (restored) Object.assign(inputs, restored);
 
   const app = {
     inputs,
@@ -925,6 +931,7 @@ export function render({ model, el }) {
       const { controls, html } = explorer.view();
       controlsArea.replaceChildren(...controls);
       viewArea.innerHTML = html;
+      copy.update(app.inputs);
       if (cellFocused !== undefined) viewArea.querySelector(`[data-out="${cellFocused}"]`)?.focus();
       restoreFocus();
     },
@@ -941,6 +948,7 @@ export function render({ model, el }) {
       app.refresh();
       model.set("inputs", structuredClone(app.inputs));
       model.save_changes();
+      link?.save(app.inputs);
     },
   };
   const explorer = EXPLORERS[kind](app);
@@ -969,6 +977,7 @@ export function render({ model, el }) {
     viewArea.addEventListener("focusin", picked);
   }
   app.refresh();
+  if (restored) root.scrollIntoView({ block: "start" });
   const onLibrary = () => app.refresh();
   model.on("change:library", onLibrary);
   return () => model.off("change:library", onLibrary);

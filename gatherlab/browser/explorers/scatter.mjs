@@ -16,7 +16,7 @@ import {
   ravel,
   valueAt,
 } from "./core.mjs";
-import { buttons, esc, keepFocus, make, select, textBox } from "./dom.mjs";
+import { buttons, copyControl, esc, keepFocus, make, permalink, select, textBox } from "./dom.mjs";
 
 export const REDUCTIONS = ["sum", "prod", "mean", "amax", "amin"];
 const key = (at) => at.join(",");
@@ -309,8 +309,13 @@ function render({ model, el }) {
   const viewArea = make("div", { class: "gl-view" });
   const boxesArea = make("div", { class: "gl-controls" });
   const status = make("div", { class: "gl-status", "aria-live": "polite" });
-  root.append(controlsArea, viewArea, boxesArea, status);
+  const copy = copyControl("scatter");
+  root.append(controlsArea, viewArea, boxesArea, status, copy.node);
   el.replaceChildren(root);
+  // A link to this explorer's state (dom.mjs's permalink): its inputs replace the saved ones.
+  const link = permalink(root, "scatter");
+  const restored = link?.restore(s);
+  if (restored) Object.assign(s, restored);
 
   // The controls are rebuilt on every change: the focus goes back to the same control.
   const refresh = () => {
@@ -357,6 +362,7 @@ function render({ model, el }) {
       );
     controlsArea.replaceChildren(...controls);
     restoreFocus();
+    copy.update(s);
     viewArea.innerHTML =
       (chosen
         ? `<div class="gl-q">${esc(entry("src", writes[chosen - 1].from))} writes ${esc(entry("out", writes[chosen - 1].to))}</div>`
@@ -366,6 +372,7 @@ function render({ model, el }) {
     refresh();
     model.set("inputs", structuredClone(s));
     model.save_changes();
+    link?.save(s);
   };
   for (const name of ["x", "index", "src"]) {
     const box = textBox(name, formatTensor(s[name]), (text) => {
@@ -383,6 +390,7 @@ function render({ model, el }) {
     boxesArea.append(box);
   }
   refresh();
+  if (restored) root.scrollIntoView({ block: "start" });
 }
 
 export default { render };
