@@ -64,6 +64,11 @@ ALT_TEXT = {
         "index, sends back to {0}: each cell shows its total and the upstream values "
         "{3} that add up to it; cells never read get 0."
     ),
+    "writes_diagram": (
+        "The writes of {0}.scatter_ along dim {1}: the index {2}, the values {3} and "
+        "the result, with an arrow from each value to the entry it writes; an entry "
+        "written more than once is a collision, marked with a question mark."
+    ),
     "broken_index_grid": (
         "The input {0}, then each broken index of {2} with the entries that break a "
         "rule of a gather along dim {1} marked, and the rule's name above it."

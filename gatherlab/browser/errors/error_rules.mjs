@@ -152,7 +152,7 @@ export default {
   },
   "scatter-tf": {
    "page": "notebooks/06_writing_by_index",
-   "title": "TensorFlow and NumPy"
+   "title": "The family, measured"
   },
   "autograd-refuses": {
    "page": "notebooks/06_writing_by_index",
@@ -454,14 +454,14 @@ export default {
    "patterns": [
     {
      "library": "tensorflow",
-     "re": "indices\\[(?<entry>\\d+)\\] = \\[(?<coordinates>[-\\d, ]+)\\] does not index into param shape \\[(?<input_shape>[\\d,]*)\\]",
+     "re": "indices\\[(?<entry>[\\d,]+)\\] = \\[(?<coordinates>[-\\d, ]+)\\] does not index into param shape \\[(?<input_shape>[\\d,]*)\\]",
      "fields": {
       "op": "tf.gather_nd"
      }
     },
     {
      "library": "tensorflow",
-     "re": "indices\\[(?<entry>\\d+)\\] = \\[(?<coordinates>[-\\d, ]+)\\] does not index into shape \\[(?<input_shape>[\\d,]*)\\]",
+     "re": "indices\\[(?<entry>[\\d,]+)\\] = \\[(?<coordinates>[-\\d, ]+)\\] does not index into shape \\[(?<input_shape>[\\d,]*)\\]",
      "fields": {
       "op": "tf.tensor_scatter_nd_update"
      }
@@ -1610,6 +1610,74 @@ export default {
     "modified",
     "inplace",
     "version"
+   ]
+  },
+  {
+   "id": "in-place-view",
+   "checks": null,
+   "title": "Autograd refuses some in-place writes into views",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "A view was created in no_grad mode and is being modified inplace with grad mode enabled"
+    },
+    {
+     "library": "torch",
+     "re": "Output (?<output>\\d+) of (?<function>\\w+) is a view and is being modified inplace"
+    }
+   ],
+   "meaning": [
+    "The tensor written in place (by scatter_, index_add_, x[i] = v...) is a view autograd cannot follow: made under no_grad, or one of several views a function such as {function} returns.",
+    "The tensor written in place is a view autograd cannot follow (made under no_grad, or one of several views one function returns)."
+   ],
+   "fix": [
+    "Write into a copy (.clone()) or build the result out of place (scatter instead of scatter_, torch.stack instead of writing into unbind's views)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "autograd-refuses"
+    }
+   ],
+   "keywords": [
+    "view",
+    "inplace",
+    "modified",
+    "no_grad",
+    "grad",
+    "mode",
+    "unbind"
+   ]
+  },
+  {
+   "id": "backward-gradient-shape",
+   "checks": null,
+   "title": "A backward function returned a gradient of the wrong shape",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "Function (?<function>\\w+) returned an invalid gradient at index (?<position>\\d+) - got \\[(?<src_shape>[\\d, ]*)\\] but expected shape compatible with \\[(?<input_shape>[\\d, ]*)\\]"
+    }
+   ],
+   "meaning": [
+    "{function} produced a gradient of shape {src_shape} for its input number {position}, which has shape {input_shape}: the gradient flowing back into a write's src must have src's shape, so src (or the upstream gradient) was made with the wrong shape."
+   ],
+   "fix": [
+    "Give src exactly the shape the write reads from it (as large as the index in every dim), and check any custom backward or hook that shapes the gradient."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "autograd-refuses"
+    }
+   ],
+   "keywords": [
+    "backward",
+    "gradient",
+    "invalid",
+    "compatible",
+    "function",
+    "returned"
    ]
   },
   {
