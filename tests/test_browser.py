@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 import nbformat
 import pytest
@@ -1207,3 +1208,77 @@ def test_jupyterlab_runs_the_explorer_from_the_installed_modules(
     assert model["_esm"] == loader.read_text()
     assert "parseTensor" not in text and "gl-x" not in text
     page.close()
+
+
+# Output blocks a reader can see (a closed "Going deeper" fold hides its own), and those
+# whose text runs past their box: the block itself, a <pre> or an explorer's trace
+# (.gl-pre) inside it scrolls.
+CUT_OFF_OUTPUTS = """() => {
+    const outputs = [...document.querySelectorAll(
+        '.bd-content div.cell_output > div.output')]
+        .filter((o) => o.checkVisibility());
+    const wide = outputs.filter((o) => [o, ...o.querySelectorAll('pre, .gl-pre')]
+        .some((e) => e.scrollWidth > e.clientWidth + 1));
+    return {count: outputs.length, wide: wide.map((o) => o.innerText.slice(0, 70))};
+}"""
+
+
+@needs_chromium
+@pytest.mark.parametrize("page_path", CHAPTERS)
+def test_on_a_phone_at_most_5_percent_of_outputs_are_cut_off(
+    visit: Callable[..., Visit], page_path: str
+) -> None:
+    """At 390 px in the dark scheme a printed tensor, trace or message wraps inside its
+    box (book/static/book.css), so the values a sentence refers to are on the screen:
+    at most 5 % of the visible output blocks are wider than their box."""
+    page = visit(f"{page_path}.html", width=PHONE, scheme="dark").page
+    found = page.evaluate(CUT_OFF_OUTPUTS)
+    share = len(found["wide"]) / found["count"]
+    print(f"{page_path}: {len(found['wide'])} of {found['count']} outputs cut off")
+    assert found["count"] > 10
+    assert share <= 0.05, found["wide"]
+
+
+@needs_chromium
+def test_a_box_that_scrolls_sideways_fades_at_the_edge_it_scrolls_to(
+    visit: Callable[..., Visit], output_dir: Path
+) -> None:
+    """A code cell wider than a phone scrolls in its box and fades at its right edge
+    (book/static/scrollcue.js); scrolled to its end, the fade goes."""
+    page = visit("notebooks/01_gather_2d.html", width=PHONE, scheme="dark").page
+    locator = page.locator(".bd-content div.highlight > pre.gl-scrolls-right").first
+    locator.scroll_into_view_if_needed()
+    box = locator.element_handle()
+    assert box is not None
+    mask = box.evaluate("(e) => getComputedStyle(e).maskImage")
+    assert "linear-gradient" in mask
+    page.screenshot(path=output_dir / "01_gather_2d-scroll-cue-phone-dark.png")
+    box.evaluate("(e) => { e.scrollLeft = e.scrollWidth; }")
+    page.wait_for_function("(e) => !e.classList.contains('gl-scrolls-right')", arg=box)
+    assert box.evaluate("(e) => getComputedStyle(e).maskImage") == "none"
+
+
+# Each search, and where its first result must lead: the page and the index entry
+# (```{index}```) beside the heading that answers it.
+SEARCHES = {
+    "gather index out of bounds": "04_error_cases",
+    "take_along_dim vs gather": "03_choosing_an_op",
+    "scatter_add duplicates nondeterministic": "06_writing_by_index",
+    "gather_nd batch_dims": "02_batched_selection",
+}
+
+
+@needs_chromium
+@pytest.mark.parametrize("query", list(SEARCHES))
+def test_a_practitioners_search_lands_first_on_its_answer(
+    browser: Browser, site: str, query: str
+) -> None:
+    """The built site's own search (Sphinx's searchindex.js, read by search.html) puts
+    the section that answers each question first."""
+    page = browser.new_page()
+    page.goto(f"{site}search.html?q={quote(query)}")
+    first = page.locator("#search-results ul.search li a").first
+    first.wait_for(timeout=30_000)
+    href = first.get_attribute("href") or ""
+    page.close()
+    assert href.startswith(f"notebooks/{SEARCHES[query]}.html#index-"), href

@@ -93,6 +93,7 @@ BUNDLED = (
     "_static/copybutton.js",
     "_static/scripts/sphinx-book-theme.js",
     "_static/a11y.js",
+    "_static/scrollcue.js",
 )
 # Classic scripts that wait for the page to be parsed anyway (each does its work on
 # DOMContentLoaded, or at once when that has passed): deferred to the end of <body>
@@ -135,10 +136,14 @@ PAYLOADS = "exercises"  # under _static: one JSON file per exercise
 # choice, its label and text (the verdicts stay in the file).
 HEAD = ("id", "kind", "args", "call", "notebook_checks")
 CHOICE_HEAD = ("label", "text")
-# Per page: an extension's files, dropped when the page has none of its elements.
+# Per page: an extension's files, dropped when the page has none of its elements. A
+# chapter's "Going deeper" folds are sphinx-design dropdowns (class sd-dropdown), plain
+# <details> that need sphinx-design's styles but neither sphinx-togglebutton (its own
+# "toggle" and "dropdown" classes) nor design-tabs.js (tabs only).
 OPTIONAL = {
-    "togglebutton": re.compile(r'class="[^"]*\b(toggle|dropdown)\b'),
+    "togglebutton": re.compile(r'class="[^"]*(?<![\w-])(toggle|dropdown)(?![\w-])'),
     "design": re.compile(r'class="[^"]*\bsd-'),
+    "design-tabs": re.compile(r'class="[^"]*\bsd-tab'),
 }
 
 
