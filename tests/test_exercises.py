@@ -53,9 +53,9 @@ def stub(*args):
 
 def assert_short_message(result: gl.exercises.Result) -> None:
     text = str(result)
-    assert result.message.strip()
+    assert result.words.strip()
     assert "Traceback" not in text and 'File "' not in text
-    assert len(result.message) < 400, result.message
+    assert len(result.words) < 400, result.words
     assert text == str(result) and result._repr_html_() == result._repr_html_()
 
 
@@ -124,7 +124,7 @@ def test_a_wrong_answer_fails_with_a_message(exercise_id, name):
     result = exercise.check(exercise.wrong_answers()[name])
     assert not result.passed
     assert result.status == FAILED, str(result)
-    assert "could not be checked" not in result.message
+    assert "could not be checked" not in result.words
     assert_short_message(result)
 
 
@@ -250,7 +250,7 @@ def test_a_wrong_value_names_the_coordinate_expected_value_and_trace():
 
     result = SELECT.check(wrong)
     # 21 is what the function wrote, not what its gather read: no entry is named.
-    assert result.message == (
+    assert result.words == (
         "On the visible example, out[1, 0] should read x[1, 2] = 22 because "
         "index[1, 0] = 2, but your function returned 21."
     )
@@ -266,7 +266,7 @@ def test_hard_coding_the_visible_answer_fails_on_a_hidden_case():
     answer = SELECT.solution(X, INDEX)
     result = SELECT.check(lambda x, index: answer.clone())
     assert not result.passed
-    assert result.message.startswith("On hidden case ")
+    assert result.words.startswith("On hidden case ")
 
 
 def advice(expected: tuple[int, ...], got: tuple[int, ...]) -> str:
@@ -278,27 +278,27 @@ def advice(expected: tuple[int, ...], got: tuple[int, ...]) -> str:
 def test_a_missing_axis_names_the_dim_and_the_unsqueeze():
     result = SELECT.check(lambda x, index: torch.gather(x, 1, index).reshape(-1))
     assert result.verdict.misconception == "flattened"
-    assert "flattened to shape (4,)" in result.message
-    assert "the shape of the index, (2, 2)" in result.message
+    assert "flattened to shape (4,)" in result.words
+    assert "the shape of the index, (2, 2)" in result.words
     assert (
-        advice((2, 1), (2,)) == "dim 1 (size 1) is missing: add it with .unsqueeze(1)"
+        advice((2, 1), (2,)) == "dim 1 (size 1) is missing\nAdd it with .unsqueeze(1)."
     )
     assert advice((2, 3, 4), (2, 3)) == (
-        "dim 2 (size 4) is missing: add it with .unsqueeze(2).expand(-1, -1, 4)"
+        "dim 2 (size 4) is missing\nAdd it with .unsqueeze(2).expand(-1, -1, 4)."
     )
     assert advice((2, 3, 4), (2, 3, 1)) == (
-        "dim 2 has size 1 but should have size 4: expand it with .expand(-1, -1, 4)"
+        "dim 2 has size 1 but should have size 4\nExpand it with .expand(-1, -1, 4)."
     )
     assert (
         advice((2, 3), (1, 2, 3))
-        == "dim 0 (size 1) is extra: remove it with .squeeze(0)"
+        == "dim 0 (size 1) is extra\nRemove it with .squeeze(0)."
     )
     assert (
         advice((2, 3), (3, 2)) == "the last two dims are swapped (a transposed result?)"
     )
     assert advice((2, 1), (1, 2)) == (
-        "your index is one row of 2 positions (unsqueeze(0)); one position per row "
-        "needs shape (2, 1): unsqueeze(1)"
+        "your index is one row of 2 positions (unsqueeze(0))\nOne position per row "
+        "needs shape (2, 1): unsqueeze(1)."
     )
     assert advice((2,), (2, 2)) == "it has 2 dims but should have 1 dim"
     assert advice((2, 3), (2, 4)) == "dim 1 has size 4 but should have size 3"
@@ -321,7 +321,7 @@ def test_a_raising_function_is_reported_by_type_and_first_line():
         raise RuntimeError("index 2 is out of bounds")
 
     raised = SELECT.check(unexplained)
-    assert raised.message == (
+    assert raised.words == (
         "On the visible example, your function raised RuntimeError: index 2 is out of "
         "bounds."
     )
@@ -333,7 +333,7 @@ def test_changing_an_input_in_place_is_caught():
         return torch.gather(x, 1, torch.tensor([[2, 0], [2, 1]]))
 
     result = SELECT.check(sneaky)
-    assert "changed its input index[0, 0] in place" in result.message
+    assert "changed its input index[0, 0] in place" in result.words
     assert torch.equal(
         INDEX, torch.tensor([[2, 0], [2, 1]])
     )  # the stored case is intact
@@ -342,19 +342,19 @@ def test_changing_an_input_in_place_is_caught():
 def test_wrong_type_dtype_and_device_are_named():
     assert (
         "is a list, but it should be a torch.Tensor"
-        in SELECT.check(lambda x, index: torch.gather(x, 1, index).tolist()).message
+        in SELECT.check(lambda x, index: torch.gather(x, 1, index).tolist()).words
     )
     assert (
         "is a NumPy array"
-        in SELECT.check(lambda x, index: torch.gather(x, 1, index).numpy()).message
+        in SELECT.check(lambda x, index: torch.gather(x, 1, index).numpy()).words
     )
     assert (
         "has dtype int32, but it should have int64"
-        in SELECT.check(lambda x, index: torch.gather(x, 1, index).int()).message
+        in SELECT.check(lambda x, index: torch.gather(x, 1, index).int()).words
     )
     assert (
         "is on meta, but it should be on cpu"
-        in SELECT.check(lambda x, index: torch.gather(x, 1, index).to("meta")).message
+        in SELECT.check(lambda x, index: torch.gather(x, 1, index).to("meta")).words
     )
 
 
@@ -363,7 +363,7 @@ def test_tensorflow_and_torch_answers_are_told_apart():
     result = SELECT.check(
         lambda x, index: tf.constant(torch.gather(x, 1, index).numpy())
     )
-    assert "is a TensorFlow tensor, but it should be a torch.Tensor" in result.message
+    assert "is a TensorFlow tensor, but it should be a torch.Tensor" in result.words
     tf_exercise = Implement(
         "99.tf_gather",
         "tf",
@@ -384,11 +384,11 @@ def test_tensorflow_and_torch_answers_are_told_apart():
     result = tf_exercise.check(
         lambda p, i: torch.gather(torch.tensor(p.numpy()), 1, torch.tensor(i.numpy()))
     )
-    assert "is a torch.Tensor, but it should be a TensorFlow tensor" in result.message
+    assert "is a torch.Tensor, but it should be a TensorFlow tensor" in result.words
     result = tf_exercise.check(
         lambda p, i: tf.cast(tf_exercise.solution(p, i), tf.int32)
     )
-    assert "has dtype int32, but it should have int64" in result.message
+    assert "has dtype int32, but it should have int64" in result.words
 
 
 def test_a_wrong_prediction_shows_the_trace_of_the_first_wrong_coordinate():
@@ -403,7 +403,7 @@ def test_a_wrong_prediction_shows_the_trace_of_the_first_wrong_coordinate():
     assert exercise.check(np.array([[20, 11, 22], [10, 21, 12]])).passed
     result = exercise.check([[20, 11, 22], [10, 11, 12]])
     # A typed 11 read nothing: the entry it equals is not named as if it were read.
-    assert result.message == (
+    assert result.words == (
         "out[1, 1] should read x[1, 1] = 21 because rows[1, 1] = 1, but you wrote 11."
     )
     assert result.details == ()  # the page shows the same words, and nothing else
@@ -428,11 +428,11 @@ def test_a_wrong_gradient_names_the_outputs_that_read_the_position():
         grad_output=weights,
     )
     assert exercise.check([[4, 0, 3], [0, 9, 0]]).passed
-    assert exercise.check([[4, 0, 2], [0, 9, 0]]).message == (
+    assert exercise.check([[4, 0, 2], [0, 9, 0]]).words == (
         "x.grad[0, 2] should be 3 because out[0, 0] (upstream 1) and out[0, 1] "
         "(upstream 2) read x[0, 2], but you wrote 2."
     )
-    assert exercise.check([[4, 1, 3], [0, 9, 0]]).message == (
+    assert exercise.check([[4, 1, 3], [0, 9, 0]]).words == (
         "x.grad[0, 1] should be 0 because no output position reads x[0, 1], but you "
         "wrote 1."
     )
@@ -450,13 +450,13 @@ def test_which_call_raises_quotes_the_diagnosis():
     )
     assert exercise.solution == ("B", "C")
     assert exercise.check(["C", "B"]).passed
-    assert exercise.check(["B"]).message == (
+    assert exercise.check(["B"]).words == (
         "C raises: index has 1 dims but input has 2: gather needs the same number of "
         "dims and never adds or broadcasts axes."
     )
-    assert exercise.check(["A", "B", "C"]).message == (
+    assert exercise.check(["A", "B", "C"]).words == (
         "A runs: torch.gather(x, 1, index) returns shape (2, 2), the shape of its "
-        "index: the index need not have the shape of x, (2, 3). Along dim 1 it may "
+        "index, which need not have the shape of x, (2, 3).\nAlong dim 1 the index may "
         "hold any number of positions, and on every other dim d it may be smaller "
         "than x: the rule is index.size(d) <= input.size(d), not equal sizes."
     )
@@ -492,11 +492,11 @@ def test_a_fix_that_runs_but_reads_wrong_values_shows_both_traces():
     assert exercise.check(torch.tensor([[2], [1]])).passed
     result = exercise.check(torch.tensor([[2], [2]]))
     # Reworded (review A2.6): one name no longer stands for two different indexes.
-    assert result.message == (
+    assert result.words == (
         "The call runs now: out[1, 0] should read x[1, 1] = 21 because "
         "fixed_index[1, 0] = 1, but your call reads x[1, 2] = 22."
     )
-    assert exercise.check(torch.tensor([2, 1])).message == (
+    assert exercise.check(torch.tensor([2, 1])).words == (
         "Still broken: index has 1 dims but input has 2: gather needs the same number "
         "of dims and never adds or broadcasts axes (add the missing axis with "
         "unsqueeze, then expand it if every row needs it)."
@@ -509,7 +509,7 @@ def test_a_fix_that_runs_but_reads_wrong_values_shows_both_traces():
 def test_an_unknown_id_fails_with_a_suggestion():
     result = gl.exercises.check("01.pick_column", None)
     assert not result.passed
-    assert result.message == (
+    assert result.words == (
         "There is no exercise '01.pick_column': did you mean '01.pick_columns'? "
         "(gl.exercises.EXERCISES lists them)."
     )
@@ -567,7 +567,7 @@ def test_float_inputs_print_rounded_in_the_feedback():
         hidden=3,
     )
     result = exercise.check(lambda s, i: torch.gather(s, 1, i) + 0.25)
-    assert result.message == (
+    assert result.words == (
         "On the visible example, out[0, 0] should read scores[0, 1] = 0.8 because "
         "best[0, 0] = 1, but your function returned 1.05."
     )
@@ -665,15 +665,15 @@ def test_a_forbidden_op_fails_with_a_clear_message_and_is_restored():
     exercise = EXERCISES["01.gather_loop"]
 
     result = exercise.check(lambda input, dim, index: torch.gather(input, dim, index))
-    assert result.message == (
+    assert result.words == (
         "On the visible example, your function called torch.gather, and this "
         "exercise asks you not to use torch.gather."
     )
     result = exercise.check(lambda input, dim, index: input.gather(dim, index))
-    assert "asks you not to use torch.Tensor.gather" in result.message
+    assert "asks you not to use torch.Tensor.gather" in result.words
     result = exercise.check(torch.gather)
     assert not result.passed
-    assert "is torch.gather itself" in result.message
+    assert "is torch.gather itself" in result.words
     assert exercise.check(exercise.solution).passed
 
     assert torch.gather is original_gather
@@ -684,7 +684,7 @@ def test_a_forbidden_op_fails_with_a_clear_message_and_is_restored():
     result = EXERCISES["03.select_with_gather"].check(
         lambda x, dim, positions: torch.index_select(x, dim, positions)
     )
-    assert "asks you not to use torch.index_select" in result.message
+    assert "asks you not to use torch.index_select" in result.words
     assert torch.equal(torch.index_select(X, 1, INDEX[0]), X[:, INDEX[0]])
 
 
@@ -710,7 +710,7 @@ def test_which_calls_raise_accepts_labels_in_any_case_and_as_text():
         assert fourth.check(answer).passed, answer
     assert fourth.check("d").message.startswith("F raises:")
     assert "There is no call 'dZ'" in fourth.check("dZ").message
-    assert fourth.check("none").message == fourth.check([]).message
+    assert fourth.check("none").message == fourth.check([]).words
 
 
 def test_cases_that_must_raise_catch_a_wrapping_solution():
@@ -720,8 +720,8 @@ def test_cases_that_must_raise_catch_a_wrapping_solution():
         lambda input, dim, index: torch.gather(input, dim, index % input.size(dim))
     )
     assert wrapping.verdict.misconception == "python-style-modulo"
-    assert wrapping.message.startswith("On invalid hidden case 1 of 10, your result ")
-    assert "raise on anything beyond" in wrapping.message
+    assert wrapping.words.startswith("On invalid hidden case 1 of 10, your result ")
+    assert "raise on anything beyond" in wrapping.words
     assert any(line.startswith("index = ") for line in wrapping.details)
 
     def never_raising(input, dim, index):
@@ -731,12 +731,10 @@ def test_cases_that_must_raise_catch_a_wrapping_solution():
             return torch.zeros_like(index)
 
     quiet = exercise.check(never_raising)
-    assert "returned a result, but this case is invalid and must raise" in (
-        quiet.message
-    )
-    assert "(IndexError: positions must lie in -" in quiet.message
+    assert "returned a result, but this case is invalid and must raise" in (quiet.words)
+    assert "(IndexError: positions must lie in -" in quiet.words
     passed = exercise.check(exercise.solution)
-    assert passed.message == (
+    assert passed.words == (
         "Your function matches the visible example and the hidden cases, and raises "
         "on the invalid ones."
     )
@@ -762,7 +760,7 @@ def test_cases_that_must_raise_catch_a_wrapping_solution():
 
 def test_a_fix_names_the_learners_index_as_yours():
     shared = EXERCISES["01.fix_shared_columns"]
-    assert shared.check(torch.tensor([[2, 0], [2, 0]])).message == (
+    assert shared.check(torch.tensor([[2, 0], [2, 0]])).words == (
         "Your index works: torch.gather(x, 1, fixed_index) returns the intended result."
     )
     beams = EXERCISES["02.fix_beam_rows"]
@@ -776,9 +774,9 @@ def test_a_fix_names_the_learners_index_as_yours():
     unchanged = beams.check(beams.broken.index + 0)
     assert unchanged.verdict is not None
     assert unchanged.verdict.misconception == "missing-group-offset"
-    assert "(p // 3) * 3" in unchanged.message
+    assert "(p // 3) * 3" in unchanged.words
     soft = EXERCISES["05.fix_float_positions"]
-    message = soft.check(torch.tensor([[0], [1]])).message
+    message = soft.check(torch.tensor([[0], [1]])).words
     assert "because fixed_index[0, 0] = 1, but your call reads" in message
     assert "soft_positions" not in message
 
@@ -793,28 +791,28 @@ def test_a_take_fix_explains_rows_times_columns():
     ):
         result = exercise.check(wrong)
         assert result.verdict.misconception == "flat-stride"
-        assert fix in result.message
+        assert fix in result.words
     # (column, row) gives position 23, out of range: one error is no evidence of a
     # stride (any position past the end raises it), so the message says what is known
     swapped = exercise.check(pairs[:, 1] * 5 + pairs[:, 0])
     assert swapped.verdict.misconception is None
-    assert "index[1] = 23, but the flattened input has size 20" in swapped.message
+    assert "index[1] = 23, but the flattened input has size 20" in swapped.words
     # the fix as written gives the intended result
     assert exercise.check(pairs[:, 0] * exercise.broken.input.shape[1] + pairs[:, 1])
 
 
 def test_shape_advice_never_expands_a_prediction_or_a_result():
     short = EXERCISES["01.predict_columns"].check([[1, 2, 3, 4]])
-    assert short.message == (
+    assert short.words == (
         "Your answer has shape (1, 4), but it should have shape (2, 3)."
     )
     picks = EXERCISES["02.predict_three_picks"].check([[[0, 1], [4, 5], [4, 5]]])
-    assert ".expand" not in picks.message and ".unsqueeze" not in picks.message
+    assert ".expand" not in picks.words and ".unsqueeze" not in picks.words
     steps = EXERCISES["02.select_steps"].check(
         lambda features, positions: torch.gather(features, 1, positions.unsqueeze(-1))
     )
     assert steps.verdict.misconception == "missing-expand"
-    assert "expand it first" in steps.message
+    assert "expand it first" in steps.words
     last = EXERCISES["02.last_valid_step"].check(
         lambda f, lengths: torch.gather(f, 1, (lengths - 1).view(-1, 1, 1)).squeeze(1)
     )
@@ -830,19 +828,19 @@ def test_a_prediction_read_as_columns_is_told_how_index_select_counts():
     )
     assert result.fix == "Use dim=0."
     gradient = EXERCISES["05.predict_gradient"].check([[2, 0, 1]])
-    assert gradient.message == (
+    assert gradient.words == (
         "Your answer has shape (1, 3), but it should have shape (2, 3)."
     )
 
 
 def test_a_ragged_prediction_names_the_row():
     result = EXERCISES["01.predict_columns"].check([[11, 11, 10], [22, 20]])
-    assert result.message == (
+    assert result.words == (
         "Your answer cannot be read as an array of numbers: row 1 has 2 entries but "
         "row 0 has 3 entries (every row needs the same length)."
     )
     deeper = EXERCISES["02.predict_three_picks"].check([[[0, 1], [4]], [[1], [2]]])
-    assert "entry [0][1] has 1 entry but entry [0][0] has 2 entries" in deeper.message
+    assert "entry [0][1] has 1 entry but entry [0][0] has 2 entries" in deeper.words
 
 
 def test_html_renders_code_spans_and_wraps_long_lines():
@@ -868,8 +866,8 @@ def test_html_renders_code_spans_and_wraps_long_lines():
 def test_a_fix_suggests_an_expand_only_when_it_gives_the_intended_result():
     wanted = torch.tensor([2, 0])
     wrong_side = EXERCISES["01.fix_shared_columns"].check(wanted.unsqueeze(1))
-    assert ".expand(-1, 2)" not in wrong_side.message
-    assert wrong_side.message.endswith(
+    assert ".expand(-1, 2)" not in wrong_side.words
+    assert wrong_side.words.endswith(
         "each row must hold the positions [2, 0], so put the new axis first "
         "(.unsqueeze(0)), then expand it (.expand(2, -1))."
     )
@@ -885,7 +883,7 @@ def test_a_fix_suggests_an_expand_only_when_it_gives_the_intended_result():
         broken=Call("gather", X, 1, torch.tensor([[2], [2]])),
         solution=lambda x, index: index.expand(-1, 3),
     )
-    assert shared.check(torch.tensor([[2], [2]])).message.endswith(
+    assert shared.check(torch.tensor([[2], [2]])).words.endswith(
         "expand it first (`.expand(...)` to 3 along dim 1)."
     )
 
@@ -904,9 +902,9 @@ def test_a_fix_suggests_an_expand_only_when_it_gives_the_intended_result():
 def test_an_index_unsqueezed_on_the_wrong_side_is_named(exercise_id, answer):
     result = EXERCISES[exercise_id].check(answer)
     assert result.verdict.misconception == "unsqueeze-wrong-axis"
-    assert ".unsqueeze(0)` gives" in result.message
-    assert "with `.unsqueeze(1)`" in result.message
-    assert "transposed" not in result.message
+    assert ".unsqueeze(0)` gives" in result.words
+    assert "with `.unsqueeze(1)`" in result.words
+    assert "transposed" not in result.words
 
 
 def test_a_prediction_solution_ends_with_the_line_the_learner_writes():
@@ -941,9 +939,9 @@ def test_which_calls_raise_wraps_each_reason_with_a_hanging_indent():
 
 def test_feedback_names_the_index_as_the_task_and_the_trace_do():
     rows = EXERCISES["01.predict_rows"].check([[20, 21, 12], [10, 11, 21]])
-    assert "because rows[1, 2] = 1" in rows.message
+    assert "because rows[1, 2] = 1" in rows.words
     flat = EXERCISES["03.predict_flat_positions"].check([[43, 10], [44, 23]])
-    assert "because index[0, 0] = 13" in flat.message
+    assert "because index[0, 0] = 13" in flat.words
     wrap = EXERCISES["04.predict_wrap"].check([[11, 12], [20, 21]])
     assert "because index[0, 1] = -2" in wrap.message
     assert "positions" not in wrap.message + "".join(wrap.details)
@@ -953,12 +951,11 @@ def test_last_valid_step_explains_padding_and_counting_from_zero():
     exercise = EXERCISES["02.last_valid_step"]
     padding = exercise.check(lambda features, lengths: features[:, -1])
     assert padding.verdict.misconception == "last-position"
-    assert padding.message == (
-        "On the visible example, your result is what position 3, the last along dim 1 "
-        "of features, gives for every entry, where lengths - 1 (expanded) gives each "
-        "entry its own position: where features is a padded batch, its last position "
-        "is padding for every shorter sequence, whose last real step is at its "
-        "length - 1."
+    assert padding.words == (
+        "On the visible example, your result reads position 3, the last along dim 1 "
+        "of features, every time, not each entry's own position in lengths - 1 "
+        "(expanded).\nIn a padded batch the last position is padding for every shorter "
+        "sequence, whose last real step is at its length - 1."
     )
 
     def without_minus_one(features, lengths):
@@ -967,7 +964,7 @@ def test_last_valid_step_explains_padding_and_counting_from_zero():
 
     beyond = exercise.check(without_minus_one)
     assert beyond.verdict.misconception == "off-by-one"
-    assert beyond.message.endswith("so the last of n entries is at n - 1.")
+    assert beyond.words.endswith("n entries is at n - 1 (reading one past it raises).")
 
 
 def test_select_with_gather_must_call_gather():
@@ -992,7 +989,7 @@ def test_select_with_gather_must_call_gather():
 
     indexing = exercise.check(advanced_indexing)
     assert not indexing.passed
-    assert indexing.message.endswith("this exercise asks you to build it with gather.")
+    assert indexing.words.endswith("this exercise asks you to build it with gather.")
     assert "not to use torch.take_along_dim" in exercise.check(take_along).message
     assert exercise.check(gather_method).passed
     assert torch.gather is not None and "gather" not in vars(torch.Tensor)
@@ -1001,12 +998,12 @@ def test_select_with_gather_must_call_gather():
 def test_predicting_an_error_for_code_that_runs_says_why_it_runs():
     for answer in ("raises", "IndexError", "error!"):
         result = EXERCISES["04.predict_wrap"].check(answer)
-        assert result.message.startswith(
+        assert result.words.startswith(
             "It does not raise: in torch 2.13 take_along_dim wraps every position "
             "modulo the size."
         )
     plain = EXERCISES["01.predict_columns"].check("it raises")
-    assert plain.message.startswith(
+    assert plain.words.startswith(
         "It does not raise: the code returns a value of shape (2, 3)."
     )
     assert "does not read as numbers" in (
@@ -1019,11 +1016,11 @@ def test_label_scores_names_a_negated_result_as_the_loss():
         lambda log_probs, labels: -torch.gather(log_probs, 1, labels.unsqueeze(1))
     )
     assert result.verdict.misconception == "negated"
-    assert result.message.endswith("not their negative (that is the loss).")
+    assert result.words.endswith("not their negative (that is the loss).")
     other = EXERCISES["05.label_scores"].check(
         lambda log_probs, labels: torch.gather(log_probs, 1, labels.unsqueeze(1)) + 1
     )
-    assert "not the loss" not in other.message
+    assert "not the loss" not in other.words
 
 
 def test_type_dtype_and_device_mistakes_are_templates_with_fields():
@@ -1034,9 +1031,9 @@ def test_type_dtype_and_device_mistakes_are_templates_with_fields():
         "what": "your result",
         "kind": "a NumPy array",
     }
-    assert as_numpy.message == (
+    assert as_numpy.words == (
         "On the visible example, your result is a NumPy array, but it should be a "
-        "torch.Tensor: build it with torch ops (torch.as_tensor converts)."
+        "torch.Tensor.\nBuild it with torch ops (torch.as_tensor converts)."
     )
     as_float = SELECT.check(lambda x, index: _select_columns(x, index).float())
     assert as_float.verdict.template == "differ.dtype"
@@ -1079,7 +1076,7 @@ def test_a_pair_of_misconceptions_is_two_phrases_joined_by_the_pair_template():
     hidden = phrase("case.hidden", number="2", count="50")
     assert second.fields["lead"] == phrase("lead.case", case=hidden)
     # each part's final period gives way to the pair's own
-    assert result.message.startswith(
+    assert result.words.startswith(
         "On the visible example, your result is what the same positions give along "
         "dim 0, but columns count along dim 1 (a column in each row). "
         "On hidden case 2 of 50, your result has shape (1, 5, 1)"
@@ -1091,8 +1088,8 @@ def test_a_pair_of_misconceptions_is_two_phrases_joined_by_the_pair_template():
     )
     assert one.verdict.template == "pair"
     assert one.verdict.fields["second"].fields["lead"] == ""
-    assert "; also, your result has shape (1, 2, 4)" in one.message
-    assert result.message.endswith("remove it with `.squeeze(0)`.")
+    assert "; also, your result has shape (1, 2, 4)" in one.words
+    assert result.words.endswith("Use dim=1. Remove it with `.squeeze(0)`.")
     assert said.to_json()["fields"]["first"]["fields"]["along"] == {
         "template": "along.column",
         "fields": {},
@@ -1117,7 +1114,7 @@ def test_a_pairs_second_part_on_another_case_says_which_case():
     assert said.fields["second"].fields["lead"] == phrase(
         "lead.case", case=phrase("case.visible")
     )
-    assert result.message.startswith(
+    assert result.words.startswith(
         "On hidden case 1 of 50, your result is the visible example's answer whatever "
         "the inputs: compute it from the arguments. On the visible example, your "
         "result has shape (1, 3, 4): "
@@ -1130,7 +1127,7 @@ def test_coordinates_in_the_wrong_order_are_named_for_indexing_and_gather_nd():
 
     result = EXERCISES["05.label_scores"].check(swapped)
     assert result.verdict.misconception == "coordinates-swapped"
-    assert "the one for dim 0 first, then the one for dim 1" in result.message
+    assert "the one for dim 0 first, then the one for dim 1" in result.words
     right = EXERCISES["05.label_scores"].check(
         lambda log_probs, labels: log_probs[torch.arange(len(labels)), labels]
     )
@@ -1144,14 +1141,14 @@ def test_a_row_number_and_a_column_of_positions_broadcast_is_named():
 
     result = EXERCISES["05.label_scores"].check(broadcast)
     assert result.verdict.misconception == "index-broadcast"
-    assert "broadcast to (n, n)" in result.message
+    assert "broadcast to (n, n)" in result.words
     viewed = EXERCISES["05.label_scores"].check(
         lambda log_probs, labels: broadcast(log_probs, labels).view(-1, 1)
     )
     assert viewed.verdict.misconception == "index-broadcast"
     # the shape quoted is the learner's own: (n * n, 1) after the view
     n = EXERCISES["05.label_scores"].example["labels"].shape[0]
-    assert f"has shape ({n * n}, 1)" in viewed.message
+    assert f"has shape ({n * n}, 1)" in viewed.words
 
 
 def test_a_fix_that_expands_a_row_as_a_column_is_told_where_the_new_axis_goes():
@@ -1159,8 +1156,8 @@ def test_a_fix_that_expands_a_row_as_a_column_is_told_where_the_new_axis_goes():
     positions = exercise.reference_answer[0]
     result = exercise.check(positions.unsqueeze(1))
     assert result.verdict.template == "fix.expand_repeats"
-    assert "would repeat each position along dim 1" in result.message
-    assert "put the new axis first (.unsqueeze(0)), then expand it" in result.message
+    assert "would repeat each position along dim 1" in result.words
+    assert "put the new axis first (.unsqueeze(0)), then expand it" in result.words
     assert exercise.check(positions.unsqueeze(0).expand(2, -1)).passed  # as told
 
 
@@ -1174,7 +1171,7 @@ def test_last_valid_step_cannot_be_passed_by_counting_nonzero_steps():
         return features[torch.arange(features.shape[0]), steps - 1]
 
     result = exercise.check(counts_nonzero)
-    assert not result.passed and "hidden case" in result.message
+    assert not result.passed and "hidden case" in result.words
     # a zero last step is still the last real step: lengths says so
     assert exercise.check(exercise.solution).passed
 

@@ -199,7 +199,7 @@ def test_the_page_renders_a_pair_from_the_one_table_as_python_does() -> None:
         const verdicts = JSON.parse(readFileSync(0, "utf-8"));
         console.log(JSON.stringify(verdicts.map((v) => render(v, table))));
     """
-    assert node_module(script, verdicts) == [apart.message, same.message]
+    assert node_module(script, verdicts) == [apart.words, same.words]
     assert ". On the visible example, your result has shape" in apart.message
 
 

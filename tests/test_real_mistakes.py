@@ -40,14 +40,14 @@ def names_it(mistake: dict[str, Any]) -> tuple[bool, str]:
     """Whether the check's message names the mistake, and the message."""
     result = check(mistake["exercise"], answer_of(mistake))
     assert not result.passed, f"{mistake['source']} passes"
-    assert "checker failed" not in result.message, result.message
+    assert "checker failed" not in result.words, result.words
     verdict = result.verdict
     assert verdict is not None
     wanted = mistake.get("misconception")
     if wanted:
         found = (verdict.misconception or "").split("+")
-        return wanted in found, result.message
-    return mistake["phrase"] in result.message, result.message
+        return wanted in found, result.words
+    return mistake["phrase"] in result.words, result.words
 
 
 def test_a_fix_runs_with_the_names_of_its_notebook_cell():

@@ -15,7 +15,7 @@ the reader's terms (at most ``FIRST_STEP_WORDS`` words, counting each field as o
 ``tests/test_feedback.py`` holds every template to it); the text after its line break,
 if any, is the fix and what lies behind it, shown on request ("Show how to fix it", in
 the notebook's output and on the page alike). A phrase's own fix joins the fix of the
-verdict around it.
+verdict around it, before the verdict's own.
 """
 
 from __future__ import annotations
@@ -108,8 +108,8 @@ class Verdict:
 def steps(verdict: Verdict | Phrase) -> tuple[str, str]:
     """The verdict's two steps in words, ``(mistake, fix)``: its template's first line
     and the rest (``""`` where it has none), with every ``{field}`` substituted, a
-    phrase by its first step without its final period; a phrase's fix follows the
-    verdict's own, in the order the template names the phrases."""
+    phrase by its first step without its final period; the phrases' fixes come
+    first in the fix, in the order the template names them, then the verdict's own."""
     mistake, _, fix = messages()[verdict.template].partition("\n")
     words: dict[str, str] = {}
     later: list[str] = []
@@ -123,7 +123,9 @@ def steps(verdict: Verdict | Phrase) -> tuple[str, str]:
         own, own_fix = steps(value)
         words[name] = own.removesuffix(".")
         later += [own_fix] if own_fix else []
-    return fill(mistake, words), " ".join(filter(None, [fill(fix, words), *later]))
+    return fill(mistake, words), " ".join(
+        filter(None, [*later, fill(fix, words).strip()])
+    )
 
 
 def render(verdict: Verdict | Phrase) -> str:

@@ -198,7 +198,7 @@ test("a def Python cannot read is a syntax error on the learner's line; what the
   );
   assert.equal(
     words("def pick_columns(x, columns):\n    return [1]"),
-    "On the visible example, your result is a list, but it should be a torch.Tensor: build it with torch ops (torch.as_tensor converts).",
+    "On the visible example, your result is a list, but it should be a torch.Tensor.\nBuild it with torch ops (torch.as_tensor converts).",
   );
 });
 

@@ -862,7 +862,7 @@ function fallback(payload, mine) {
 // template (from the payload's `templates`, page.py's subset of messages.json) split at
 // its line break, every {field} substituted: a string as it is, a phrase
 // ({template, fields}: a piece of the sentence) by its first step without its final
-// period, its fix after the verdict's own, in the order the template names them.
+// period, its fix before the verdict's own, in the order the template names them.
 export function steps(verdict, templates) {
   const [mistake, ...rest] = templates[verdict.template].split("\n");
   const fix = rest.join("\n");
@@ -879,7 +879,7 @@ export function steps(verdict, templates) {
     }
   }
   const fill = (text) => text.replace(PLACEHOLDER, (whole, name) => words[name]);
-  return [fill(mistake), [fill(fix), ...later].filter(Boolean).join(" ")];
+  return [fill(mistake), [...later, fill(fix).trim()].filter(Boolean).join(" ")];
 }
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
