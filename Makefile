@@ -59,9 +59,9 @@ book: $(STAMP)
 	$(VENV)/bin/jupyter-book build . --all --warningiserror --keep-going --quiet
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
-# The built site as one zip that works opened from disk (tools/site_zip.py says how).
+# The built site as one zip that works opened from disk (tools/build/site_zip.py says how).
 site-zip: book
-	$(PY) tools/site_zip.py --html _build/html --out _build/site.zip
+	$(PY) tools/build/site_zip.py --html _build/html --out _build/site.zip
 
 # The JavaScript linters (ESLint, Prettier, TypeScript's checkJs; package.json's
 # devDependencies), installed from package-lock.json when it changed.
@@ -86,8 +86,8 @@ format-js: $(NODE_STAMP)
 	node_modules/.bin/prettier --write $(JS_FORMATTED)
 
 # The explorers' browser code against cases generated from gatherlab and torch
-# (tools/agreement_cases.py, tools/scatter_agreement.py), the in-page exercises and their evaluator
-# (tools/page_cases.py, tools/evaluator_cases.py),
+# (tools/cases/agreement_cases.py, tools/cases/scatter_agreement.py), the in-page exercises and their evaluator
+# (tools/cases/page_cases.py, tools/cases/evaluator_cases.py),
 # with Node's own test runner; then Python and notebooks. The suites that drive Chromium
 # (and JupyterLab) on the built book are `make test-browser`, which .ci/run runs too.
 BROWSER_TESTS = tests/test_browser.py tests/test_page_exercises.py tests/test_site.py \
@@ -144,38 +144,38 @@ lab-tensorflow: $(LEARNER_STAMP)
 # Every chapter top to bottom in a throw-away environment made as a hosted notebook has
 # it (torch, numpy, matplotlib, ipykernel, no TensorFlow): chapter 1 in the clone, then
 # each chapter copied alone into an empty folder, its first cell installing the package
-# from the repository _config.yml names, served from this clone (tools/bare_env.py;
+# from the repository _config.yml names, served from this clone (tools/run/bare_env.py;
 # .ci/run runs it).
 test-bare: $(STAMP)
-	$(PY) -m tools.bare_env
+	$(PY) -m tools.run.bare_env
 
 notebooks: $(STAMP)
-	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)
+	$(PY) tools/run/execute_notebooks.py $(NOTEBOOKS)
 
 # On a machine with CUDA: run every chapter's gpu cells, store their outputs in place
 # (nothing else changes), then compare them once more. A bare GPU machine without this
-# environment uses `make gpu-wheels` here and tools/gpu_device_run.sh there.
+# environment uses `make gpu-wheels` here and tools/run/gpu_device_run.sh there.
 gpu-outputs: $(STAMP)
-	$(PY) tools/gpu_outputs.py $(NOTEBOOKS)
-	$(PY) tools/gpu_outputs.py --check $(NOTEBOOKS)
+	$(PY) tools/run/gpu_outputs.py $(NOTEBOOKS)
+	$(PY) tools/run/gpu_outputs.py --check $(NOTEBOOKS)
 
 gpu-wheels: | $(PY)
-	$(PY) tools/gpu_outputs.py --download-wheels .whl
+	$(PY) tools/run/gpu_outputs.py --download-wheels .whl
 
 # Refresh the vendored axe-core in tests/js/vendor from package-lock.json (needs npm;
 # `make test` does not). Bump a version in package.json, then `npm install
 # --package-lock-only --ignore-scripts` and this.
 vendor-js: | $(PY)
 	npm ci --ignore-scripts --no-audit --no-fund
-	$(PY) tools/vendor_js.py
+	$(PY) tools/build/vendor_js.py
 
 # Regenerate the stored cases the browser code is checked against, after changing an
 # exercise, the feedback's words or the explorers' rules (the tests say when).
 regen: $(STAMP)
-	$(PY) tools/page_cases.py
-	$(PY) tools/evaluator_cases.py
-	$(PY) -m tools.agreement_cases
-	$(PY) -m tools.scatter_agreement
+	$(PY) tools/cases/page_cases.py
+	$(PY) tools/cases/evaluator_cases.py
+	$(PY) -m tools.cases.agreement_cases
+	$(PY) -m tools.cases.scatter_agreement
 
 clean:
 	rm -rf _build

@@ -6,7 +6,7 @@ than the input...) in each mode it has (eager; ``torch.compile``; ``tf.function`
 XLA). Each outcome is recorded as values and shape, or as the error class and the
 first line of its message. ``measure`` does that for the installed library;
 ``atlas.json`` beside this file stores the outcomes with the versions that produced
-them (one column per library release, measured by ``tools/measure_atlas.py``);
+them (one column per library release, measured by ``tools/measure/measure_atlas.py``);
 ``table`` and ``changes`` render the stored columns for the chapters, and the tests
 re-measure the installed versions and fail where the stored atlas disagrees.
 

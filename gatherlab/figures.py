@@ -40,9 +40,10 @@ FAULT_TEXT = "#a63d00"  # the fault hue, dark enough for text on white
 INK = {fill: ink for fill, ink, _ in MARKS.values()}  # text colour on each mark
 
 
-# What each figure shows, for its alt text in the built book (tools/figure_alt.py fills
-# these from the call in the figure's cell: {0}, {1}... are its positional arguments as
-# written, {name} a keyword argument, {dim_words} "dim N" when the call names a dim).
+# What each figure shows, for its alt text in the built book (tools/build/figure_alt.py
+# fills these from the call in the figure's cell: {0}, {1}... are its positional
+# arguments as written, {name} a keyword argument, {dim_words} "dim N" when the call
+# names a dim).
 ALT_TEXT = {
     "gather_diagram": (
         "Three grids: the input {0}, the index {2} and the output of a gather along "

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import copy
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -311,8 +309,7 @@ def test_changes_and_by_release_skip_columns_that_lack_an_op():
 def test_a_column_measured_again_replaces_the_stored_only_if_nothing_stored_changed(
     capsys,
 ):
-    sys.path.insert(0, str(Path(atlas.__file__).parents[1] / "tools"))
-    import measure_atlas
+    from tools.measure import measure_atlas
 
     key = "torch 2.7.1"
     whole = copy.deepcopy(STORED["columns"][key])

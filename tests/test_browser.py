@@ -485,7 +485,7 @@ def test_every_static_file_is_loaded_by_the_book() -> None:
     scripts = [s for s in scripts if not (modules / s).exists()]
     loaded = set(config["nb_ipywidgets_js"]) | set(scripts)
     # scripts/fontawesome.js replaces the theme's file of that name (which every page
-    # loads) with the icons the theme uses (tools/fontawesome_subset.py).
+    # loads) with the icons the theme uses (tools/build/fontawesome_subset.py).
     loaded.add("scripts/fontawesome.js")
     static = ROOT / "book" / "static"
     present = {
@@ -499,8 +499,7 @@ def test_every_static_file_is_loaded_by_the_book() -> None:
 def test_icon_subset_is_what_the_tool_writes_from_the_installed_theme(
     built_book: Path,
 ) -> None:
-    sys.path.insert(0, str(ROOT / "tools"))
-    import fontawesome_subset
+    from tools.build import fontawesome_subset
 
     stored = (ROOT / "book" / "static" / "scripts" / "fontawesome.js").read_text()
     assert stored == fontawesome_subset.subset_script()

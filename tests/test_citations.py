@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools.repository import repository
+from tools.author.repository import repository
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTER = ROOT / "book" / "citations.md"

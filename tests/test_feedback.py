@@ -1031,8 +1031,8 @@ def test_every_template_names_the_mistake_within_the_first_step_limit():
 
 def test_the_first_steps_of_the_stored_page_answers_are_short():
     """The distribution of first-step words over every failing verdict of the stored
-    page cases (tools/page_cases.py: the notebook's words, which the page's equal):
-    at least 90 % within FIRST_STEP_WORDS."""
+    page cases (tools/cases/page_cases.py: the notebook's words, which the page's
+    equal): at least 90 % within FIRST_STEP_WORDS."""
     import gzip
     from collections import Counter
 

@@ -16,16 +16,13 @@ import pytest
 import torch
 
 from gatherlab import notebook as book
+from tests.test_notebook_plumbing import nbval_run
+from tools.run import gpu_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 FABRICATED = ROOT / "tests" / "data" / "gpu_cells.ipynb"
-RUNNER = ROOT / "tools" / "gpu_outputs.py"
+RUNNER = ROOT / "tools" / "run" / "gpu_outputs.py"
 STUB_LABEL = "GPU run: stub device (no CUDA), for tests only\n"
-
-sys.path.insert(0, str(ROOT / "tools"))
-import gpu_outputs  # noqa: E402
-
-from tests.test_notebook_plumbing import nbval_run  # noqa: E402
 
 cpu_only = pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU path")
 
@@ -151,7 +148,7 @@ def test_every_wheel_the_gpu_machine_needs_is_pinned():
 def test_executor_keeps_stored_gpu_outputs_and_counts_on_a_cpu_machine(tmp_path):
     copy = tmp_path / FABRICATED.name
     shutil.copy(FABRICATED, copy)
-    executor = ROOT / "tools" / "execute_notebooks.py"
+    executor = ROOT / "tools" / "run" / "execute_notebooks.py"
     subprocess.run([sys.executable, str(executor), str(copy)], check=True, timeout=300)
     after, before = (json.loads(p.read_text("utf-8")) for p in (copy, FABRICATED))
     # The kernel records the Python that ran it; everything else must be byte for byte.

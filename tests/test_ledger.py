@@ -1,16 +1,17 @@
 """Every strong sentence of the book has a ledger entry whose evidence exists.
 
 A strong sentence says always, never, only, every, all, exactly, guaranteed,
-(non)deterministic or "does not", or names a version (``tools/ledger.py`` says how they
-are found). ``tests/data/ledger.json`` keys its entries by the normalised sentence;
-``python tools/ledger.py --draft`` adds the missing ones for a person to check.
+(non)deterministic or "does not", or names a version (``tools/author/ledger.py`` says
+how they are found). ``tests/data/ledger.json`` keys its entries by the normalised
+sentence; ``python tools/author/ledger.py --draft`` adds the missing ones for a person
+to check.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tools import ledger
+from tools.author import ledger
 
 
 def test_the_finder_reads_strong_words_outside_code_and_versions():
@@ -42,7 +43,7 @@ def test_every_strong_sentence_has_a_ledger_entry():
     )
     assert not missing, (
         f"{len(missing)} strong sentences have no entry in tests/data/ledger.json; "
-        "run `python tools/ledger.py --draft` and check the drafts:\n"
+        "run `python tools/author/ledger.py --draft` and check the drafts:\n"
         + "\n".join(missing[:20])
     )
 

@@ -159,7 +159,7 @@ def _executor():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "execute_notebooks", ROOT / "tools" / "execute_notebooks.py"
+        "execute_notebooks", ROOT / "tools" / "run" / "execute_notebooks.py"
     )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

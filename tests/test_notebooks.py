@@ -173,7 +173,7 @@ def _floats(value):
 @pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)
 def test_stored_numbers_are_what_jupyterlab_writes_back(path):
     """JavaScript saves 1.0 as 1 and 1e-05 as 0.00001: no such float may be stored
-    (tools/execute_notebooks.py stores whole floats as integers)."""
+    (tools/run/execute_notebooks.py stores whole floats as integers)."""
     import json
 
     for number in _floats(json.loads(path.read_text())):
@@ -280,7 +280,7 @@ PAGE_MARKER = re.compile(r'<div class="gl-page-check" data-exercise="([\w.]+)" h
 def test_a_stored_chapter_holds_no_exercise_payload(path):
     """A stub's output keeps the verdict a reader sees and an empty marker, once per
     exercise; the payload (cases, misconceptions, words) is built with the book from
-    the package (tools/lean_pages.py), so rewording a message or adding a
+    the package (tools/build/lean_pages.py), so rewording a message or adding a
     misconception changes no stored output."""
     marked = []
     for cell in _code_cells(path):

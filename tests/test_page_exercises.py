@@ -13,9 +13,9 @@ blocked) every exercise of every chapter takes an answer: a wrong one gets a ver
 the solution passes, and answers and verdicts stay across a reload until reset.
 
 The payloads are ``gatherlab/exercises/page.py``'s (each carries the templates it
-uses); ``tools/page_cases.py`` stores them with answers and Python's words in
+uses); ``tools/cases/page_cases.py`` stores them with answers and Python's words in
 ``tests/js/page_exercise_cases.json.gz``. The book's build writes them into
-``_static/exercises/ID.json`` (tools/lean_pages.py), fetched on a box's first use
+``_static/exercises/ID.json`` (tools/build/lean_pages.py), fetched on a box's first use
 (tests/test_site.py checks the files). Screenshots land in ``$BROWSER_TEST_OUTPUT``
 (default ``_build/screenshots``).
 """
@@ -26,7 +26,6 @@ import gzip
 import json
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,11 +39,9 @@ from gatherlab.exercises import EXERCISES
 from gatherlab.exercises.typed import normalized, typed_answer
 from tests.chromium import needs_chromium
 from tests.conftest import served
+from tools.cases import evaluator_cases, page_cases
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import evaluator_cases  # noqa: E402
-import page_cases  # noqa: E402
 
 STORED = json.loads(gzip.decompress(page_cases.CASES_FILE.read_bytes()))
 CHAPTERS = sorted(  # the chapters with exercises
@@ -146,7 +143,7 @@ def node_module(script: str, data: Any, timeout: int = 60) -> Any:
 
 
 def test_the_stored_cases_are_what_the_exercises_give_now() -> None:
-    """Regenerate: `make -o .venv/.installed regen` (tools/page_cases.py)."""
+    """Regenerate: `make -o .venv/.installed regen` (tools/cases/page_cases.py)."""
     built = page_cases.build()
     assert page_cases.dumped(built) == gzip.decompress(
         page_cases.CASES_FILE.read_bytes()
@@ -173,11 +170,11 @@ def test_the_stored_answers_get_pythons_words_in_node() -> None:
 
 
 def test_the_stored_evaluator_cases_are_what_torch_and_tensorflow_give_now() -> None:
-    """Regenerate: `.venv/bin/python tools/evaluator_cases.py`."""
+    """Regenerate: `.venv/bin/python tools/cases/evaluator_cases.py`."""
     stored = evaluator_cases.CASES_FILE.read_bytes()
     assert gzip.decompress(evaluator_cases.dumped(evaluator_cases.build())) == (
         gzip.decompress(stored)
-    ), "tests/js/evaluator_cases.json.gz is stale: run tools/evaluator_cases.py"
+    ), "tests/js/evaluator_cases.json.gz is stale: run tools/cases/evaluator_cases.py"
 
 
 def test_the_page_renders_a_pair_from_the_one_table_as_python_does() -> None:
@@ -322,8 +319,8 @@ def test_each_stub_shows_one_block_or_one_note(exercise_id: str) -> None:
 
 
 def page_payloads(built: Path) -> dict[str, Any]:
-    """The payloads the built book's exercises fetch: tools/lean_pages.py wrote each
-    into ``_static/exercises/ID.json``."""
+    """The payloads the built book's exercises fetch: tools/build/lean_pages.py wrote
+    each into ``_static/exercises/ID.json``."""
     folder = built / "_static" / "exercises"
     return {
         exercise_id: json.loads((folder / f"{exercise_id}.json").read_text())

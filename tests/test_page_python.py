@@ -6,7 +6,7 @@ value of its last line (its repr) or the type of the exception it raises must be
 same. Snippets use Python's statements and expressions, valid and raising; none is a
 syntax error in the page. ``REFUSED`` are valid Python that the page does not run: it
 names the construct, never calls it a syntax error. The tensor cases, checked against
-torch and TensorFlow, are ``tools/evaluator_cases.py``'s (``tests/js``).
+torch and TensorFlow, are ``tools/cases/evaluator_cases.py``'s (``tests/js``).
 """
 
 from __future__ import annotations

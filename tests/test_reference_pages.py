@@ -22,7 +22,7 @@ import yaml
 
 import gatherlab as gl
 from tests.chromium import needs_chromium
-from tools import exercise_anchors, figure_alt
+from tools.build import exercise_anchors, figure_alt
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "book" / "reference.md"

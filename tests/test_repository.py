@@ -1,6 +1,6 @@
 """The repository address is set once (_config.yml) and every chapter's first cell and
-chapter 1's set-up link are made from it (tools/repository.py); the first cell installs
-the clone's package inside a clone and the repository's anywhere else."""
+chapter 1's set-up link are made from it (tools/author/repository.py); the first cell
+installs the clone's package inside a clone and the repository's anywhere else."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import repository
+from tools.author import repository
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,7 +24,7 @@ def test_every_chapter_holds_what_the_config_makes():
         for path in repository.CHAPTERS
         for line in repository.differences(path, repo)
     ]
-    assert not found, f"{found}: run python tools/repository.py, then re-execute"
+    assert not found, f"{found}: run python tools/author/repository.py, then re-execute"
 
 
 def test_a_fork_changes_one_line_and_every_chapter_follows(tmp_path):

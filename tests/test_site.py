@@ -4,7 +4,8 @@ Uses the book built once for the browser tests (tests/conftest.py). Checked here
 
 - every internal link, script, stylesheet and image of the built site resolves, and
   so does every ``#anchor`` it names, on the page it names;
-- tools/lean_pages.py: its purge keeps what pages use and drops what none does; its
+- tools/build/lean_pages.py: its purge keeps what pages use and drops what none does;
+its
   split puts in lean.css what a page as written uses, the rest in lean-late.css; each
   page links lean.css in <head> and lean-late.css at the end of <body>, with every
   script deferred, loads the search index only on the search page, and no Thebe;
@@ -15,11 +16,12 @@ Uses the book built once for the browser tests (tests/conftest.py). Checked here
 - .github/workflows/pages.yml is the standard GitHub Pages workflow over ``make book``;
 - the repository link, the Colab launch and the notebook download are on every chapter;
 - each chapter's page opens with its title: the notebook's how-to note (its first cell)
-  follows it, folded (tools/howto_fold.py);
+  follows it, folded (tools/build/howto_fold.py);
 - each exercise's payload leaves its page for ``_static/exercises/ID.json`` (the
   notebook's own payload, unchanged), which the page fetches, with the evaluator, only
   when that exercise's box is first used, and says so when the fetch fails;
-- the zip of tools/site_zip.py works opened from disk: an explorer answers a click, a
+- the zip of tools/build/site_zip.py works opened from disk: an explorer answers a
+click, a
   control and a typed index, exercises check answers (their payloads inlined as
   ``data:`` URLs), and ES modules (a toy site) run there, which they do not in the
   site as built.
@@ -35,7 +37,6 @@ import html.parser
 import io
 import json
 import re
-import sys
 import zipfile
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -57,12 +58,9 @@ from tests.test_browser import (
     type_into,
 )
 from tests.test_page_exercises import ANSWERS, answer, check_exercise, page_payloads
+from tools.build import howto_fold, lean_pages, site_zip
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import howto_fold  # noqa: E402
-import lean_pages  # noqa: E402
-import site_zip  # noqa: E402
 
 CHAPTERS = sorted(
     f"notebooks/{path.stem}" for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")

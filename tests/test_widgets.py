@@ -32,7 +32,7 @@ from gatherlab.widgets._base import (
     modules,
 )
 from gatherlab.widgets._parse import ParseError, parse_tensor
-from tools import agreement_cases, scatter_agreement
+from tools.cases import agreement_cases, scatter_agreement
 
 ROOT = Path(__file__).resolve().parent.parent
 X = [[10, 11, 12], [20, 21, 22]]

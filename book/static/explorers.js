@@ -6,7 +6,7 @@
 // into _static/explorers beside this file: this imports it from there by path and calls its
 // render() with a small model over the saved state. The saved state holds no code
 // (its _esm is the JupyterLab loader, js/lab.mjs). Opened from disk (file://), the
-// browser imports no module by path: the zip of tools/site_zip.py (`make site-zip`)
+// browser imports no module by path: the zip of tools/build/site_zip.py (`make site-zip`)
 // gives each page an import map that this import finds them in.
 // Listed in _config.yml (nb_ipywidgets_js).
 (function () {

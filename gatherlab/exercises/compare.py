@@ -70,7 +70,7 @@ def shape_advice(
 ) -> tuple[str, dict[str, str]]:
     """The ``advice.*`` template and fields naming the dim that differs and, where one
     exists, the call that fixes it (exercises.mjs's ``shapeAdvice``: the same cases,
-    checked on tools/page_cases.py's stored pairs)."""
+    checked on tools/cases/page_cases.py's stored pairs)."""
     expected, got = tuple(expected), tuple(got)
     if len(got) + 1 == len(expected):
         for d in range(len(expected)):

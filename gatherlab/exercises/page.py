@@ -5,9 +5,9 @@ empty marker, ``<div class="gl-page-check" data-exercise="ID" hidden></div>``
 (``result.page_marker``): a chapter stores the verdict a reader sees, never what the
 checker derives. The book's build computes each marked exercise's ``payload`` here,
 from the package, writes it to ``_static/exercises/ID.json`` and gives the marker the
-head its answer box is drawn from (tools/lean_pages.py); the page fetches the file on
-first use (the zip of tools/site_zip.py puts it back as a ``data:`` URL). So rewording
-a message or adding a misconception re-executes no chapter.
+head its answer box is drawn from (tools/build/lean_pages.py); the page fetches the file
+on first use (the zip of tools/build/site_zip.py puts it back as a ``data:`` URL). So
+rewording a message or adding a misconception re-executes no chapter.
 
 The payload carries the templates it can use (``templates``: the subset of
 ``gatherlab/exercises/messages.json``, the one table, that its verdicts, fallback and

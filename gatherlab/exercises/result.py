@@ -114,8 +114,8 @@ class Hint:
 def page_marker(result: Result) -> str:
     """Where the built page puts a stub's answer box: an empty hidden block naming
     the exercise. The book's build gives it the exercise's payload, computed from the
-    package (``gatherlab.exercises.page``; tools/lean_pages.py), so a chapter stores
-    the verdict a reader sees and nothing the checker derives."""
+    package (``gatherlab.exercises.page``; tools/build/lean_pages.py), so a chapter
+    stores the verdict a reader sees and nothing the checker derives."""
     if result.status != NOT_ATTEMPTED:
         return ""
     name = html.escape(result.exercise_id)

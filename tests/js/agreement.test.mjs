@@ -1,5 +1,5 @@
 // The explorers' browser code against cases generated from gatherlab and torch
-// (tools/agreement_cases.py): every diagnosis, trace step, trace line, parse result and
+// (tools/cases/agreement_cases.py): every diagnosis, trace step, trace line, parse result and
 // printed float must be the same. Run with `node --test tests/js/` (part of `make test`).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

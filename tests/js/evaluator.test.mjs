@@ -1,5 +1,5 @@
 // The page's safe evaluator (gatherlab/browser/interpreter/evaluator.mjs) against torch and
-// TensorFlow: every stored expression (tools/evaluator_cases.py) gives the same value,
+// TensorFlow: every stored expression (tools/cases/evaluator_cases.py) gives the same value,
 // dtype and shape, or raises the same exception type and breaks the same
 // gatherlab.diagnose rule. Run with `node --test tests/js/` (make test does).
 import assert from "node:assert/strict";

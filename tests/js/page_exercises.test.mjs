@@ -1,6 +1,6 @@
 // The book's in-page exercises (gatherlab/browser/checker/exercises.mjs) on the payloads
 // gatherlab/exercises/page.py writes (stored with Python's verdicts by
-// tools/page_cases.py): the solution passes; a wrong answer gets a verdict that is not
+// tools/cases/page_cases.py): the solution passes; a wrong answer gets a verdict that is not
 // a pass; a misconception's output gets that misconception's verdict; typed answers
 // read as pasted. tests/js/page_words.test.mjs compares every stored case's words.
 // Run with `node --test tests/js/` (make test does).

@@ -1,5 +1,5 @@
 // The page's words against the notebook's: for every stored case of
-// tests/js/page_exercise_cases.json.gz (tools/page_cases.py: each exercise's payload,
+// tests/js/page_exercise_cases.json.gz (tools/cases/page_cases.py: each exercise's payload,
 // typed and written answers, and the verdict and words Python gives each), the page
 // (gatherlab/browser/checker/exercises.mjs, the code through evaluator.mjs) renders the same
 // words, except on the cases listed in PYTHON_ONLY, whose checks only a run in Python

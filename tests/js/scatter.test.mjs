@@ -1,5 +1,5 @@
 // The scatter explorer's browser code against cases generated from gl.reference and
-// torch (tools/scatter_agreement.py): every refusal's message, every write and every
+// torch (tools/cases/scatter_agreement.py): every refusal's message, every write and every
 // output must be the same. Run with `node --test tests/js/` (part of `make test`).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -4,7 +4,7 @@
  * Copyright 2024 Fonticons, Inc.
  */
 // The icons that pydata-sphinx-theme and sphinx-book-theme use, from
-// their Font Awesome bundle; written by tools/fontawesome_subset.py.
+// their Font Awesome bundle; written by tools/build/fontawesome_subset.py.
 (() => {
   const ICONS = {
     "angle-left": [320, 512, "M41.4 233.4c-12.5 12.5-12.5 32.8 0 45.3l160 160c12.5 12.5 32.8 12.5 45.3 0s12.5-32.8 0-45.3L109.3 256 246.6 118.6c12.5-12.5 12.5-32.8 0-45.3s-32.8-12.5-45.3 0l-160 160z"],

@@ -3,7 +3,7 @@
 // book's build computes the exercise's payload from gatherlab.exercises (its cases
 // with their inputs and expected outputs, the misconceptions' outputs with their
 // verdicts, and the verdict for a pass) into _static/exercises/ID.json
-// (tools/lean_pages.py), and gives the marker data-head='JSON' (what the answer box
+// (tools/build/lean_pages.py), and gives the marker data-head='JSON' (what the answer box
 // is drawn from) and data-payload-src;
 // the payload is fetched, and the evaluator imported, when the box is first used
 // (focus or a check), so a page loads neither until then. The page reads the answer,
@@ -373,7 +373,7 @@ function fixedCall(payload, inputs, value) {
 // strategies.float_positions: why a float (or truncated) index is wrong, before the
 // dtype rule: values where positions belong, floats just off whole numbers, fractions
 // from `/`, a float index whose whole values still read wrong, or `.long()`'s
-// truncation of floats that stand for whole numbers (tools/page_cases.py stores float
+// truncation of floats that stand for whole numbers (tools/cases/page_cases.py stores float
 // answers to every fix, so the page words test holds both to one verdict).
 const NEAR_WHOLE = 1e-3;
 const roundHalfEven = (x) => {
@@ -448,7 +448,7 @@ function cutFractions(payload, inputs, shape, values) {
 
 // compare.shape_advice: the advice.* template and fields naming the dim that differs
 // and the call that fixes it (tests/js/page_words.test.mjs holds both to the stored
-// pairs of tools/page_cases.py).
+// pairs of tools/cases/page_cases.py).
 const dimsText = (count) => (count === 1 ? "1 dim" : `${count} dims`);
 const expandSizes = (expected, d) =>
   expected.map((s, i) => (i === d ? String(s) : "-1")).join(", ");

@@ -2,7 +2,7 @@
 // time. The pure functions (scatterProblems, scatterWrites, scatterResult) are the
 // browser's copy of gl.reference.scatter_writes and its _apply loop; tests/js/
 // scatter.test.mjs checks them against cases generated from Python and torch
-// (tests/scatter_agreement.py). The view marks, for every src entry, the output entry it
+// (tools/cases/scatter_agreement.py). The view marks, for every src entry, the output entry it
 // writes, and the output entries written more than once.
 import {
   coords,

@@ -4,7 +4,7 @@
 // indexing of indexing.mjs). It never calls eval or Function: every name it knows is in
 // those modules' tables, and anything else is refused with an UnsupportedError that
 // names it. tests/js/evaluator.test.mjs checks it against torch and TensorFlow
-// (tools/evaluator_cases.py).
+// (tools/cases/evaluator_cases.py).
 
 import { isFloat } from "../explorers/core.mjs";
 import { floatRepr, NONE, parse, PyError, pyInt, strRepr, UnsupportedError } from "./python.mjs";

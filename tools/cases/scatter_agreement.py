@@ -1,7 +1,7 @@
 """Cases the scatter explorer's browser code must answer as gl.reference and torch do.
 
-``python -m tools.scatter_agreement`` writes ``tests/js/scatter_cases.json.gz``: calls
-of ``scatter_`` and ``scatter_reduce_`` (every reduction, with and without the old
+``python -m tools.cases.scatter_agreement`` writes ``tests/js/scatter_cases.json.gz``:
+calls of ``scatter_`` and ``scatter_reduce_`` (every reduction, with and without the old
 value), drawn by ``tests.scatter_cases.draw_write`` with a seeded generator, most then
 broken in one way (a position out of range, an index larger than src or than x, a rank
 or dtype mismatch). Each valid call stores the spec's writes and torch's output (the
@@ -25,9 +25,9 @@ import torch
 
 import gatherlab as gl
 from tests.scatter_cases import REDUCE_OPS, draw_write
-from tools.agreement_cases import _tensor
+from tools.cases.agreement_cases import _tensor
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CASES_FILE = ROOT / "tests" / "js" / "scatter_cases.json.gz"
 SEED = 20261206
 CALLS = 1200

@@ -1,7 +1,8 @@
 """Zip the built book so that it works opened from disk (``file://``).
 
-Run: ``.venv/bin/python tools/site_zip.py [--html _build/html] [--out _build/site.zip]``
-(``make site-zip`` builds the book first). Unzip it anywhere and open ``index.html``.
+Run: ``.venv/bin/python tools/build/site_zip.py [--html _build/html] [--out
+_build/site.zip]`` (``make site-zip`` builds the book first). Unzip it anywhere and open
+``index.html``.
 
 A page opened from disk has no origin, so Chromium refuses every ES module it would
 fetch from disk (``<script type="module" src>``, ``import "./core.mjs"``,
@@ -21,7 +22,7 @@ relative imports rewritten to the bare names ``site/_static/NAME.mjs``) as a
 What the zip cannot give a page on disk is ``fetch()`` of a file: Chromium refuses
 every ``file://`` request of it. So each exercise's payload, which the site serves as
 ``_static/exercises/ID.json`` for exercises.mjs to fetch on first use
-(tools/lean_pages.py), goes back into its page as a ``data:`` URL in
+(tools/build/lean_pages.py), goes back into its page as a ``data:`` URL in
 ``data-payload-src``: fetching a ``data:`` URL needs no file.
 
 Chromium loads modules from ``data:`` URLs and inline module scripts on ``file://``
@@ -41,7 +42,7 @@ import zipfile
 from html import unescape
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BARE = "site/_static/"
 # Static imports and re-exports, side-effect imports, and import("...") of a literal.
 RELATIVE_IMPORT = re.compile(

@@ -38,7 +38,7 @@ from gatherlab.exercises.page import fix_names, lines_raised, payload, verdict_f
 from gatherlab.exercises.typed import typed_answer
 from gatherlab.exercises.verdict import render
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CASES_FILE = ROOT / "tests" / "js" / "page_exercise_cases.json.gz"
 MISTAKES_FILE = ROOT / "tests" / "data" / "real_mistakes.json"
 # Texts any exercise may be given: stubs, words, odd literals, text Python cannot read.

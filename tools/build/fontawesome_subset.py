@@ -10,7 +10,7 @@ mention, with Font Awesome's own path data and licence line, and
 a few lines that swap each ``<i class="fa-solid fa-NAME">`` for its inline SVG, as the
 bundle does.
 
-Run it after a theme upgrade: ``.venv/bin/python tools/fontawesome_subset.py``
+Run it after a theme upgrade: ``.venv/bin/python tools/build/fontawesome_subset.py``
 (tests/test_browser.py checks that the written file is what this tool writes now).
 """
 
@@ -22,7 +22,7 @@ import sys
 from importlib.util import find_spec
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TARGET = ROOT / "book" / "static" / "scripts" / "fontawesome.js"
 THEMES = ("pydata_sphinx_theme", "sphinx_book_theme")
 # One icon in the bundle: name: [width, height, [aliases], "unicode", "path"].
@@ -134,7 +134,7 @@ def subset_script() -> str:
     header = (
         f"{licence}\n"
         "// The icons that pydata-sphinx-theme and sphinx-book-theme use, from\n"
-        "// their Font Awesome bundle; written by tools/fontawesome_subset.py.\n"
+        "// their Font Awesome bundle; written by tools/build/fontawesome_subset.py.\n"
     )
     return f"{header}(() => {{\n  const ICONS = {{\n{rows}\n  }};\n{REPLACER}"
 

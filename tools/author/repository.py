@@ -6,7 +6,7 @@ launch (Colab) buttons, and this tool writes them into each chapter's first cell
 installs the package from there when it runs outside a clone) and into chapter 1's link
 to the set-up page (absolute, so it works in JupyterLab on ``lab/``, in Colab and in a
 downloaded notebook alike). A fork changes ``repository.url``, then runs
-``python tools/repository.py`` and re-executes the chapters;
+``python tools/author/repository.py`` and re-executes the chapters;
 ``tests/test_repository.py`` fails while a chapter's stored cell or link differs from
 what this writes.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "_config.yml"
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 # Chapter 1's link to the set-up page, whatever address it holds now.
@@ -142,7 +142,7 @@ def main() -> int:
         return 1 if found else 0
     for path in args.chapters:
         if write(path, repo):
-            print(f"wrote {path}: re-execute it (tools/execute_notebooks.py)")
+            print(f"wrote {path}: re-execute it (tools/run/execute_notebooks.py)")
     return 0
 
 

@@ -11,7 +11,7 @@ python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upg
 export PYTHONPATH="/tmp/gatherlab-site:$PWD" PYTHONUNBUFFERED=1
 python3 -c 'import torch; print("torch", torch.__version__, "on", torch.cuda.get_device_name())'
 status=0
-python3 tools/gpu_outputs.py notebooks/[0-9][0-9]_*.ipynb 2>&1 | tee "$out/gpu-run.log" || status=1
-python3 tools/gpu_outputs.py --check notebooks/[0-9][0-9]_*.ipynb 2>&1 | tee -a "$out/gpu-run.log" || status=1
+python3 tools/run/gpu_outputs.py notebooks/[0-9][0-9]_*.ipynb 2>&1 | tee "$out/gpu-run.log" || status=1
+python3 tools/run/gpu_outputs.py --check notebooks/[0-9][0-9]_*.ipynb 2>&1 | tee -a "$out/gpu-run.log" || status=1
 cp notebooks/[0-9][0-9]_*.ipynb "$out/"
 exit "$status"

@@ -1,10 +1,10 @@
 """Cases that the explorers' browser code must answer exactly as gatherlab and torch do.
 
-``python -m tools.agreement_cases`` writes ``tests/js/agreement_cases.json.gz``: calls
-of gather, take_along_dim, index_select and take (ranks 0-4, size-0 and size-1 axes,
-negative dims, valid and broken in one drawn way) with ``gl.diagnose``'s problems or
-``gl.trace``'s steps and trace lines, each valid call's output checked against torch and
-each invalid one checked to raise in torch; texts for the tensor parser with
+``python -m tools.cases.agreement_cases`` writes ``tests/js/agreement_cases.json.gz``:
+calls of gather, take_along_dim, index_select and take (ranks 0-4, size-0 and size-1
+axes, negative dims, valid and broken in one drawn way) with ``gl.diagnose``'s problems
+or ``gl.trace``'s steps and trace lines, each valid call's output checked against torch
+and each invalid one checked to raise in torch; texts for the tensor parser with
 ``parse_tensor``'s result or message; and floats with their ``repr`` and ``.4g``
 forms. ``tests/js/agreement.test.mjs`` (``node --test``, in ``make test``) runs them
 against ``gatherlab/browser/explorers/core.mjs`` (and python.mjs's ``floatRepr``);
@@ -38,7 +38,7 @@ from gatherlab.widgets import _op_comparison as op_comparison
 from gatherlab.widgets._parse import ParseError, parse_tensor
 from tests.gather_cases import BAD_DTYPES, OPS, _valid_range, break_index
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CASES_FILE = ROOT / "tests" / "js" / "agreement_cases.json.gz"
 SEED = 20261201
 CALLS = 6000

@@ -18,7 +18,7 @@ import shutil
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 VENDOR_DIR = ROOT / "tests" / "js" / "vendor"
 # package name -> the files of it that are copied (paths inside the package)
 FILES = {"axe-core": ("axe.min.js", "LICENSE")}
@@ -48,7 +48,7 @@ def vendor(node_modules: Path, vendor_dir: Path) -> list[Path]:
     shutil.rmtree(vendor_dir, ignore_errors=True)
     vendor_dir.mkdir(parents=True)
     lines = [
-        "Written by tools/vendor_js.py (make vendor-js) from package-lock.json;",
+        "Written by tools/build/vendor_js.py (make vendor-js) from package-lock.json;",
         "do not edit. file  origin  bytes  sha256:",
     ]
     written = []

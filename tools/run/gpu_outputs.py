@@ -1,8 +1,8 @@
 """Execute the chapters' GPU cells on a CUDA machine and store their outputs.
 
-``make gpu-outputs`` (or ``python tools/gpu_outputs.py notebooks/NN_*.ipynb``) needs no
-Jupyter, nbformat or TensorFlow: an IPython shell replays each chapter's code cells in
-order, so every ``gpu`` cell finds the names the cells above it defined, and the
+``make gpu-outputs`` (or ``python tools/run/gpu_outputs.py notebooks/NN_*.ipynb``) needs
+no Jupyter, nbformat or TensorFlow: an IPython shell replays each chapter's code cells
+in order, so every ``gpu`` cell finds the names the cells above it defined, and the
 outputs of the ``gpu`` cells are recorded the way a notebook kernel shows them
 (streams, displayed values, errors as ``ExceptionType: message``) with the execution
 count a top-to-bottom run gives them. Only those cells change in the stored notebook;
@@ -37,7 +37,7 @@ from pathlib import Path
 
 from gatherlab.notebook import GPU_TAG
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RAISES_TAG = "raises-exception"
 IGNORE_TAG = "nbval-ignore-output"
 # What `import gatherlab` and the replayed cells need besides torch, numpy, matplotlib,

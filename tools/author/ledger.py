@@ -17,8 +17,8 @@ text (so moving a sentence keeps its entry; rewording it needs a new one), with:
 - ``checked``: true where a person read the sentence against its evidence; false for
   a drafted entry, whose evidence is only the chapter cells around the sentence.
 
-``python tools/ledger.py --draft`` adds a drafted entry for every strong sentence that
-has none and prints them; ``--prune`` drops entries whose sentence is gone;
+``python tools/author/ledger.py --draft`` adds a drafted entry for every strong sentence
+that has none and prints them; ``--prune`` drops entries whose sentence is gone;
 ``--coverage`` prints how many sentences have an entry, and how many a checked one.
 ``tests/test_ledger.py`` fails when a strong sentence has no entry or an entry's
 evidence is gone.
@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LEDGER = ROOT / "tests" / "data" / "ledger.json"
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 PAGES = sorted((ROOT / "book").glob("*.md"))
@@ -155,8 +155,9 @@ def load() -> dict[str, dict]:
 def save(entries: dict[str, dict]) -> None:
     data = {
         "about": (
-            "The ledger of strong sentences (tools/ledger.py explains it). Keys are "
-            "normalised sentences; `tools/ledger.py --draft` adds missing ones."
+            "The ledger of strong sentences (tools/author/ledger.py explains it). "
+            "Keys are normalised sentences; `tools/author/ledger.py --draft` adds "
+            "missing ones."
         ),
         "entries": dict(sorted(entries.items())),
     }

@@ -10,8 +10,8 @@ and no gatherlab. Then
   folder (as the site's download button or Colab gives it to a learner) and run top to
   bottom there, gatherlab uninstalled before each: its first cell installs the package
   from the repository that ``_config.yml`` names, at its branch
-  (``tools/repository.py``). CI reaches no outside host, so git serves that address
-  from a snapshot of this working tree (``url.<base>.insteadOf`` in a private
+  (``tools/author/repository.py``). CI reaches no outside host, so git serves that
+  address from a snapshot of this working tree (``url.<base>.insteadOf`` in a private
   ``GIT_CONFIG_GLOBAL``).
 
 Every chapter runs in a fresh kernel, its outputs kept in memory (the stored chapters
@@ -28,7 +28,7 @@ are never written). It checks that
 
 It prints each chapter's run time and its kernel's memory (resident set) at the end;
 ``--venv`` keeps the environment, and any interpreter can make it (``python3.13
-tools/bare_env.py`` measures PyPI's torch for Python 3.13).
+tools/run/bare_env.py`` measures PyPI's torch for Python 3.13).
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools.repository import Repository, repository
+from tools.author.repository import Repository, repository
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BARE_PACKAGES = ("torch", "numpy", "matplotlib", "ipykernel", "nbclient", "nbformat")
 # psutil reads each kernel's memory (gatherlab does not need it).
 MEASURE_PACKAGES = ("psutil",)

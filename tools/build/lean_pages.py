@@ -15,12 +15,12 @@ few inline scripts twice. This extension, with book/_templates/layout.html:
   rules whose classes or ids appear in no built page and no served script (how
   PurgeCSS decides; see ``purge``), and without Font Awesome's ``.fa-NAME:before``
   glyph rules, since book/static/scripts/fontawesome.js draws those icons as SVG
-  (tools/fontawesome_subset.py), as two stylesheets (``split``): ``_static/lean.css``
-  in <head>, the rules that an element of some page as written matches (soupsieve
-  on the built pages; a state such as ``:hover``, a part such as ``::before`` and
-  the colour-scheme attributes left out of the selector), which is all the first
-  paint needs; and ``_static/lean-late.css`` at the end of <body>, the rest (what
-  only an element or class a script adds uses, and print), which the scripts after
+  (tools/build/fontawesome_subset.py), as two stylesheets (``split``):
+  ``_static/lean.css`` in <head>, the rules that an element of some page as written
+  matches (soupsieve on the built pages; a state such as ``:hover``, a part such as
+  ``::before`` and the colour-scheme attributes left out of the selector), which is all
+  the first paint needs; and ``_static/lean-late.css`` at the end of <body>, the rest
+  (what only an element or class a script adds uses, and print), which the scripts after
   it wait for. The first screen looks the same without it (tests/test_site.py);
 - points the Font Awesome faces that rules still use at the glyphs those rules name
   and nothing else, a 2 KB font inside lean.css as a ``data:`` URL;
@@ -41,8 +41,8 @@ few inline scripts twice. This extension, with book/_templates/layout.html:
   ``data-head='JSON'`` (what the answer box needs to be drawn: ``HEAD``) and
   ``data-payload-src`` naming that file, which gatherlab/browser/checker/exercises.mjs
   fetches on the box's first use. No chapter stores a payload
-  (tests/test_notebooks.py); tools/site_zip.py puts each file back in its page as a
-  ``data:`` URL, since a page opened from disk may fetch no file.
+  (tests/test_notebooks.py); tools/build/site_zip.py puts each file back in its page as
+  a ``data:`` URL, since a page opened from disk may fetch no file.
 
 The search index is loaded by the search page only (layout.html): the search box on
 every page submits to it.

@@ -1,9 +1,9 @@
 """Measure the behaviour atlas, gatherlab/atlas.json, for the installed libraries and
 for other torch releases, each in a throw-away virtual environment outside the repo.
 
-    .venv/bin/python tools/measure_atlas.py                  # installed + RELEASES
-    .venv/bin/python tools/measure_atlas.py --installed-only
-    .venv/bin/python tools/measure_atlas.py --torch 2.8.0 2.15.0 --discard
+    .venv/bin/python tools/measure/measure_atlas.py          # installed + RELEASES
+    .venv/bin/python tools/measure/measure_atlas.py --installed-only
+    .venv/bin/python tools/measure/measure_atlas.py --torch 2.8.0 2.15.0 --discard
 
 The installed torch, NumPy and TensorFlow are measured in this interpreter's
 environment (``--torch`` alone measures only the releases it names). Each other torch
@@ -36,7 +36,7 @@ import time
 import types
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RELEASES = ("2.7.1", "2.8.0", "2.9.1", "2.10.0", "2.11.0", "2.12.1", "2.15.0")
 VENV_ROOT = Path("/tmp/gatherlab-releases")
 

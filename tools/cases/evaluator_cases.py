@@ -6,7 +6,7 @@ value, dtype and shape, or the same exception type and, for a gather-family call
 same ``gatherlab.diagnose`` rule. ``tests/test_page_exercises.py`` fails when the stored
 file is stale. Regenerate (after changing this file) with
 
-    .venv/bin/python tools/evaluator_cases.py
+    .venv/bin/python tools/cases/evaluator_cases.py
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import torch  # noqa: E402
 
 from gatherlab.diagnose import diagnose  # noqa: E402
 
-CASES_FILE = Path(__file__).resolve().parent.parent / "tests/js/evaluator_cases.json.gz"
+CASES_FILE = Path(__file__).resolve().parents[2] / "tests/js/evaluator_cases.json.gz"
 SEED = 22
 TORCH_DTYPES = {
     torch.int64: "int64",
