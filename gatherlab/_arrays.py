@@ -84,3 +84,24 @@ def fresh(value: Any) -> Any:
     if kind == "tensorflow":
         return value  # TensorFlow tensors are immutable
     return copy.deepcopy(value)
+
+
+def broadcast_for_take_along_dim(
+    source_shape: tuple[int, ...], index_shape: tuple[int, ...], dim: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The shapes take_along_dim broadcasts input and indices to.
+
+    Every dim but ``dim`` is broadcast; along ``dim`` each keeps its size.
+    """
+
+    def along_dim(shape: tuple[int, ...], sizes: tuple[int, ...]) -> tuple:
+        """``sizes`` with the entry at ``dim`` taken from ``shape``."""
+        merged = list(sizes)
+        merged[dim] = shape[dim]
+        return tuple(merged)
+
+    others = np.broadcast_shapes(
+        tuple(1 if d == dim else s for d, s in enumerate(source_shape)),
+        tuple(1 if d == dim else s for d, s in enumerate(index_shape)),
+    )
+    return along_dim(source_shape, others), along_dim(index_shape, others)

@@ -18,9 +18,15 @@ from typing import Any
 import numpy as np
 
 from gatherlab import rules
-from gatherlab._arrays import dtype_name, entry, framework_of, to_numpy, wrap_dim
+from gatherlab._arrays import (
+    broadcast_for_take_along_dim,
+    dtype_name,
+    entry,
+    framework_of,
+    to_numpy,
+    wrap_dim,
+)
 from gatherlab.errors import package_bug
-from gatherlab.reference import broadcast_for_take_along_dim
 
 OPS = ("gather", "take_along_dim", "take", "index_select")
 # Which index dtypes each op accepts (take_along_dim with dim=None goes through gather).

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from gatherlab import rules
-from gatherlab._arrays import like, to_numpy, wrap_dim
+from gatherlab._arrays import broadcast_for_take_along_dim, like, to_numpy, wrap_dim
 
 
 def _checked(position: int, size: int, where: str) -> int:
@@ -88,27 +88,6 @@ def take(input: Any, index: Any) -> Any:
         where = f"index{list(out_coord)}"
         out[out_coord] = flat[_checked(position, flat.size, where)]
     return like(input, out)
-
-
-def broadcast_for_take_along_dim(
-    source_shape: tuple[int, ...], index_shape: tuple[int, ...], dim: int
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The shapes take_along_dim broadcasts input and indices to.
-
-    Every dim but ``dim`` is broadcast; along ``dim`` each keeps its size.
-    """
-
-    def along_dim(shape: tuple[int, ...], sizes: tuple[int, ...]) -> tuple:
-        """``sizes`` with the entry at ``dim`` taken from ``shape``."""
-        merged = list(sizes)
-        merged[dim] = shape[dim]
-        return tuple(merged)
-
-    others = np.broadcast_shapes(
-        tuple(1 if d == dim else s for d, s in enumerate(source_shape)),
-        tuple(1 if d == dim else s for d, s in enumerate(index_shape)),
-    )
-    return along_dim(source_shape, others), along_dim(index_shape, others)
 
 
 def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:

@@ -10,9 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from gatherlab._arrays import framework_of, to_numpy
+from gatherlab._arrays import broadcast_for_take_along_dim, framework_of, to_numpy
 from gatherlab.diagnose import RuleError, diagnose, entry
-from gatherlab.reference import broadcast_for_take_along_dim
 
 
 def format_value(value: Any) -> str:
