@@ -152,15 +152,16 @@ test-bare: $(STAMP)
 notebooks: $(STAMP)
 	$(PY) tools/run/execute_notebooks.py $(NOTEBOOKS)
 
-# On a machine with CUDA: run every chapter's gpu cells, store their outputs in place
-# (nothing else changes), then compare them once more. A bare GPU machine without this
-# environment uses `make gpu-wheels` here and tools/run/gpu_device_run.sh there.
+# On a machine with CUDA: run every chapter as `make notebooks` does, store only its gpu
+# cells' outputs (nothing else changes), then compare them once more. A bare GPU machine
+# with Python and torch only: `make gpu-wheels` here, then there
+# `python3 tools/run/execute_notebooks.py --wheels .whl --gpu-only notebooks/NN_*.ipynb`.
 gpu-outputs: $(STAMP)
-	$(PY) tools/run/gpu_outputs.py $(NOTEBOOKS)
-	$(PY) tools/run/gpu_outputs.py --check $(NOTEBOOKS)
+	$(PY) tools/run/execute_notebooks.py --gpu-only $(NOTEBOOKS)
+	$(PY) tools/run/execute_notebooks.py --check $(NOTEBOOKS)
 
 gpu-wheels: | $(PY)
-	$(PY) tools/run/gpu_outputs.py --download-wheels .whl
+	$(PY) tools/run/execute_notebooks.py --download-wheels .whl
 
 # Refresh the vendored axe-core in tests/js/vendor from package-lock.json (needs npm;
 # `make test` does not). Bump a version in package.json, then `npm install
