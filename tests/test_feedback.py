@@ -823,7 +823,7 @@ def test_every_row_reading_every_position_quotes_the_positions():
     assert result.verdict.misconception == "every-row-reads-every-position"
     # the visible example's labels are [1, 0]
     assert "each row with all 2 positions" in result.message
-    assert "with the positions [1, 0]" in result.fix
+    assert "with all the positions, [1, 0]," in result.fix
 
 
 def test_a_transposed_result_gets_code_advice_only_where_code_was_written():
