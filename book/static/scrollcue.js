@@ -21,7 +21,7 @@
         var box = event.target;
         if (box instanceof Element && box.matches(BOXES)) mark(box);
       },
-      true
+      true,
     );
     window.addEventListener("resize", markAll);
     window.addEventListener("load", markAll);
