@@ -21,6 +21,8 @@ from gatherlab.exercises import (
     cases,
 )
 from gatherlab.exercises.compare import shape_advice
+from gatherlab.exercises.feedback import describe
+from gatherlab.exercises.page import fix_names
 from gatherlab.exercises.registry import Registry
 from gatherlab.exercises.result import FAILED, NOT_ATTEMPTED, PASSED
 from gatherlab.exercises.verdict import PLACEHOLDER, messages, phrase
@@ -720,9 +722,10 @@ def test_cases_that_must_raise_catch_a_wrapping_solution():
         lambda input, dim, index: torch.gather(input, dim, index % input.size(dim))
     )
     assert wrapping.verdict.misconception == "python-style-modulo"
-    assert wrapping.words.startswith("On invalid hidden case 1 of 10, your result ")
+    assert wrapping.words.startswith("On invalid hidden case 1 of 10 (input = [[")
     assert "raise on anything beyond" in wrapping.words
-    assert any(line.startswith("index = ") for line in wrapping.details)
+    # the case's inputs are in the message itself, as the learner never saw them
+    assert "; index = [[" in wrapping.words and wrapping.details == ()
 
     def never_raising(input, dim, index):
         try:
@@ -1000,11 +1003,14 @@ def test_predicting_an_error_for_code_that_runs_says_why_it_runs():
         result = EXERCISES["04.predict_wrap"].check(answer)
         assert result.words.startswith(
             "It does not raise: in torch 2.13 take_along_dim wraps every position "
-            "modulo the size."
+            "modulo the dim's size, so none is out of range: index[0, 0] = 4 reads "
+            "position 1."
         )
     plain = EXERCISES["01.predict_columns"].check("it raises")
+    # the rules its call satisfies, not only the shape it returns
     assert plain.words.startswith(
-        "It does not raise: the code returns a value of shape (2, 3)."
+        "It does not raise: gather's rules hold: every position in index is within "
+        "-3..2 along dim 1, and index is no larger than x on the other dims."
     )
     assert "does not read as numbers" in (
         EXERCISES["04.predict_wrap"].check("no idea").message
@@ -1073,13 +1079,18 @@ def test_a_pair_of_misconceptions_is_two_phrases_joined_by_the_pair_template():
     # the lead, and the along clause of a 2-d input, are phrases of the table too
     assert first.fields["lead"] == phrase("lead.case", case=phrase("case.visible"))
     assert first.fields["along"] == phrase("along.column")
-    hidden = phrase("case.hidden", number="2", count="50")
-    assert second.fields["lead"] == phrase("lead.case", case=hidden)
+    hidden = second.fields["lead"].fields["case"]
+    assert (hidden.template, hidden.fields["number"]) == ("case.hidden", "2")
+    # a hidden case names its inputs, which the learner cannot see otherwise
+    inputs = EXERCISES["01.pick_columns"].cases[2][0]
+    assert hidden.fields["inputs"] == "; ".join(describe(inputs))
+    assert hidden.fields["inputs"].startswith("x = [[")
     # each part's final period gives way to the pair's own
     assert result.words.startswith(
         "On the visible example, your result is what the same positions give along "
         "dim 0, but columns count along dim 1 (a column in each row). "
-        "On hidden case 2 of 50, your result has shape (1, 5, 1)"
+        f"On hidden case 2 of 50 ({hidden.fields['inputs']}), your result has shape "
+        "(1, 5, 1)"
     )
     assert result.fix.startswith("Use dim=1.")
     # on one case, the second part follows the first's lead: "; also, "
@@ -1109,13 +1120,14 @@ def test_a_pairs_second_part_on_another_case_says_which_case():
         "pair.apart",
         "ignores-inputs+extra-axis",
     )
-    case = phrase("case.hidden", number="1", count="50")
-    assert said.fields["first"].fields["lead"] == phrase("lead.case", case=case)
+    case = said.fields["first"].fields["lead"].fields["case"]
+    assert (case.template, case.fields["number"]) == ("case.hidden", "1")
     assert said.fields["second"].fields["lead"] == phrase(
         "lead.case", case=phrase("case.visible")
     )
     assert result.words.startswith(
-        "On hidden case 1 of 50, your result is the visible example's answer whatever "
+        f"On hidden case 1 of 50 ({case.fields['inputs']}), your result is the "
+        "visible example's answer whatever "
         "the inputs: compute it from the arguments. On the visible example, your "
         "result has shape (1, 3, 4): "
     )
@@ -1240,3 +1252,14 @@ def test_a_check_that_needs_a_missing_library_is_not_a_cross(tmp_path):
         "the top.",
         "False",
     ]
+
+
+def test_a_flat_position_is_read_in_row_major_order_whatever_the_learner_assumed():
+    # the product of row and column, and a position read down the columns: the same
+    # stride rule, named
+    column_major = EXERCISES["03.predict_flat_positions"].check([[23, 10], [44, 41]])
+    assert column_major.verdict.misconception == "flat-stride"
+    fix = EXERCISES["03.fix_pairs_for_take"]
+    pairs = fix_names(fix)["pairs"]
+    product = fix.check(pairs[:, 0] * pairs[:, 1])
+    assert product.verdict.misconception == "flat-stride"

@@ -30,6 +30,7 @@ FAMILY = {
     "mean-empty-nan",
     "mean-total-count",
     "short-count",
+    "write-lost",
 }
 
 
@@ -102,6 +103,21 @@ def _mean(divide):
     return answer
 
 
+def _plus_equals_mean(values, segments, count):
+    # pytorch#59511's `+=` through an index, for the sums and the sizes alike
+    sums = torch.zeros(count, dtype=values.dtype)
+    sums[segments] += values
+    sizes = torch.zeros(count, dtype=values.dtype)
+    sizes[segments] += 1
+    return sums / sizes.clamp(min=1)
+
+
+def _dropped_result(losses, labels, classes):
+    sums = torch.zeros(classes, dtype=losses.dtype)
+    sums.index_add(0, labels, losses)  # out of place: its result is dropped
+    return sums
+
+
 def _default_mean(values, segments, count):
     zeros = torch.zeros(count, dtype=values.dtype)
     return zeros.scatter_reduce(0, segments, values, "mean")
@@ -125,6 +141,9 @@ NAMED = [
     ("06.class_loss_sums", _averaged(True), "mean-instead-of-sum"),
     ("06.class_loss_sums", _averaged(False), "mean-instead-of-sum"),
     ("06.segment_means", _default_mean, "include-self-mixed"),
+    ("06.segment_means", _plus_equals_mean, "kept-one-write"),
+    ("06.class_loss_sums", _dropped_result, "write-lost"),
+    ("06.predict_scatter_nd", [0, 0, 0, 0], "write-lost"),
     ("06.segment_means", _mean(lambda s, n, v: s), "mean-without-count"),
     ("06.segment_means", _mean(lambda s, n, v: s / n), "mean-empty-nan"),
     ("06.segment_means", _mean(lambda s, n, v: s / len(v)), "mean-total-count"),
@@ -221,3 +240,53 @@ def test_an_error_on_the_visible_example_is_not_taken_for_a_wrong_write():
         result = check(exercise.id, answer)
         assert result.verdict is not None and result.verdict.misconception is None
         assert "raised RuntimeError" in result.words
+
+
+def test_a_raises_prediction_is_told_the_rule_the_write_satisfies():
+    # onnx#4548: repeated scatter_nd indices believed to be an error
+    result = check("06.predict_scatter_nd", "it raises")
+    assert "allows a repeated position" in result.words
+    assert "out[1] gets 5 + 6" in result.words
+    assert "within 0..3" in result.fix
+
+
+def test_an_error_of_any_op_is_explained_by_the_error_table():
+    # uzh-rpg/rpg_e2vid#5's float index given to index_add_: the rule and the fix,
+    # torch's own words only as a quoted detail
+    def float_index(losses, labels, classes):
+        sums = torch.zeros(classes, dtype=losses.dtype)
+        return sums.index_add_(0, labels.float(), losses)
+
+    result = check("06.class_loss_sums", float_index)
+    assert result.verdict.template == "implement.raised_explained"
+    assert "Convert with index.long()" in result.words
+    assert "index_add_(): Expected dtype" not in result.words
+    assert result.details[-1] == (
+        "The library said: RuntimeError: index_add_(): Expected dtype int32/int64 "
+        "for index but got: Float"
+    )
+
+
+def test_an_answer_stopped_by_an_error_is_judged_past_it_too():
+    # a float index and the wrong dim: the error, then what the write does once the
+    # index is int64
+    def two_slips(labels, classes):
+        rows = torch.zeros(labels.shape[0], classes, dtype=torch.int64)
+        return rows.scatter_(0, labels.float().unsqueeze(1), 1)
+
+    result = check("06.one_hot", two_slips)
+    assert result.verdict.template == "repaired"
+    assert result.verdict.misconception == "write-other-dim"
+    assert "index has dtype float32" in result.words
+    assert "With that repaired, another step is wrong too." in result.words
+    assert result.words.endswith("write with dim=1.")
+
+
+def test_an_answer_whose_one_mistake_is_its_error_gets_no_second():
+    def float_labels(labels, classes):
+        rows = torch.zeros(labels.shape[0], classes, dtype=torch.int64)
+        return rows.scatter_(1, labels.float().unsqueeze(1), 1)
+
+    result = check("06.one_hot", float_labels)
+    assert result.verdict.template == "implement.raised_rule"
+    assert result.verdict.misconception is None

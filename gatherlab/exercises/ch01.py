@@ -149,8 +149,9 @@ def _gather_2d_case(rng: np.random.Generator) -> dict:
         int(rng.integers(1, size + 3)) if d == along else int(rng.integers(1, size + 1))
         for d, size in enumerate(shape)
     )
+    dtype = (torch.int64, torch.float32)[int(rng.integers(2))]  # kept, as asked
     return {
-        "input": cases.values(rng, shape),
+        "input": cases.values(rng, shape, dtype),
         "dim": dim,
         "index": cases.positions(rng, shape[along], index_shape),
     }

@@ -151,7 +151,6 @@ predict(
     "Predict take_along_dim with out-of-range positions",
     code=take_along_dim_wraps,
     explain=Call("take_along_dim", x, 1, torch.tensor([[4, -2], [3, 1]])),
-    runs_because=("in torch 2.13 take_along_dim wraps every position modulo the size"),
 )
 
 
@@ -194,8 +193,9 @@ choose(
     why={
         "A": "only the CPU kernel checks the coordinates; the GPU kernel has no "
         "check and stores 0, and XLA's gather clamps every coordinate into range",
-        "B": "tf.gather_nd does not count from the end: on the CPU -1 is outside "
-        "[0, size)",
+        "B": "tf.gather_nd does not count from the end on any device: on the CPU "
+        "-1 is outside [0, size) and raises, a GPU writes 0 for that coordinate, "
+        "and XLA clamps -1 to 0, the first column",
         "C": "each backend treats the bad coordinate its own way, and only the CPU "
         "tells you (XLA on a CPU, tensorflow-cpu 2.21, read [1, 0] for [1, -1])",
         "D": "nothing wraps -1 to the end: the GPU stores 0, and XLA clamps -1 to 0, "
@@ -248,7 +248,8 @@ choose(
         "raises at the call and breaks nothing: move the index with "
         "index.to(x.device)",
         "B": "gather never moves a tensor to another device: input and index must "
-        "already be on the same one",
+        "already be on the same one, and the call raises a RuntimeError that names "
+        "both devices (cuda:0 and cpu); move the index with index.to(x.device)",
         "C": "a device-side assert comes from a kernel that ran; this call never "
         "starts one, because the devices are checked first",
         "D": "the result of an op lives on its input's device, and this op does not "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import zlib
 from collections.abc import Callable, Mapping
@@ -11,6 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from gatherlab import error_rules
 from gatherlab._arrays import entry, framework_of, fresh, like, to_numpy
 from gatherlab.diagnose import Problem, diagnose, scatter_problems
 from gatherlab.errors import package_bug, short_error
@@ -27,6 +29,7 @@ from gatherlab.exercises.misconceptions import (
     Voice,
     equal,
     explain,
+    reproduces,
 )
 from gatherlab.exercises.patching import (
     ForbiddenOpError,
@@ -36,6 +39,7 @@ from gatherlab.exercises.patching import (
     forbidding,
     function,
     owner,
+    repairing,
     spying,
     used,
 )
@@ -175,10 +179,17 @@ class Implement(Exercise):
     def solution_source(self) -> str:
         return source(self.solution)
 
-    def _where(self, number: int) -> Phrase:
+    def _where(self, number: int, args: Mapping[str, Any]) -> Phrase:
+        """The case's name; a hidden case's with its inputs (small ones in full, a
+        larger one by its shape), which the learner cannot see otherwise."""
         if number == 0:
             return phrase("case.visible")
-        return phrase("case.hidden", number=str(number), count=str(self.hidden))
+        return phrase(
+            "case.hidden",
+            number=str(number),
+            count=str(self.hidden),
+            inputs="; ".join(describe(args)),
+        )
 
     @cached_property
     def all_cases(self) -> list[Case]:
@@ -203,12 +214,17 @@ class Implement(Exercise):
         expected_at_0 = to_numpy(visible_expected)
         found = []
         listed: list[tuple[Phrase, dict[str, Any], Any]] = [
-            (self._where(number), args, to_numpy(expected))
+            (self._where(number, args), args, to_numpy(expected))
             for number, (args, expected) in enumerate(self.cases)
         ]
         listed += [
             (
-                phrase("case.invalid", number=str(number), count=str(self.invalid)),
+                phrase(
+                    "case.invalid",
+                    number=str(number),
+                    count=str(self.invalid),
+                    inputs="; ".join(describe(args)),
+                ),
                 args,
                 Raised("Error"),
             )
@@ -288,14 +304,18 @@ class Implement(Exercise):
         template = "passed.implement_invalid" if self.invalid else "passed.implement"
         return judged(self.id, verdict(True, template), (ran,))
 
-    def _run(self, answer: Callable[..., Any], args: Mapping[str, Any]) -> Run:
+    def _run(
+        self, answer: Callable[..., Any], args: Mapping[str, Any], repair: bool = False
+    ) -> Run:
         """The learner's function on one case: its value or error, the gather-family
         calls it made, its arguments afterwards and whether it used a required
-        function's result. ``torch.empty`` fills with ``fill`` meanwhile."""
+        function's result. ``torch.empty`` fills with ``fill`` meanwhile; with
+        ``repair``, a float index and a value of another dtype are repaired."""
         given = self._given(args)
         calls: list[SpiedCall] = []
         results: list[Any] = []
         with (
+            repairing() if repair else contextlib.nullcontext(),
             filling_empty(0),
             spying(calls),
             forbidding(self.forbid),
@@ -330,7 +350,8 @@ class Implement(Exercise):
     def _explain(self, answer: Any, number: int, runs: list[Run]) -> Result:
         """Why the learner's function fails case ``number`` (the first it fails)."""
         case, run = self.all_cases[number], runs[number]
-        details = describe(case.args)
+        # a hidden case names its inputs in the message itself (its lead)
+        details = describe(case.args) if number == 0 else ()
         if isinstance(case.expected, Raised):
             found = self._named(runs)
             if found is not None:
@@ -345,7 +366,48 @@ class Implement(Exercise):
         found = self._named(runs) or (
             self._unwritten(answer, case, run) if run.error is None else None
         )
-        return judged(self.id, found or self._fallback(case, run, expected), details)
+        found = found or self._repaired(answer, runs)
+        found = found or self._fallback(case, run, expected)
+        if run.error is not None and found.template != "implement.raised":
+            # the library's own words, quoted under the words that explain them
+            details = (*details, f"The library said: {short_error(run.error)}")
+        return judged(self.id, found, details)
+
+    def _repaired(self, answer: Callable[..., Any], runs: list[Run]) -> Verdict | None:
+        """An answer built in several steps, stopped by an error (a float index, a
+        value of another dtype): run again with that slip repaired
+        (``patching.repairing``), its later steps are judged too, and a mistake
+        they make is named after the error (``repaired``)."""
+        raised = [k for k in range(len(self.cases)) if runs[k].error is not None]
+        if not raised:
+            return None
+        try:
+            again = [
+                self._run(answer, other.args, repair=True).outcome
+                for other in self.all_cases
+            ]
+        except (ForbiddenOpError, NotImplementedError):
+            return None
+        if all(
+            reproduces(case.expected, outcome, case.expected)
+            for case, outcome in zip(self.all_cases, again, strict=True)
+        ):
+            return None  # the error was its one mistake
+        # a repair that changes nothing leaves the outcomes no misconception matched
+        second = explain(self.search, again, IMPLEMENT_VOICE)
+        if second is None:
+            return None
+        k = raised[0]
+        first = self._fallback(self.all_cases[k], runs[k], self.cases[k][1])
+        return Verdict(
+            False,
+            "repaired",
+            {
+                "first": Phrase(first.template, first.fields),
+                "second": Phrase(second.template, second.fields),
+            },
+            second.misconception,
+        )
 
     def _named(self, runs: list[Run]) -> Verdict | None:
         """The misconception that reproduces the learner's outcome on every case."""
@@ -405,6 +467,11 @@ class Implement(Exercise):
                 return completed(hint[0], {"case": case.name, "error": error}, hint[1])
             problem = _problem(run.calls)
             if problem is None:
+                explained = explained_error(run.error)
+                if explained is not None:
+                    return verdict(
+                        False, "implement.raised_explained", case=case.name, **explained
+                    )
                 return verdict(False, "implement.raised", case=case.name, error=error)
             # the rule, not torch's own words, as the page says it
             known = {
@@ -631,6 +698,20 @@ def _outcome(value: Any) -> Outcome:
         return to_numpy(value)
     except Exception:  # a ragged list, an odd object: an outcome no value equals
         return np.asarray(None)
+
+
+def explained_error(error: BaseException) -> dict[str, str] | None:
+    """The rule an error of the learner's code breaks, from the one table of error
+    rules (``gatherlab.error_rules``): its meaning and fix for this error (the
+    library's own words are a detail line under the message: ``quoted_error``);
+    None where no rule recognises it. The page explains its evaluator's error with
+    the same table (exercises.mjs)."""
+    words = short_error(error)
+    detail = words.split(": ", 1)[1] if ": " in words else ""
+    found = error_rules.explain(detail) if detail else None
+    if found is None or not found.recognised or not found.meaning:
+        return None
+    return {"error": type(error).__name__, "meaning": found.meaning, "fix": found.fix}
 
 
 def _problem(calls: list[SpiedCall]) -> Problem | None:

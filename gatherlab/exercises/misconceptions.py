@@ -189,6 +189,9 @@ class Misconception:
     stage: str  # "call", "case" or "output"
     variants: Variants
     words: Words
+    # "read" (a gather-family read: ``Case.call``), "write" (a write by index:
+    # ``Case.write``) or "value" (any value, whatever op made it)
+    family: str = "read"
 
     @property
     def template(self) -> str:
@@ -196,13 +199,23 @@ class Misconception:
 
 
 LIBRARY: list[Misconception] = []
+FAMILIES = ("read", "value", "write")
+# A missing expand is tried before a moved axis: an unexpanded index is both.
+PRIORITY = {"missing-expand": -1}
 
 
-def misconception(id: str, stage: str, words: Words) -> Callable[[Variants], Variants]:
-    """Register the decorated variants function as misconception ``id``."""
+def misconception(
+    id: str, stage: str, words: Words, family: str = ""
+) -> Callable[[Variants], Variants]:
+    """Register the decorated variants function as misconception ``id`` of
+    ``family`` (by default "value" for an output misconception, else "read"). The
+    library stays in one order whatever module registered first."""
 
     def register(variants: Variants) -> Variants:
-        LIBRARY.append(Misconception(id, stage, variants, words))
+        kind = family or ("value" if stage == "output" else "read")
+        LIBRARY.append(Misconception(id, stage, variants, words, kind))
+        # the order of registration, the writing family last (stable sort)
+        LIBRARY.sort(key=lambda m: (m.family == "write", PRIORITY.get(m.id, 0)))
         return variants
 
     return register
@@ -743,6 +756,9 @@ def _strided(flat: np.ndarray, rows: int, columns: int) -> dict[str, np.ndarray]
         "rows": row * rows + column,  # the row times the number of rows
         "column-major": column * rows + row,  # counted column by column
         "swapped": column * columns + row,  # (column, row) read as (row, column)
+        "product": row * column,  # the row times the column: no stride at all
+        # each flat position read counting down the columns (column-major order)
+        "read-column-major": (flat % rows) * columns + flat // rows,
     }
 
 
@@ -933,6 +949,44 @@ def _expanded_as_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"as-input": expanded, "one-position": one_position}
 
 
+def _slices_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    dim = _axis(case.call)
+    positions = shared_positions(to_numpy(case.call.index), dim)
+    return {
+        "shape": _shape(outcome),
+        "expected": _shape(case.expected),
+        "positions": case.positions,
+        "count": shape_text(positions.shape),
+        "dim": str(dim),
+    }
+
+
+@misconception("slices-for-expanded-index", "call", _slices_words)
+def _slices(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """An index expanded over the dims after ``dim``, as gather needs, given to an op
+    that takes a whole slice for each index entry (tf.gather with batch_dims,
+    index_select, ``x[rows, index]``): each copy reads the whole slice, so the
+    result has those dims twice."""
+    if not _gathering(case) or not case.writes_code or case.finish is not None:
+        return {}
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    index = to_numpy(case.call.index)
+    if index.ndim != source.ndim or dim >= index.ndim - 1 or index.size == 0:
+        return {}
+    if shared_positions(index, dim).shape == index.shape:
+        return {}  # nothing expanded: a slice per entry is the whole-rows mistake
+    if index.dtype.kind not in "iu" or index.min() < 0:
+        return {}
+    if index.max() >= source.shape[dim]:
+        return {}
+    out = np.empty(index.shape + source.shape[dim + 1 :], dtype=source.dtype)
+    for at in np.ndindex(index.shape):
+        out[at] = source[at[:dim] + (int(index[at]),)]
+    return {"slices": out}
+
+
 def _other_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     d, other = key
@@ -1041,6 +1095,7 @@ def _wrote_the_positions(case: Case, base: Any) -> Mapping[Any, Outcome]:
     "ignores-inputs",
     "case",
     _no_words,
+    family="value",
 )
 def _ignores_inputs(case: Case, base: Any) -> Mapping[Any, Outcome]:
     visible = case.visible_expected
@@ -1058,6 +1113,7 @@ def _size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     "hard-coded-size",
     "case",
     _size_words,
+    family="value",
 )
 def _hard_coded_size(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """A size of the visible example written as a number: a tensor's size on a dim
@@ -1115,6 +1171,7 @@ def _negative_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str
     "negative-dim",
     "case",
     _negative_dim_words,
+    family="value",
 )
 def _negative_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     dim = case.args.get("dim")
@@ -1382,9 +1439,6 @@ def _gradient_other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {k: v for k, v in found.items() if v is not None}
 
 
-# A missing expand is tried before a moved axis: an unexpanded index is both.
-PRIORITY = {"missing-expand": -1}
-LIBRARY.sort(key=lambda item: PRIORITY.get(item.id, 0))
 # Finishes never used in a pair: one number says too little to tell a mistake under it.
 SINGLE_ONLY = {"reduced-to-one-value"}
 
@@ -1581,3 +1635,8 @@ def explain(search: Search, learner: Sequence[Outcome], voice: Voice) -> Verdict
     """The verdict of the first misconception reproducing ``learner`` on all cases."""
     found = search.matching(learner)
     return None if found is None else verdict_of(found, search, voice)
+
+
+# Every family is registered with the library, whichever module was imported first: its
+# size and order never depend on what a program imported (writes imports from here).
+from gatherlab.exercises import writes as _writes  # noqa: E402, F401

@@ -249,6 +249,7 @@ PAGE_TEMPLATES = {
     "implement": (
         *CODE_TEMPLATES,
         "implement.raised",
+        "implement.raised_explained",
         "implement.raised_rule",
         "implement.raised_rule_hint",
         "implement.detached",

@@ -231,6 +231,55 @@ def spying(calls: list[SpiedCall]) -> contextlib.AbstractContextManager[None]:
     return _patched(names, spied)
 
 
+# The ops whose index a repair makes int64, and whose src it gives the input's dtype:
+# (position of the index, position of src or None), after self for the methods.
+REPAIRED = {
+    "gather": (2, None),
+    "take_along_dim": (1, None),
+    "index_select": (2, None),
+    "scatter": (2, 3),
+    "scatter_add": (2, 3),
+    "scatter_reduce": (2, 3),
+    "index_add": (2, 3),
+}
+
+
+def repairing() -> contextlib.AbstractContextManager[None]:
+    """Run a learner's function with the two slips that stop it before its other
+    steps repaired: a float index is made int64 (``.long()``), and a tensor of values
+    written gets the input's dtype. What the function then returns shows the
+    mistakes its later steps make (an answer built in several steps)."""
+    import torch
+
+    names = []
+    for op in REPAIRED:
+        names += [f"torch.{op}", f"torch.Tensor.{op}"]
+        if op not in SPIED:  # a writing op: its in-place method too
+            names.append(f"torch.Tensor.{op}_")
+
+    def repaired(name: str, original: Any) -> Callable[..., Any]:
+        at_index, at_src = REPAIRED[name.rsplit(".", 1)[-1].rstrip("_")]
+
+        def repair(*args: Any, **kwargs: Any) -> Any:
+            given = list(args)
+            source = given[0] if given else None
+            for at, make in ((at_index, "index"), (at_src, "src")):
+                if at is None or at >= len(given):
+                    continue
+                value = given[at]
+                if not isinstance(value, torch.Tensor):
+                    continue
+                if make == "index" and value.is_floating_point():
+                    given[at] = value.long()
+                elif make == "src" and isinstance(source, torch.Tensor):
+                    given[at] = value.to(source.dtype)
+            return original(*given, **kwargs)
+
+        return repair
+
+    return _patched(names, repaired)
+
+
 def filling_empty(value: int) -> contextlib.AbstractContextManager[None]:
     """``torch.empty`` and its kin return tensors filled with ``value``, so a position
     a learner's function never writes is found by running it with two fills."""

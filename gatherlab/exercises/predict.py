@@ -24,22 +24,125 @@ from gatherlab.exercises.misconceptions import Case, Search, Voice
 from gatherlab.exercises.misconceptions import explain as explain_misconception
 from gatherlab.exercises.rendering import as_shown, assigned, body
 from gatherlab.exercises.result import Feedback, Result, not_attempted
-from gatherlab.exercises.verdict import Phrase, Verdict, phrase, verdict
+from gatherlab.exercises.verdict import (
+    Field,
+    Phrase,
+    Verdict,
+    fields_of,
+    phrase,
+    verdict,
+)
+from gatherlab.exercises.writes import REDUCE_WORDS
 from gatherlab.exercises.wrong import transposed
 from gatherlab.trace import format_value
 
 SAYS_IT_RAISES = re.compile(r"rais|error|exception|fail|throw|crash", re.IGNORECASE)
 
 
-def runs_because(explain: Call | None, expected: Any) -> Phrase:
-    """Why the code runs: for calls whose reason is the op itself (take flattens),
-    that reason; else the shape of what it returns."""
-    if explain is None or explain.op != "take":
-        return phrase("runs.shape", shape=shape_text(to_numpy(expected).shape))
-    size = int(to_numpy(explain.input).size)
+def runs_because(explain: Call | None, expected: Any, write: Any = None) -> Phrase:
+    """Why the code runs: the rules its call or write satisfies (a repeated write
+    position is allowed; every position is within its dim), or, for calls whose
+    reason is the op itself (take flattens), that reason; else the shape it
+    returns."""
+    shape = shape_text(to_numpy(expected).shape)
+    if write is not None:
+        return _write_runs(write)
+    if explain is None:
+        return phrase("runs.shape", shape=shape)
+    if explain.op == "take_along_dim":
+        return _wraps(explain, shape)
+    if explain.op == "take":
+        flat = to_numpy(explain.input).reshape(-1)
+        size = int(flat.size)
+        index = to_numpy(explain.index).reshape(-1)
+        negative: Field = ""
+        if size and (index < 0).any():
+            position = int(index[index < 0][0])
+            negative = phrase(
+                "runs.negative",
+                input=explain.input_name,
+                position=str(position),
+                value=format_value(flat[position]),
+            )
+        return phrase(
+            "runs.take",
+            input=explain.input_name,
+            size=str(size),
+            last=str(size - 1),
+            negative=negative,
+        )
+    source = to_numpy(explain.input)
+    dim = int(explain.axis or 0) % max(source.ndim, 1)
+    size = int(source.shape[dim]) if source.ndim else 1
+    template = "runs.select" if explain.op == "index_select" else "runs.gather"
     return phrase(
-        "runs.take", input=explain.input_name, size=str(size), last=str(size - 1)
+        template,
+        index=explain.index_name,
+        input=explain.input_name,
+        dim=str(dim),
+        size=str(size),
+        last=str(size - 1),
+        shape=shape,
     )
+
+
+def _wraps(explain: Call, shape: str) -> Phrase:
+    """take_along_dim with a dim runs on any position: torch 2.13 wraps each one
+    modulo the size (the first position outside 0..size-1 shows how)."""
+    source, index = to_numpy(explain.input), to_numpy(explain.index)
+    dim = int(explain.axis or 0) % max(source.ndim, 1)
+    size = int(source.shape[dim]) if source.ndim else 1
+    outside = np.argwhere((index < 0) | (index >= size))
+    if not size or not len(outside):
+        return phrase("runs.shape", shape=shape)
+    at = tuple(int(c) for c in outside[0])
+    position = int(index[at])
+    return phrase(
+        "runs.wraps",
+        dim=str(dim),
+        size=str(size),
+        entry=entry(explain.index_name, at),
+        position=str(position),
+        used=str(position % size),
+    )
+
+
+def _write_runs(write: Any) -> Phrase:
+    """A write runs: a repeated position is no error (``repeats`` says what the op
+    does with it) and every position is within the dim it indexes."""
+    base = to_numpy(write.base)
+    dim = write.indexed_dim
+    size = int(base.shape[dim]) if base.ndim else 1
+    written: dict[tuple[int, ...], list[Any]] = {}
+    for to, value in write.writes():
+        written.setdefault(to, []).append(value)
+    repeated = [(to, values) for to, values in written.items() if len(values) > 1]
+    place = {
+        "op": write.text or f"{write.op}_",
+        "index": write.index_name,
+        "positions": str(to_numpy(write.index).reshape(-1).tolist()),
+        "dim": str(dim),
+        "last": str(size - 1),
+        "size": str(size),
+    }
+    if not repeated:
+        return phrase("runs.write_once", **place)
+    where, parts = repeated[0]
+    if write.op == "scatter_reduce" and write.include_self and parts:
+        parts = [base[where], *parts]  # the old value takes part (include_self)
+    fields = {
+        "where": entry("out", where),
+        "parts": " + ".join(format_value(v) for v in parts),
+        "values": ", ".join(format_value(v) for v in parts),
+        "last": format_value(parts[-1]) if parts else "",
+    }
+    if write.op == "scatter_reduce":
+        template = "repeats.reduce"
+        fields["reduce"] = REDUCE_WORDS.get(write.reduce, write.reduce)
+    else:
+        template = "repeats.add" if write.adds else "repeats.replace"
+    repeats = Phrase(template, {name: fields[name] for name in fields_of(template)})
+    return phrase("runs.write", repeats=repeats, **place)
 
 
 PREDICT_VOICE = Voice(lambda case: phrase("lead.not_quite"), "your answer")
@@ -84,6 +187,7 @@ def prediction_feedback(
     explain: Call | None = None,
     *,
     runs: str = "",
+    write: Any = None,
     gradient: bool = False,
     grad_output: Any = None,
     mistakes: Mapping[str, Any] | None = None,
@@ -98,7 +202,7 @@ def prediction_feedback(
     says what is known: the first wrong coordinate and what it should read.
     """
     if isinstance(answer, str) and SAYS_IT_RAISES.search(answer):
-        why = runs or runs_because(explain, expected)
+        why = runs or runs_because(explain, expected, write)
         return Feedback(verdict(False, "predict.says_raises", why=why))
     difference = differences(expected, answer, "your answer", strict=False)
     if difference is None:
@@ -223,6 +327,7 @@ class Predict(Exercise):
             answer,
             self.explain,
             runs=self.runs_because,
+            write=self.write,
             gradient=self.gradient,
             grad_output=self.grad_output,
             mistakes=self.mistakes,

@@ -14,8 +14,8 @@ for an empty segment or over the wrong count, positions off by one, a transposed
 index, every row written at every position (``out[:, labels] = 1``), and a count cut
 at the largest position (``torch.bincount`` without ``minlength``).
 
-Importing this module registers the family in ``misconceptions.LIBRARY``, after the
-reading family (a case with a ``Write`` exists only once it is imported).
+``misconceptions`` imports this module at its end, so the library holds this family
+(after the reading one) whichever module a program imports first.
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]
     }
 
 
-@misconception("write-other-dim", "call", _other_dim_words)
+@misconception("write-other-dim", "call", _other_dim_words, family="write")
 def _other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     write = _writes_of(case)
     if write is None or write.op in ("index_put", "plus_equals"):
@@ -249,7 +249,7 @@ def _read_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     return {"index": index, "src": src, "fix": fix}
 
 
-@misconception("read-instead-of-write", "call", _read_words)
+@misconception("read-instead-of-write", "call", _read_words, family="write")
 def _read_instead(case: Case, base: Any) -> Mapping[Any, Outcome]:
     import torch
 
@@ -306,7 +306,7 @@ def _spilled(write: Write, shift: int, case: Case) -> Outcome:
     return np.asarray(found).reshape(tuple(base.shape))
 
 
-@misconception("write-off-by-one", "call", _off_by_one_words)
+@misconception("write-off-by-one", "call", _off_by_one_words, family="write")
 def _off_by_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """Each position one past (or before) the one the index names: within its row,
     raising off the row's end (``index + 1``), or in the flattened tensor, spilling
@@ -335,7 +335,7 @@ def _transposed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     return {"shape": str(shape), "hint": hint}
 
 
-@misconception("write-index-transposed", "call", _transposed_words)
+@misconception("write-index-transposed", "call", _transposed_words, family="write")
 def _transposed(case: Case, base: Any) -> Mapping[Any, Outcome]:
     write = _writes_of(case)
     if write is None or not write.op.startswith("scatter") or write.index.dim() != 2:
@@ -353,7 +353,7 @@ def _every_row_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     }
 
 
-@misconception("write-every-row", "call", _every_row_words)
+@misconception("write-every-row", "call", _every_row_words, family="write")
 def _every_row(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """``out[:, labels] = 1``: every row written at every position, not its own."""
     write = _writes_of(case)
@@ -369,6 +369,35 @@ def _every_row(case: Case, base: Any) -> Mapping[Any, Outcome]:
     else:
         out[positions, :] = write.src
     return {"all": out}
+
+
+def _lost_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write, where = _base_words(case, outcome)
+    fix = ""
+    if case.writes_code:
+        fix = (
+            " An out-of-place op (`x.index_add(...)`) returns a new tensor: keep "
+            "its result. A write through two indexings (`x[rows][:, cols] = v`) or "
+            "into a clone changes only the copy: index once, `x[rows, cols] = v`."
+        )
+    return {
+        "where": entry("out", where),
+        "got": _at(outcome, where),
+        "op": _op(write),
+        "expected": _at(case.expected, where),
+        "fix": fix,
+    }
+
+
+@misconception("write-lost", "call", _lost_words, family="write")
+def _lost(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The tensor as it was before the write: an out-of-place write whose result
+    was dropped, or a write into a copy (``x[a][b] = v``, a clone) of the tensor
+    returned."""
+    write = _writes_of(case)
+    if write is None:
+        return {}
+    return {"unchanged": to_numpy(write.base)}
 
 
 # ---------------------------------------------------------------- repeated positions
@@ -387,33 +416,78 @@ def _one_write(write: Write, first: bool, onto_old: bool) -> np.ndarray:
     return out
 
 
-def _kept_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _kept_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     write, where = _base_words(case, outcome)
     parts = _parts(write, where)
     old = to_numpy(write.base)[where]
-    if old != 0:
+    mean = _averages(write)
+    if (old != 0 and not mean) or (mean and write.include_self):
         parts = [old, *parts]
     fix = ""
     if case.writes_code:
         fix = (
             " Assignments (`out[i] = v`, `out[i] += v`), scatter_ and index_put_ "
             "keep one write; add with index_add_, scatter_add_ or "
-            "index_put_(..., accumulate=True)."
+            "index_put_(..., accumulate=True)"
+            + (", for the sums and the sizes." if mean else ".")
         )
+    expected = _at(case.expected, where)
+    should = (
+        phrase(
+            "kept.mean",
+            op=_op(write),
+            parts=_joined(parts),
+            count=str(len(parts)),
+            expected=expected,
+        )
+        if mean
+        else phrase("kept.adds", op=_op(write), parts=_joined(parts), expected=expected)
+    )
     return {
         "where": entry("out", where),
         "got": _at(outcome, where),
-        "op": _op(write),
-        "parts": _joined(parts),
-        "expected": _at(case.expected, where),
+        "should": should,
         "fix": fix,
     }
 
 
-@misconception("kept-one-write", "call", _kept_words)
+def _averages(write: Write) -> bool:
+    """Whether the values written to a position average (a mean is a sum over a
+    count: both made by writes, each of which can keep one write)."""
+    return write.op == "scatter_reduce" and write.reduce == "mean"
+
+
+def _kept_in_a_mean(write: Write) -> dict[Any, Outcome]:
+    """A mean whose sums (and counts) kept one write per repeated position: the
+    last (or first) value over the right count (the sums kept one), or alone (both
+    kept one: a count of 1); an empty position 0 (a count clamped to 1) or nan."""
+    old = to_numpy(write.base)
+    if old.dtype.kind != "f":
+        return {}
+    written: dict[tuple[int, ...], list[Any]] = {}
+    for to, value in write.writes():
+        written.setdefault(to, []).append(float(value))
+    if write.include_self:
+        written = {to: [float(old[to]), *values] for to, values in written.items()}
+    found: dict[Any, Outcome] = {}
+    for kept in ("last", "first"):
+        for counts in ("counted", "one"):
+            for empty in (0.0, np.nan):
+                out = np.full(old.shape, empty, dtype=old.dtype)
+                for to, values in written.items():
+                    value = values[-1] if kept == "last" else values[0]
+                    out[to] = value / len(values) if counts == "counted" else value
+                found[(kept, counts, "nan" if np.isnan(empty) else "0")] = out
+    return found
+
+
+@misconception("kept-one-write", "call", _kept_words, family="write")
 def _kept_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """Repeats kept as one write where they add up."""
+    """Repeats kept as one write where they add up (or average: a mean's sums and
+    counts)."""
     write = _writes_of(case)
+    if write is not None and _averages(write):
+        return _kept_in_a_mean(write)
     if write is None or not write.adds:
         return {}
     return {
@@ -441,7 +515,7 @@ def _accumulated_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]
     }
 
 
-@misconception("accumulated-repeats", "call", _accumulated_words)
+@misconception("accumulated-repeats", "call", _accumulated_words, family="write")
 def _accumulated(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """Repeats added up where the op keeps one of the writes (unspecified which)."""
     write = _writes_of(case)
@@ -469,7 +543,7 @@ def _reduce_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     }
 
 
-@misconception("include-self-dropped", "call", _reduce_words)
+@misconception("include-self-dropped", "call", _reduce_words, family="write")
 def _self_dropped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     write = _writes_of(case)
     if write is None or write.op != "scatter_reduce" or not write.include_self:
@@ -477,7 +551,7 @@ def _self_dropped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"False": run_write(replace(write, include_self=False), case)}
 
 
-@misconception("include-self-mixed", "call", _reduce_words)
+@misconception("include-self-mixed", "call", _reduce_words, family="write")
 def _self_mixed(case: Case, base: Any) -> Mapping[Any, Outcome]:
     write = _writes_of(case)
     if write is None or write.op != "scatter_reduce" or write.include_self:
@@ -505,7 +579,7 @@ def _means(case: Case) -> Write | None:
     return write
 
 
-@misconception("mean-without-count", "call", _mean_words)
+@misconception("mean-without-count", "call", _mean_words, family="write")
 def _without_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """Each segment's sum, never divided (or divided by counts that kept one write)."""
     write = _means(case)
@@ -514,7 +588,7 @@ def _without_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"sum": run_write(replace(write, reduce="sum"), case)}
 
 
-@misconception("mean-empty-nan", "call", _mean_words)
+@misconception("mean-empty-nan", "call", _mean_words, family="write")
 def _empty_nan(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """The sums divided by counts that are 0 for an empty segment: 0 / 0 is nan."""
     write = _means(case)
@@ -528,7 +602,7 @@ def _empty_nan(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"nan": out}
 
 
-@misconception("mean-total-count", "call", _mean_words)
+@misconception("mean-total-count", "call", _mean_words, family="write")
 def _total_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """Every segment's sum divided by the number of all values."""
     write = _means(case)
@@ -556,7 +630,7 @@ def _averaged_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     }
 
 
-@misconception("mean-instead-of-sum", "call", _averaged_words)
+@misconception("mean-instead-of-sum", "call", _averaged_words, family="write")
 def _averaged(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """The values written to a position averaged where they add up (a ``mean``
     reduction, or sums divided by counts): with the old value or without it."""
@@ -605,7 +679,7 @@ def _reduced_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     }
 
 
-@misconception("other-reduction", "call", _reduced_words)
+@misconception("other-reduction", "call", _reduced_words, family="write")
 def _other_reduction(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """The values written to a position combined by a max, a min or a product where
     they add up (or average): with the old value (scatter_reduce's default
@@ -646,7 +720,7 @@ def _short_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     }
 
 
-@misconception("short-count", "call", _short_words)
+@misconception("short-count", "call", _short_words, family="write")
 def _short_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """The result cut, along the dim the write indexes, at the largest position
     written: a size taken from the positions (``labels.max() + 1``, torch.bincount

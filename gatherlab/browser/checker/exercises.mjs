@@ -25,6 +25,7 @@ import {
   trace,
   unravel,
 } from "../explorers/core.mjs";
+import { explain } from "../errors/explain.mjs";
 import { strRepr } from "../interpreter/python.mjs";
 
 // The evaluator (about 100 KB), imported by ready(): judge() and readTyped() need it.
@@ -660,8 +661,10 @@ function judged(payload, answer) {
     if (found.syntax) return v("page.syntax", { error: found.syntax });
     const early = payload.kind === "implement" && typeDifference(payload, found);
     if (early) return early;
-    if (found.missing) {
-      // the notebook asks that the result come from one of them
+    // the notebook asks that the result come from one of them; an answer that raised
+    // before it could call one is told its error, as the notebook does
+    const failing = payload.cases.findIndex((c, k) => !equals(found.outputs[k], c.expected));
+    if (found.missing && !(failing >= 0 && found.outputs[failing]?.error)) {
       const short = payload.require[0].split(".").pop();
       return v("implement.not_required", {
         case: payload.cases[0].name,
@@ -778,6 +781,15 @@ function raisesVerdict(payload, labels) {
   return first ? first.verdict : payload.passed;
 }
 
+// The rule an error breaks, from the one table of error rules (error_rules.mjs): its
+// meaning and fix; null where no rule recognises it (implement.explained_error).
+function explainedError(error) {
+  const detail = error.message ?? "";
+  const found = detail ? explain(detail) : null;
+  if (!found || !found.recognised || !found.meaning) return null;
+  return { error: error.type, meaning: found.meaning, fix: found.fix };
+}
+
 // What is known when nothing matches, on the first case that differs (page.py's
 // fallback): a shape, or the first wrong coordinate and what it should read. An error,
 // or a value where the case must raise, is worded by the page (the notebook words it
@@ -825,6 +837,8 @@ function fallback(payload, mine) {
         return v("implement.raised_rule_hint", { ...fields, hint: got.error.hint });
       return v("implement.raised_rule", fields);
     }
+    const explained = explainedError(got.error);  // implement.explained_error
+    if (explained) return v("implement.raised_explained", explained);
     return v("implement.raised", { error });
   }
   if (!got.tensor) return v(`${kind}.not_a_tensor`, { value: repr(got.other) });
