@@ -279,7 +279,7 @@ def test_an_answer_stopped_by_an_error_is_judged_past_it_too():
     assert result.verdict.misconception == "write-other-dim"
     assert "index has dtype float32" in result.words
     assert "With that repaired, another step is wrong too." in result.words
-    assert result.words.endswith("write with dim=1.")
+    assert result.fix == "Write with dim=1."
 
 
 def test_an_answer_whose_one_mistake_is_its_error_gets_no_second():

@@ -467,7 +467,7 @@ class Implement(Exercise):
                 return completed(hint[0], {"case": case.name, "error": error}, hint[1])
             problem = _problem(run.calls)
             if problem is None:
-                explained = explained_error(run.error)
+                explained = explained_error(run.error, self.id.split(".")[-1])
                 if explained is not None:
                     return verdict(
                         False, "implement.raised_explained", case=case.name, **explained
@@ -700,14 +700,17 @@ def _outcome(value: Any) -> Outcome:
         return np.asarray(None)
 
 
-def explained_error(error: BaseException) -> dict[str, str] | None:
+def explained_error(error: BaseException, called: str) -> dict[str, str] | None:
     """The rule an error of the learner's code breaks, from the one table of error
     rules (``gatherlab.error_rules``): its meaning and fix for this error (the
     library's own words are a detail line under the message: ``quoted_error``);
-    None where no rule recognises it. The page explains its evaluator's error with
-    the same table (exercises.mjs)."""
+    None where no rule recognises it, or where the error is about calling
+    ``called``, the exercise's function, itself. The page explains its evaluator's
+    error with the same table (exercises.mjs)."""
     words = short_error(error)
     detail = words.split(": ", 1)[1] if ": " in words else ""
+    if detail.startswith(f"{called}()"):
+        return None  # the learner's function called with other arguments: no op's rule
     found = error_rules.explain(detail) if detail else None
     if found is None or not found.recognised or not found.meaning:
         return None

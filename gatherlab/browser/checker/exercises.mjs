@@ -783,8 +783,11 @@ function raisesVerdict(payload, labels) {
 
 // The rule an error breaks, from the one table of error rules (error_rules.mjs): its
 // meaning and fix; null where no rule recognises it (implement.explained_error).
-function explainedError(error) {
+function explainedError(error, called) {
   const detail = error.message ?? "";
+  // a call of the learner's own function with other arguments than it takes breaks
+  // no rule of an op
+  if (detail.startsWith(`${called}()`)) return null;
   const found = detail ? explain(detail) : null;
   if (!found || !found.recognised || !found.meaning) return null;
   return { error: error.type, meaning: found.meaning, fix: found.fix };
@@ -837,7 +840,8 @@ function fallback(payload, mine) {
         return v("implement.raised_rule_hint", { ...fields, hint: got.error.hint });
       return v("implement.raised_rule", fields);
     }
-    const explained = explainedError(got.error);  // implement.explained_error
+    const called = payload.id.split(".").pop();  // the function the check calls
+    const explained = explainedError(got.error, called);  // implement.explained_error
     if (explained) return v("implement.raised_explained", explained);
     return v("implement.raised", { error });
   }
