@@ -840,8 +840,8 @@ function fallback(payload, mine) {
         return v("implement.raised_rule_hint", { ...fields, hint: got.error.hint });
       return v("implement.raised_rule", fields);
     }
-    const called = payload.id.split(".").pop();  // the function the check calls
-    const explained = explainedError(got.error, called);  // implement.explained_error
+    const called = payload.id.split(".").pop(); // the function the check calls
+    const explained = explainedError(got.error, called); // implement.explained_error
     if (explained) return v("implement.raised_explained", explained);
     return v("implement.raised", { error });
   }
