@@ -13,7 +13,7 @@ LAB_COPIES := $(patsubst notebooks/%,$(LAB)/%,$(NOTEBOOKS))
 LEARNER_STAMP := $(VENV)/.learner-installed
 
 .PHONY: book test test-browser test-platforms test-bare lab lab-tensorflow reset-lab notebooks lint \
-	clean vendor-js format-js gpu-outputs gpu-wheels site-zip regen
+	clean vendor-js format-js gpu-outputs gpu-wheels site-zip regen cases
 
 # The Python releases the book's pins have wheels for (requires-python, README.md).
 SUPPORTED := Python 3.11.5 to 3.13
@@ -86,13 +86,15 @@ format-js: $(NODE_STAMP)
 	node_modules/.bin/prettier --write $(JS_FORMATTED)
 
 # The explorers' browser code against cases generated from gatherlab and torch
-# (tools/cases/agreement_cases.py, tools/cases/scatter_agreement.py), the in-page exercises and their evaluator
-# (tools/cases/page_cases.py, tools/cases/evaluator_cases.py),
-# with Node's own test runner; then Python and notebooks. The suites that drive Chromium
+# (tools/cases/agreement_cases.py, tools/cases/scatter_agreement.py), the in-page
+# exercises and their evaluator (tools/cases/page_cases.py, tools/cases/evaluator_cases.py),
+# with Node's own test runner; then Python and notebooks. `make cases` writes those case
+# files into tests/js/generated/ (git-ignored), again only where gatherlab, tools/cases,
+# torch or TensorFlow changed (tools/cases/generate.py). The suites that drive Chromium
 # (and JupyterLab) on the built book are `make test-browser`, which .ci/run runs too.
 BROWSER_TESTS = tests/test_browser.py tests/test_page_exercises.py tests/test_site.py \
 	tests/test_jupyterlab.py
-test: lint
+test: lint cases
 	node --test tests/js/
 	$(VENV)/bin/pytest -rs -m "not network" --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/sanitize.cfg tests $(NOTEBOOKS) \
@@ -100,7 +102,7 @@ test: lint
 
 # The built book in Debian's Chromium: explorers, every exercise answered in the page,
 # axe in both schemes, phones, the site's links, the zipped site, JupyterLab.
-test-browser: $(STAMP)
+test-browser: $(STAMP) cases
 	$(VENV)/bin/pytest -rs -m "not network" $(BROWSER_TESTS) $(TEST_ARGS)
 
 # Asks PyPI whether requirements.txt installs on every supported system and Python
@@ -170,13 +172,13 @@ vendor-js: | $(PY)
 	npm ci --ignore-scripts --no-audit --no-fund
 	$(PY) tools/build/vendor_js.py
 
-# Regenerate the stored cases the browser code is checked against, after changing an
-# exercise, the feedback's words or the explorers' rules (the tests say when).
+# The case files the browser code is checked against, made from the package where what
+# they are made from changed; `make regen` makes every one again.
+cases: $(STAMP)
+	$(PY) -m tools.cases.generate
+
 regen: $(STAMP)
-	$(PY) tools/cases/page_cases.py
-	$(PY) tools/cases/evaluator_cases.py
-	$(PY) -m tools.cases.agreement_cases
-	$(PY) -m tools.cases.scatter_agreement
+	$(PY) -m tools.cases.generate --force
 
 clean:
 	rm -rf _build

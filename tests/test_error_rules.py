@@ -15,7 +15,7 @@ from gatherlab import error_rules
 from gatherlab.error_rules import closest, explain, table
 from gatherlab.rules import rules
 from tests import bad_calls
-from tests.test_page_exercises import node_module
+from tests.test_page_cases import node_module
 
 ROOT = Path(__file__).resolve().parent.parent
 ATLAS = ROOT / "gatherlab" / "atlas.json"

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from tests.chromium import needs_chromium
-from tests.test_page_exercises import node_module
+from tests.test_page_cases import node_module
 from tests.test_reference_pages import _open
 from tests.test_site import unzipped
 

@@ -18,7 +18,7 @@ import {
 } from "../../gatherlab/browser/explorers/core.mjs";
 import { floatRepr } from "../../gatherlab/browser/interpreter/python.mjs";
 
-const file = new URL("./agreement_cases.json.gz", import.meta.url);
+const file = new URL("./generated/agreement_cases.json.gz", import.meta.url);
 const { calls, library, parse, reprs } = JSON.parse(
   gunzipSync(readFileSync(file)).toString("utf8"),
 );

@@ -17,7 +17,9 @@ import {
 } from "../../gatherlab/browser/interpreter/evaluator.mjs";
 
 const { cases, versions } = JSON.parse(
-  gunzipSync(readFileSync(new URL("./evaluator_cases.json.gz", import.meta.url))).toString("utf-8"),
+  gunzipSync(
+    readFileSync(new URL("./generated/evaluator_cases.json.gz", import.meta.url)),
+  ).toString("utf-8"),
 );
 
 const inputsOf = (env) =>

@@ -20,9 +20,9 @@ import {
 await ready(); // the evaluator, which the page imports on first use
 
 const { payloads, cases } = JSON.parse(
-  gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString(
-    "utf-8",
-  ),
+  gunzipSync(
+    readFileSync(new URL("./generated/page_exercise_cases.json.gz", import.meta.url)),
+  ).toString("utf-8"),
 );
 const said = (id, verdict) => render(verdict, payloads[id].templates);
 // A right and a wrong answer of every exercise, from the stored cases.

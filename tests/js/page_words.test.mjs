@@ -1,5 +1,5 @@
-// The page's words against the notebook's: for every stored case of
-// tests/js/page_exercise_cases.json.gz (tools/cases/page_cases.py: each exercise's payload,
+// The page's words against the notebook's: for every case of tests/js/generated/
+// page_exercise_cases.json.gz (tools/cases/page_cases.py: each exercise's payload,
 // typed and written answers, and the verdict and words Python gives each), the page
 // (gatherlab/browser/checker/exercises.mjs, the code through evaluator.mjs) renders the same
 // words, except on the cases listed in PYTHON_ONLY, whose checks only a run in Python
@@ -22,9 +22,9 @@ const {
   cases,
   shape_advice: shapePairs,
 } = JSON.parse(
-  gunzipSync(readFileSync(new URL("./page_exercise_cases.json.gz", import.meta.url))).toString(
-    "utf-8",
-  ),
+  gunzipSync(
+    readFileSync(new URL("./generated/page_exercise_cases.json.gz", import.meta.url)),
+  ).toString("utf-8"),
 );
 
 // The cases whose words only a run in Python can give, and why; the page's words there

@@ -14,7 +14,7 @@ import {
   scatterWrites,
 } from "../../gatherlab/browser/explorers/scatter.mjs";
 
-const file = new URL("./scatter_cases.json.gz", import.meta.url);
+const file = new URL("./generated/scatter_cases.json.gz", import.meta.url);
 const calls = JSON.parse(gunzipSync(readFileSync(file)).toString("utf8"));
 
 const describe = (c) =>

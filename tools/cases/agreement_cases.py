@@ -1,6 +1,6 @@
 """Cases that the explorers' browser code must answer exactly as gatherlab and torch do.
 
-``python -m tools.cases.agreement_cases`` writes ``tests/js/agreement_cases.json.gz``:
+``tools/cases/generate.py`` writes ``tests/js/generated/agreement_cases.json.gz``:
 calls of gather, take_along_dim, index_select and take (ranks 0-4, size-0 and size-1
 axes, negative dims, valid and broken in one drawn way) with ``gl.diagnose``'s problems
 or ``gl.trace``'s steps and trace lines, each valid call's output checked against torch
@@ -8,13 +8,10 @@ and each invalid one checked to raise in torch; texts for the tensor parser with
 ``parse_tensor``'s result or message; and floats with their ``repr`` and ``.4g``
 forms. ``tests/js/agreement.test.mjs`` (``node --test``, in ``make test``) runs them
 against ``gatherlab/browser/explorers/core.mjs`` (and python.mjs's ``floatRepr``);
-``tests/test_widgets.py`` regenerates a sample so the stored file cannot go stale:
-:func:`covering_sample` picks the first stored case of every rule, every message shape
-(a message with its numbers left out), every op's valid call at every rank and every
-library outcome, and :func:`regenerate` redraws the whole sequence but computes only
-those cases, so a wording change anywhere in the file fails that test.
+the file is made again whenever gatherlab, torch or this file changed, so a wording
+change anywhere reaches those tests.
 The calls are drawn as ``tests/gather_cases.py`` draws them for the property tests, with
-a seeded NumPy generator instead of hypothesis, so the stored file is reproducible.
+a seeded NumPy generator instead of hypothesis, so the file is reproducible.
 The browser only ever holds contiguous tensors on one device, so strides, devices and
 non-tensor arguments are not drawn.
 """
@@ -23,9 +20,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
-import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +31,10 @@ from gatherlab.trace import format_value
 from gatherlab.widgets import _op_comparison as op_comparison
 from gatherlab.widgets._parse import ParseError, parse_tensor
 from tests.gather_cases import BAD_DTYPES, OPS, _valid_range, break_index
+from tools.cases.generate import GENERATED
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES_FILE = ROOT / "tests" / "js" / "agreement_cases.json.gz"
+CASES_FILE = GENERATED / "agreement_cases.json.gz"
 SEED = 20261201
 CALLS = 6000
 MUTATIONS = ("valid", "valid", "negative", "too-large", "dtype", "rank", "bigger-index",
@@ -236,80 +231,12 @@ def cases(count: int = CALLS, seed: int = SEED) -> dict[str, list]:
     return {"calls": calls, "library": library, "parse": parse, "reprs": reprs}
 
 
-def _shape_of(text: str) -> str:
-    return re.sub(r"-?\d+", "N", text)
-
-
-def call_kinds(case: dict) -> list[tuple]:
-    """What a call case stands for: each problem's rule and message shape, or its op,
-    input rank and dim form when it is valid."""
-    if "problems" in case:
-        return [
-            (p["rule"], _shape_of(f"{p['message']} | {p['hint']}"))
-            for p in case["problems"]
-        ]
-    dim = case["dim"]
-    form = "none" if dim is None else "negative" if dim < 0 else "plain"
-    return [("valid", case["op"], len(case["input"]["shape"]), form, not case["steps"])]
-
-
-def library_kinds(case: dict) -> list[tuple]:
-    """Each op's outcome in a library case: output, or its error or problems' shape."""
-    kinds = []
-    for op in case["ops"]:
-        words = [op.get("error", "")] + [p["message"] for p in op.get("problems", [])]
-        kinds.append((op["name"], "output" in op, _shape_of(" | ".join(words))))
-    return kinds
-
-
-def covering_sample(stored: dict) -> tuple[list[int], list[int]]:
-    """Positions of the first stored call and library case of every kind."""
-
-    def firsts(items: list[dict], kinds) -> list[int]:
-        seen: dict[tuple, int] = {}
-        for k, item in enumerate(items):
-            for kind in kinds(item):
-                seen.setdefault(kind, k)
-        return sorted(set(seen.values()))
-
-    return firsts(stored["calls"], call_kinds), firsts(stored["library"], library_kinds)
-
-
-def regenerate(
-    calls: Iterable[int], library: Iterable[int], seed: int = SEED
-) -> dict[str, dict[int, dict]]:
-    """The cases at these positions as the generator makes them now (every draw before
-    them is drawn again, so the random sequence is the stored one)."""
-    wanted_calls, wanted_library = set(calls), set(library)
-    rng, library_rng = np.random.default_rng(seed), np.random.default_rng(seed + 1)
-    fresh_calls = {}
-    for k in range(min(max(wanted_calls, default=-1) + 1, CALLS)):
-        drawn = draw_call(rng)
-        if k in wanted_calls:
-            fresh_calls[k] = call_case(*drawn)
-    for k in wanted_calls - set(range(CALLS)):
-        fresh_calls[k] = call_case(*FIXED_CALLS[k - CALLS])
-    fresh_library = {}
-    for k in range(max(wanted_library, default=-1) + 1):
-        drawn = draw_library_call(library_rng)
-        if k in wanted_library:
-            fresh_library[k] = library_case(*drawn)
-    return {"calls": fresh_calls, "library": fresh_library}
-
-
-def main() -> None:
+def write(path: Path) -> str:
     data = cases()
-    CASES_FILE.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    CASES_FILE.write_bytes(gzip.compress(text.encode(), mtime=0))
+    path.write_bytes(gzip.compress(text.encode(), mtime=0))
     invalid = sum("problems" in c for c in data["calls"])
-    print(
-        f"{CASES_FILE.name}: {len(data['calls'])} calls ({invalid} invalid), "
-        f"{len(data['library'])} library-op calls, {len(data['parse'])} parser texts, "
-        f"{CASES_FILE.stat().st_size} bytes",
-        file=sys.stderr,
+    return (
+        f"{len(data['calls'])} calls ({invalid} invalid), "
+        f"{len(data['library'])} library-op calls, {len(data['parse'])} parser texts"
     )
-
-
-if __name__ == "__main__":
-    main()

@@ -3,10 +3,9 @@
 ``tests/js/evaluator.test.mjs`` (in ``make test``) runs the page's safe evaluator
 (``gatherlab/browser/interpreter/evaluator.mjs``) on every case and wants the same
 value, dtype and shape, or the same exception type and, for a gather-family call, the
-same ``gatherlab.diagnose`` rule. ``tests/test_page_exercises.py`` fails when the stored
-file is stale. Regenerate (after changing this file) with
-
-    .venv/bin/python tools/cases/evaluator_cases.py
+same ``gatherlab.diagnose`` rule. ``tools/cases/generate.py`` writes the cases into
+``tests/js/generated/`` (git-ignored) in each ``make test``, again whenever this file,
+gatherlab, torch or TensorFlow changed.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +24,9 @@ import tensorflow as tf  # noqa: E402
 import torch  # noqa: E402
 
 from gatherlab.diagnose import diagnose  # noqa: E402
+from tools.cases.generate import GENERATED  # noqa: E402
 
-CASES_FILE = Path(__file__).resolve().parents[2] / "tests/js/evaluator_cases.json.gz"
+CASES_FILE = GENERATED / "evaluator_cases.json.gz"
 SEED = 22
 TORCH_DTYPES = {
     torch.int64: "int64",
@@ -966,14 +965,8 @@ def dumped(data: dict[str, Any]) -> bytes:
     return gzip.compress(text.encode("utf-8"), mtime=0)
 
 
-def main() -> None:
+def write(path: Path) -> str:
     data = build()
-    CASES_FILE.write_bytes(dumped(data))
+    path.write_bytes(dumped(data))
     errors = sum("error" in c for c in data["cases"])
-    print(
-        f"{len(data['cases'])} cases ({errors} raise) in {CASES_FILE}", file=sys.stderr
-    )
-
-
-if __name__ == "__main__":
-    main()
+    return f"{len(data['cases'])} cases ({errors} raise)"

@@ -1,6 +1,7 @@
 """The page's exercise cases: each exercise's payload, answers and Python's verdicts.
 
-Writes ``tests/js/page_exercise_cases.json.gz`` (gzip of JSON): ``{"payloads": {id:
+``tools/cases/generate.py`` writes ``tests/js/generated/page_exercise_cases.json.gz``
+(gzip of JSON, git-ignored, in each ``make test``): ``{"payloads": {id:
 payload}, "cases": [{"id", "text" | "code", "status", "verdict", "message"}],
 "shape_advice": [[expected, got, template, fields]]}`` (compare.shape_advice on shape
 pairs, which exercises.mjs's shapeAdvice must give too). A case
@@ -14,8 +15,7 @@ a fix of the index, float indexes and indexes of the wrong shape. ``verdict`` is
 ``V`` and ``message`` its words (``gatherlab.exercises.page.verdict_for``; a fix's
 lines that raise, as torch raises on a write into an expanded view, stop the
 notebook's cell with that error: ``page.lines_raised``): the page, given the same
-answer, must show the same words. ``tests/test_page_exercises.py``
-fails when the file is stale; regenerate it with ``make regen``.
+answer, must show the same words.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import gzip
 import itertools
 import json
 import random
-import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -37,9 +36,10 @@ from gatherlab.exercises.compare import shape_advice
 from gatherlab.exercises.page import fix_names, lines_raised, payload, verdict_for
 from gatherlab.exercises.typed import typed_answer
 from gatherlab.exercises.verdict import render
+from tools.cases.generate import GENERATED
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES_FILE = ROOT / "tests" / "js" / "page_exercise_cases.json.gz"
+CASES_FILE = GENERATED / "page_exercise_cases.json.gz"
 MISTAKES_FILE = ROOT / "tests" / "data" / "real_mistakes.json"
 # Texts any exercise may be given: stubs, words, odd literals, text Python cannot read.
 COMMON_TEXTS = (
@@ -563,13 +563,8 @@ def dumped(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def write(path: Path) -> str:
     data = build()
     # mtime=0: the same cases give the same bytes
-    CASES_FILE.write_bytes(gzip.compress(dumped(data).encode("utf-8"), mtime=0))
-    print(f"wrote {len(data['cases'])} cases for {len(data['payloads'])} exercises")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    path.write_bytes(gzip.compress(dumped(data).encode("utf-8"), mtime=0))
+    return f"{len(data['cases'])} cases for {len(data['payloads'])} exercises"

@@ -1,6 +1,6 @@
 """Cases the scatter explorer's browser code must answer as gl.reference and torch do.
 
-``python -m tools.cases.scatter_agreement`` writes ``tests/js/scatter_cases.json.gz``:
+``tools/cases/generate.py`` writes ``tests/js/generated/scatter_cases.json.gz``:
 calls of ``scatter_`` and ``scatter_reduce_`` (every reduction, with and without the old
 value), drawn by ``tests.scatter_cases.draw_write`` with a seeded generator, most then
 broken in one way (a position out of range, an index larger than src or than x, a rank
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +25,10 @@ import torch
 import gatherlab as gl
 from tests.scatter_cases import REDUCE_OPS, draw_write
 from tools.cases.agreement_cases import _tensor
+from tools.cases.generate import GENERATED
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES_FILE = ROOT / "tests" / "js" / "scatter_cases.json.gz"
+CASES_FILE = GENERATED / "scatter_cases.json.gz"
 SEED = 20261206
 CALLS = 1200
 OPS = ("scatter", "scatter_add", *REDUCE_OPS)
@@ -171,17 +171,9 @@ def cases(count: int = CALLS, seed: int = SEED) -> list[dict[str, Any]]:
     return [draw_case(rng) for _ in range(count)] + scalar_cases()
 
 
-def main() -> None:
+def write(path: Path) -> str:
     data = cases()
     text = json.dumps(data, separators=(",", ":"))
-    CASES_FILE.write_bytes(gzip.compress(text.encode(), mtime=0))
+    path.write_bytes(gzip.compress(text.encode(), mtime=0))
     refused = sum("message" in c for c in data)
-    print(
-        f"{CASES_FILE.name}: {len(data)} calls ({refused} refused), "
-        f"{CASES_FILE.stat().st_size} bytes",
-        file=sys.stderr,
-    )
-
-
-if __name__ == "__main__":
-    main()
+    return f"{len(data)} calls ({refused} refused)"
