@@ -90,11 +90,12 @@ def test_a_file_is_made_again_only_when_its_hash_changed(
         return "one case"
 
     module = types.ModuleType("stub_cases")
-    module.CASES_FILE = tmp_path / "stub.json.gz"  # type: ignore[attr-defined]
     module.write = write  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "stub_cases", module)
-    monkeypatch.setattr(generate, "ROOT", tmp_path)
+    monkeypatch.setattr(generate, "GENERATED", tmp_path)
+    monkeypatch.setitem(generate.CASE_FILES, "stub_cases", "stub.json.gz")
     path = generate.fresh("stub_cases", key="one")
+    assert path == tmp_path / "stub.json.gz"
     assert path.read_bytes() == b"case 1"
     assert generate.fresh("stub_cases", key="one").read_bytes() == b"case 1"
     assert generate.fresh("stub_cases", key="two").read_bytes() == b"case 2"

@@ -31,10 +31,8 @@ from gatherlab.trace import format_value
 from gatherlab.widgets import _op_comparison as op_comparison
 from gatherlab.widgets._parse import ParseError, parse_tensor
 from tests.gather_cases import BAD_DTYPES, OPS, _valid_range, break_index
-from tools.cases.generate import GENERATED
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES_FILE = GENERATED / "agreement_cases.json.gz"
 SEED = 20261201
 CALLS = 6000
 MUTATIONS = ("valid", "valid", "negative", "too-large", "dtype", "rank", "bigger-index",

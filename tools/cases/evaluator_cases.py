@@ -24,9 +24,7 @@ import tensorflow as tf  # noqa: E402
 import torch  # noqa: E402
 
 from gatherlab.diagnose import diagnose  # noqa: E402
-from tools.cases.generate import GENERATED  # noqa: E402
 
-CASES_FILE = GENERATED / "evaluator_cases.json.gz"
 SEED = 22
 TORCH_DTYPES = {
     torch.int64: "int64",

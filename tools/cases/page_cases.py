@@ -36,10 +36,8 @@ from gatherlab.exercises.compare import shape_advice
 from gatherlab.exercises.page import fix_names, lines_raised, payload, verdict_for
 from gatherlab.exercises.typed import typed_answer
 from gatherlab.exercises.verdict import render
-from tools.cases.generate import GENERATED
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES_FILE = GENERATED / "page_exercise_cases.json.gz"
 MISTAKES_FILE = ROOT / "tests" / "data" / "real_mistakes.json"
 # Texts any exercise may be given: stubs, words, odd literals, text Python cannot read.
 COMMON_TEXTS = (

@@ -25,10 +25,8 @@ import torch
 import gatherlab as gl
 from tests.scatter_cases import REDUCE_OPS, draw_write
 from tools.cases.agreement_cases import _tensor
-from tools.cases.generate import GENERATED
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES_FILE = GENERATED / "scatter_cases.json.gz"
 SEED = 20261206
 CALLS = 1200
 OPS = ("scatter", "scatter_add", *REDUCE_OPS)
