@@ -85,6 +85,19 @@ def test_a_beam_index_built_with_true_division_is_told_to_use_floor_division():
     assert exercise.check(flat_index + (torch.arange(6) // 3 * 3)[:, None]).passed
 
 
+def test_the_floor_division_advice_names_its_operands():
+    """`//` keeps int64 positions only for integers: on this exercise's floats it gives
+    floats rounded down, which the checker rejects, so the advice says to round them."""
+    times = torch.tensor([[0.4], [0.3]])
+    floored = (times - 0.3) // 0.1
+    assert floored.dtype == torch.float32 and floored.tolist() == [[0.0], [0.0]]
+    assert not check("05.fix_float_positions", floored).passed
+    text = message("05.fix_float_positions", (times - 0.3) / 0.1 * 0.5)
+    assert "fractions" in text
+    assert "Divide integer positions with `//`" in text
+    assert "round float ones with `.round().long()`" in text
+
+
 def test_the_probabilities_as_an_index_are_named_and_long_is_not_advised():
     predictions = EXERCISES["01.fix_missing_axis"].broken.input
     text = message("01.fix_missing_axis", predictions)
