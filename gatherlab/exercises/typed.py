@@ -11,7 +11,7 @@ calls, and a tensor so read may be converted as torch converts it (``.float()``,
 ``CONVERSIONS``); ``...`` alone (the stub's answer) is ``...``, not answered yet.
 Anything else is not a value: ``typed_answer`` returns the text itself (the page
 refuses what follows a typed tensor otherwise, ``.sum()``, naming it).
-``tests/test_page_exercises.py`` checks the two against each other on pasted answers.
+``tests/test_page_cases.py`` checks the two against each other on pasted answers.
 """
 
 from __future__ import annotations
