@@ -827,10 +827,11 @@ def test_dark_scheme_has_no_wcag_aa_violation(
     assert opened.problems() == {key: [] for key in opened.problems()}
 
 
-# Every HTML cell output of the page (its solutions opened): its own text colour and,
-# for each element in it with text of its own that is drawn, that text's colour and the
-# colour behind it (the backgrounds of it and its ancestors composited over white, as
-# rgba numbers), and whether the element has a background of its own inside the output.
+# Every HTML cell output of the page (its solutions and the folds holding it opened):
+# its own text colour and, for each element in it with text of its own that is drawn,
+# that text's colour and the colour behind it (the backgrounds of it and its ancestors
+# composited over white, as rgba numbers), and whether the element has a background of
+# its own inside the output.
 HTML_OUTPUT_COLOURS = """(selector) => {
     const rgba = (text) => {
         const found = text.match(/^rgba?\\(([^)]*)\\)$/);
@@ -855,6 +856,9 @@ HTML_OUTPUT_COLOURS = """(selector) => {
     };
     return [...document.querySelectorAll(selector)].map((output) => {
         output.querySelectorAll('details').forEach((d) => { d.open = true; });
+        // and the folds (a Going deeper dropdown) that hold it
+        for (let d = output.closest('details'); d;
+            d = d.parentElement.closest('details')) d.open = true;
         const texts = [output, ...output.querySelectorAll('*')].filter((e) =>
             e.getClientRects().length > 0 &&
             [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));

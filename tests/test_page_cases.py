@@ -65,7 +65,7 @@ def node_judges(
     Node)."""
     script = """
         import { readFileSync } from "node:fs";
-        import { judge, ready, render }
+        import { judge, ready, render, steps }
             from "./gatherlab/browser/checker/exercises.mjs";
         await ready();
         const { answers, payloads } = JSON.parse(readFileSync(0, "utf-8"));
@@ -75,7 +75,8 @@ def node_judges(
           for (const [which, text] of Object.entries(pair)) {
             const v = judge(payloads[id], text);
             const words = render(v, payloads[id].templates);
-            out[id][which] = { passed: v.passed, words };
+            const [mistake, fix] = steps(v, payloads[id].templates);
+            out[id][which] = { passed: v.passed, words, mistake, fix };
           }
         }
         console.log(JSON.stringify(out));

@@ -109,6 +109,21 @@ def answer(block: Locator, kind: str, text: str) -> None:
 PAGE_IDS = list(EXERCISES)
 
 
+def shows_both_steps(feedback: Locator, said: dict[str, Any]) -> None:
+    """The verdict's first step in the feedback; its fix, if it has one, folded under
+    "Show how to fix it" and shown when that is clicked (exercises.mjs's show)."""
+    expect(feedback).to_contain_text(on_page(said["mistake"]))
+    fold = feedback.locator("details.gl-ex-fix")
+    if not said["fix"]:
+        expect(fold).to_have_count(0)
+        return
+    fix = fold.locator("p")
+    expect(fix).to_be_hidden()
+    fold.get_by_text("Show how to fix it").click()
+    expect(fix).to_be_visible()
+    expect(fix).to_have_text(on_page(said["fix"]))
+
+
 def check_exercise(
     page: Page, exercise_id: str, payload: dict[str, Any], output_dir: Path
 ) -> None:
@@ -156,9 +171,10 @@ def test_every_exercise_is_answered_in_the_page(
     page_data: dict[str, Any],
 ) -> None:
     """Every exercise of the chapter takes an answer, with no kernel and no other host:
-    a wrong one gets its verdict (not a pass), the solution passes; the stored "not
-    attempted" block gives way to the page's state; answers, verdicts and the chapter's
-    count stay across a reload, and the reset clears them."""
+    a wrong one gets its verdict (not a pass; its fix folded until asked for), the
+    solution passes; the stored "not attempted" block gives way to the page's state;
+    answers, verdicts and the chapter's count stay across a reload, and the reset
+    clears them."""
     page, off_host, errors = open_chapter(browser, page_site, chapter)
     try:
         mine = [i for i in EXERCISES if chapter_of(i) == chapter]
@@ -189,9 +205,7 @@ def test_every_exercise_is_answered_in_the_page(
             assert not said[exercise_id]["wrong"]["passed"]
             answer(block, kind, wrong)
             expect(feedback).to_contain_text(f"{exercise_id}: not yet.")
-            expect(feedback).to_contain_text(
-                on_page(said[exercise_id]["wrong"]["words"])
-            )
+            shows_both_steps(feedback, said[exercise_id]["wrong"])
             answer(block, kind, right)
             expect(feedback).to_contain_text(f"{exercise_id}: passed.")
             expect(feedback).to_contain_text(
@@ -321,7 +335,7 @@ def check_code_box(
     for which in ("wrong", "right"):
         answer(block, payload["kind"], ANSWERS[exercise_id][which])
         feedback = block.get_by_role("status")
-        expect(feedback).to_contain_text(on_page(said[exercise_id][which]["words"]))
+        shows_both_steps(feedback, said[exercise_id][which])
         assert contrast(feedback) >= 4.5
         task.scroll_into_view_if_needed()
         task.screenshot(
