@@ -1635,8 +1635,3 @@ def explain(search: Search, learner: Sequence[Outcome], voice: Voice) -> Verdict
     """The verdict of the first misconception reproducing ``learner`` on all cases."""
     found = search.matching(learner)
     return None if found is None else verdict_of(found, search, voice)
-
-
-# Every family is registered with the library, whichever module was imported first: its
-# size and order never depend on what a program imported (writes imports from here).
-from gatherlab.exercises import writes as _writes  # noqa: E402, F401

@@ -14,8 +14,9 @@ for an empty segment or over the wrong count, positions off by one, a transposed
 index, every row written at every position (``out[:, labels] = 1``), and a count cut
 at the largest position (``torch.bincount`` without ``minlength``).
 
-``misconceptions`` imports this module at its end, so the library holds this family
-(after the reading one) whichever module a program imports first.
+The package's ``__init__`` imports this module (through ``predict``), and Python runs
+that ``__init__`` before any of its modules, so the library holds this family (after
+the reading one) whichever module a program imports first.
 """
 
 from __future__ import annotations
