@@ -104,3 +104,32 @@ def test_most_messages_name_the_real_mistake():
     share = sum(named) / len(named)
     print(f"{sum(named)} of {len(named)} real mistakes named ({share:.0%})")
     assert share >= SHARE
+
+
+# More, collected on 2026-12-07 from threads none of the set above uses, split into
+# the half the checker was changed against and the half measured once afterwards (issue
+# 38's note gives the shares). Each holds what a message must say to name it
+# (``names_if``), judged by a reader, not yet a misconception or phrase: until it has
+# one, each must still fail and never raise.
+MORE = json.loads(
+    (Path(__file__).parent / "data" / "real_mistakes_unnamed.json").read_text(
+        encoding="utf-8"
+    )
+)
+
+
+def test_the_later_set_is_sourced_apart_from_the_first():
+    sources = {m["source"] for m in MISTAKES}
+    assert len({m["source"] for m in MORE}) == len(MORE)
+    assert not sources & {m["source"] for m in MORE}
+    assert {m["half"] for m in MORE} == {"dev", "held-out"}
+    assert all(m["exercise"] in EXERCISES and m["names_if"] for m in MORE)
+
+
+@pytest.mark.parametrize(
+    "mistake", MORE, ids=[f"{m['exercise']}-{i}" for i, m in enumerate(MORE)]
+)
+def test_a_later_real_mistake_fails_without_a_checker_error(mistake):
+    result = check(mistake["exercise"], answer_of(mistake))
+    assert not result.passed, f"{mistake['source']} passes"
+    assert "checker failed" not in result.words, result.words
