@@ -25,13 +25,20 @@ import {
   trace,
   unravel,
 } from "../explorers/core.mjs";
-import { explain } from "../errors/explain.mjs";
 import { strRepr } from "../interpreter/python.mjs";
 
-// The evaluator (about 100 KB), imported by ready(): judge() and readTyped() need it.
+// The evaluator (about 100 KB), imported by ready(): judge() and readTyped() need it;
+// and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
+// imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
+let explain;
 
 export async function ready() {
+  const [errors, evaluator] = await Promise.all([
+    import("../errors/explain.mjs"),
+    import("../interpreter/evaluator.mjs"),
+  ]);
+  ({ explain } = errors);
   ({
     ForbiddenError,
     PyError,
@@ -42,7 +49,7 @@ export async function ready() {
     parse,
     repr,
     run,
-  } = await import("../interpreter/evaluator.mjs"));
+  } = evaluator);
 }
 
 // ------------------------------------------------------------------ typed answers
