@@ -3,10 +3,10 @@
 Run with ``.venv/bin/python benchmarks/bench_words.py``. A chapter's main path is the
 words of its markdown cells a reader meets with every fold closed: the how-to note
 (shown folded under the title in the book) is left out, and so are code listings
-(fenced blocks that are not directives) and folded blocks, a ``dropdown`` directive or
-any directive with ``:class: dropdown`` ("Going deeper" blocks), with everything
-nested in them. Directive fences and option lines are not words; an exercise's text
-is. ``tests/test_notebooks.py`` holds every chapter to ``LIMIT``.
+(fenced blocks that are not directives) and folded blocks, an HTML ``<details>``
+block ("Going deeper" folds, which JupyterLab and the book both show folded), with
+everything nested in them. Directive fences and option lines are not words; an
+exercise's text is. ``tests/test_main_path.py`` holds every chapter to ``LIMIT``.
 """
 
 from __future__ import annotations
@@ -22,31 +22,35 @@ CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 HOW_TO = "> **Working in this notebook.**"
 FENCE = re.compile(r"^(?P<mark>`{3,}|:{3,})\s*(?:\{(?P<name>[\w:-]+)\})?(?P<rest>.*)$")
 OPTION = re.compile(r"^:[\w-]+:")
-FOLDED = ("dropdown", "toggle")
+# A fold: from a line that opens <details> to the line that closes it.
+FOLD_OPEN = re.compile(r"^<details[\s>]")
+FOLD_CLOSE = "</details>"
 
 
 def main_path_lines(markdown: str) -> list[str]:
     """The lines of one markdown cell a reader sees with every fold closed."""
     kept: list[str] = []
-    # Open fences: (mark, hidden); hidden is true for code and folded blocks.
+    # Open fences and folds: (mark, hidden); hidden is true for code and folds.
     stack: list[tuple[str, bool]] = []
-    lines = markdown.splitlines()
-    for number, line in enumerate(lines):
+    for line in markdown.splitlines():
         stripped = line.strip()
         fence = FENCE.match(stripped)
         if fence and stack and _closes(fence, stack[-1][0]):
             stack.pop()
             continue
+        if stripped == FOLD_CLOSE and stack and stack[-1][0] == FOLD_CLOSE:
+            stack.pop()
+            continue
+        in_code = bool(stack) and stack[-1][0][0] == "`" and stack[-1][1]
+        if FOLD_OPEN.match(stripped) and not in_code:
+            stack.append((FOLD_CLOSE, True))
+            continue
         if fence and (fence["name"] or fence["mark"].startswith("`")):
             hidden_above = bool(stack) and stack[-1][1]
             name = fence["name"] or ""
-            options = _options(lines[number + 1 :])
-            folded = name in FOLDED or any(
-                o.startswith(":class:") and "dropdown" in o for o in options
-            )
             code = not name or name in ("code", "code-block", "code-cell")
-            stack.append((fence["mark"], hidden_above or folded or code))
-            if not (hidden_above or folded or code) and fence["rest"].strip():
+            stack.append((fence["mark"], hidden_above or code))
+            if not (hidden_above or code) and fence["rest"].strip():
                 kept.append(fence["rest"])  # an admonition's visible title
             continue
         if stack and stack[-1][1]:
@@ -65,15 +69,6 @@ def _closes(fence: re.Match[str], opened: str) -> bool:
         and not fence["name"]
         and not fence["rest"].strip()
     )
-
-
-def _options(following: list[str]) -> list[str]:
-    options = []
-    for line in following:
-        if not OPTION.match(line.strip()):
-            break
-        options.append(line.strip())
-    return options
 
 
 def main_path_words(notebook: Path) -> int:

@@ -137,9 +137,8 @@ PAYLOADS = "exercises"  # under _static: one JSON file per exercise
 HEAD = ("id", "kind", "args", "call", "notebook_checks")
 CHOICE_HEAD = ("label", "text")
 # Per page: an extension's files, dropped when the page has none of its elements. A
-# chapter's "Going deeper" folds are sphinx-design dropdowns (class sd-dropdown), plain
-# <details> that need sphinx-design's styles but neither sphinx-togglebutton (its own
-# "toggle" and "dropdown" classes) nor design-tabs.js (tabs only).
+# chapter's "Going deeper" folds are plain <details class="gl-fold"> written in its
+# markdown (styled by book.css), so they need none of these.
 OPTIONAL = {
     "togglebutton": re.compile(r'class="[^"]*(?<![\w-])(toggle|dropdown)(?![\w-])'),
     "design": re.compile(r'class="[^"]*\bsd-'),
