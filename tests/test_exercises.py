@@ -787,7 +787,7 @@ def test_a_fix_names_the_learners_index_as_yours():
 def test_a_take_fix_explains_rows_times_columns():
     exercise = EXERCISES["03.fix_pairs_for_take"]
     pairs = torch.tensor([[1, 1], [3, 4]])
-    fix = "use `pairs[:, 0] * grid.shape[1] + pairs[:, 1]`"
+    fix = "Use `pairs[:, 0] * grid.shape[1] + pairs[:, 1]`"
     for wrong in (
         pairs[:, 0] * 4 + pairs[:, 1],  # the row times the number of rows
         pairs[:, 1] * 4 + pairs[:, 0],  # counted column by column
@@ -796,10 +796,14 @@ def test_a_take_fix_explains_rows_times_columns():
         assert result.verdict.misconception == "flat-stride"
         assert fix in result.words
     # (column, row) gives position 23, out of range: one error is no evidence of a
-    # stride (any position past the end raises it), so the message says what is known
+    # stride (any position past the end raises it), but the index itself is: the
+    # swapped stride's positions, exactly
     swapped = exercise.check(pairs[:, 1] * 5 + pairs[:, 0])
-    assert swapped.verdict.misconception is None
-    assert "index[1] = 23, but the flattened input has size 20" in swapped.words
+    assert swapped.verdict.misconception == "flat-stride"
+    assert "yours swaps the pair, column * 5 + row" in swapped.message
+    other = exercise.check(pairs[:, 0] * 6 + pairs[:, 1])  # 22: no stride gives it
+    assert other.verdict.misconception is None
+    assert "index[1] = 22, but the flattened input has size 20" in other.words
     # the fix as written gives the intended result
     assert exercise.check(pairs[:, 0] * exercise.broken.input.shape[1] + pairs[:, 1])
 
@@ -815,7 +819,7 @@ def test_shape_advice_never_expands_a_prediction_or_a_result():
         lambda features, positions: torch.gather(features, 1, positions.unsqueeze(-1))
     )
     assert steps.verdict.misconception == "missing-expand"
-    assert "expand it first" in steps.words
+    assert "Expand the index along its dim 2 to 2 first" in steps.words
     last = EXERCISES["02.last_valid_step"].check(
         lambda f, lengths: torch.gather(f, 1, (lengths - 1).view(-1, 1, 1)).squeeze(1)
     )
@@ -887,7 +891,8 @@ def test_a_fix_suggests_an_expand_only_when_it_gives_the_intended_result():
         solution=lambda x, index: index.expand(-1, 3),
     )
     assert shared.check(torch.tensor([[2], [2]])).words.endswith(
-        "expand it first (`.expand(...)` to 3 along dim 1)."
+        "Expand the index along its dim 1 to 3 first: `.expand(-1, 3)` (-1 keeps a "
+        "dim as it is)."
     )
 
 

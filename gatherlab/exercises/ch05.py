@@ -6,6 +6,7 @@ import numpy as np
 import torch
 
 from gatherlab.exercises import Call, cases, fix, implement, predict
+from gatherlab.exercises.predict import gather_nd_mistakes
 
 values = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 repeats = torch.tensor([[0, 0, 2], [2, 1, 2]])
@@ -131,17 +132,11 @@ predict(
     "Predict which axis of a gather_nd index holds the coordinates",
     code=coordinates_by_row,
     value=np.array([2, 11], dtype=np.int32),
-    mistakes={
-        "you read the index's columns as the pairs, (0, 1) and (2, 1): tf.gather_nd "
-        "reads its last axis, so each row of the index, [0, 2] and then [1, 1], is "
-        "one (row, column) coordinate": [1, 21],
-        "you read every number as a row, as tf.gather does: tf.gather_nd takes each "
-        "row of the index as one full coordinate, here (row, column), and returns "
-        "one value per coordinate": [
-            [[0, 1, 2], [20, 21, 22]],
-            [[10, 11, 12], [10, 11, 12]],
-        ],
-    },
+    # each mistake with the rule it breaks, derived from the call's params and
+    # indices (coordinates read as (x, y), by column, or as tf.gather's rows)
+    mistakes=gather_nd_mistakes(
+        [[0, 1, 2], [10, 11, 12], [20, 21, 22]], [[0, 2], [1, 1]]
+    ),
 )
 
 

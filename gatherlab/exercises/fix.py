@@ -20,7 +20,14 @@ from gatherlab.exercises.compare import (
     expand_sizes,
     kind_of,
 )
-from gatherlab.exercises.misconceptions import Case, Raised, Search, Voice, explain
+from gatherlab.exercises.misconceptions import (
+    Case,
+    Raised,
+    Search,
+    Voice,
+    explain,
+    raised_index,
+)
 from gatherlab.exercises.rendering import as_assignment, source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted
 from gatherlab.exercises.verdict import (
@@ -125,6 +132,8 @@ class Fix(Exercise):
         if problems:
             problem = problems[0]
             raised = Raised("RuntimeError", problem.rule)
+            if self.part == "index":  # the index itself: evidence for one error
+                raised = replace(raised, index=raised_index(answer))
             found = explain(self.search, [raised], STILL_BROKEN_VOICE)
             if found is not None:
                 return judged(self.id, found)

@@ -244,9 +244,18 @@ class Implement(Exercise):
                     visible_shapes=shapes,
                     visible_numbers=numbers,
                     write=self.write.bind(args) if self.write is not None else None,
+                    framework=self.framework,
                 )
             )
         return found
+
+    @property
+    def framework(self) -> str:
+        """The framework the learner's function receives: "tensorflow" where
+        ``convert`` makes TensorFlow tensors (``cases.tensorflow``), else "torch"."""
+        convert = self.convert
+        tf = getattr(convert, "__name__", "") == "tensorflow"
+        return "tensorflow" if tf else "torch"
 
     @cached_property
     def search(self) -> Search:

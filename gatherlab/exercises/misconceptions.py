@@ -24,7 +24,7 @@ whole library, and each entry decides from the case whether it applies.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -32,7 +32,14 @@ import numpy as np
 from gatherlab._arrays import entry, framework_of, to_numpy
 from gatherlab.exercises.call import TORCH_ERRORS, Call
 from gatherlab.exercises.compare import shape_text
-from gatherlab.exercises.verdict import Field, Phrase, Verdict, fields_of, phrase
+from gatherlab.exercises.verdict import (
+    Field,
+    Phrase,
+    Verdict,
+    fields_of,
+    phrase,
+    picked,
+)
 from gatherlab.trace import format_value
 
 
@@ -46,6 +53,24 @@ class Raised:
 
     type: str
     rule: str | None = None
+    # the index that raised, as (shape, values), where it is known on both sides: a
+    # fix's learner index, and the index a misconception builds (a flat position
+    # with the wrong stride). The same index is evidence where one error is not.
+    index: tuple[tuple[int, ...], tuple[Any, ...]] | None = field(
+        default=None, compare=False
+    )
+
+
+def raised_index(index: Any) -> tuple[tuple[int, ...], tuple[Any, ...]] | None:
+    """An index as ``Raised.index`` holds it; None where it has no values to read (a
+    meta tensor, an object that is no array)."""
+    try:
+        values = np.asarray(to_numpy(index))
+    except Exception:  # anything a learner can pass as an index
+        return None
+    if values.dtype.kind not in "biuf":
+        return None
+    return tuple(values.shape), tuple(values.reshape(-1).tolist())
 
 
 CHECK = "Check"  # an error a learner's own check raises: no call broke a rule
@@ -106,7 +131,11 @@ def equal(first: Outcome, second: Outcome) -> bool:
 
 
 def reproduces(predicted: Outcome, learner: Outcome, expected: Outcome) -> bool:
-    """Whether a misconception's outcome on a case is the learner's outcome there."""
+    """Whether a misconception's outcome on a case is the learner's outcome there.
+    A learner's error with its index known (a fix) is reproduced only by the same
+    index: any wrong index raises that error."""
+    if isinstance(learner, Raised) and learner.index is not None:
+        return isinstance(predicted, Raised) and predicted.index == learner.index
     if predicted is NOT_EXPECTED:
         return not equal(learner, expected)
     if isinstance(predicted, Shaped):
@@ -140,6 +169,9 @@ class Case:
     visible_shapes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     visible_numbers: Mapping[str, int] = field(default_factory=dict)  # its int args
     write: Any = None  # the intended write (``writes.Write``), for writing exercises
+    # the framework the learner's functions receive ("tensorflow": a TF exercise,
+    # whose cases stay torch tensors but whose words must be TensorFlow's)
+    framework: str = "torch"
 
 
 @dataclass(frozen=True)
@@ -377,16 +409,28 @@ def _dim_ignored(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return found
 
 
-def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
-    positions = shared_positions(to_numpy(case.call.index), _axis(case.call))
+    dim = _axis(case.call)
+    positions = shared_positions(to_numpy(case.call.index), dim)
     read = positions.reshape(-1) if key == "flat" else positions
-    return {
+    fields: dict[str, Field] = {
         "input": case.call.input_name,
         "count": str(int(positions.size if key == "flat" else positions.shape[-1])),
         "read": str(read.tolist()),
         "shape": _shape(outcome),
+        "dim": str(dim),
+        "positions": case.positions,
     }
+    # the op that reads every position in every row, in the exercise's framework:
+    # tf.gather with an axis and no batch_dims, or torch's x[:, idx] and index_select
+    how = (
+        "every_row.tensorflow" if case.framework == "tensorflow" else "every_row.torch"
+    )
+    fields["how"] = picked(how, fields)
+    fields["own"] = picked(f"{how}_own", fields)
+    fields["pairing"] = picked(f"{how}_pairing", fields)
+    return fields
 
 
 @misconception(
@@ -729,7 +773,7 @@ def _off_by_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
     }
 
 
-def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     source = to_numpy(case.call.input)
     rows, columns = source.shape
@@ -738,6 +782,7 @@ def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     at = int(np.argmax(wrong != flat))
     row, column = divmod(int(flat[at]), columns)
     name, pairs = case.call.input_name, case.positions
+    code = f"{pairs}[:, 0] * {name}.shape[1] + {pairs}[:, 1]"
     return {
         "input": name,
         "row": str(row),
@@ -746,7 +791,13 @@ def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
         "rows": str(rows),
         "right": str(int(flat[at])),
         "yours_at": str(int(wrong[at])),
-        "fix": f"{pairs}[:, 0] * {name}.shape[1] + {pairs}[:, 1]",
+        "fix": (
+            phrase("stride.fix_code", code=code, columns=str(columns))
+            if case.writes_code
+            else phrase("stride.fix_read", columns=str(columns))
+        ),
+        # the belief behind the wrong flat position
+        "belief": picked(f"stride.{key}", {"rows": str(rows), "columns": str(columns)}),
     }
 
 
@@ -775,10 +826,13 @@ def _flat_stride(case: Case, base: Any) -> Mapping[Any, Outcome]:
     rows, columns = source.shape
     index = to_numpy(call.index)
     flat = index.reshape(-1) % source.size
-    found = {}
+    found: dict[Any, Outcome] = {}
     for key, wrong in _strided(flat, rows, columns).items():
         variant = _torch(wrong.reshape(index.shape).astype(np.int64))
-        found[key] = run(call.with_part("index", variant), case.finish)
+        outcome = run(call.with_part("index", variant), case.finish)
+        if isinstance(outcome, Raised):  # off the end: the same index is evidence
+            outcome = replace(outcome, index=raised_index(variant))
+        found[key] = outcome
     return found
 
 
@@ -1226,15 +1280,48 @@ def _extra_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {d: np.expand_dims(base, d) for d in range(base.ndim + 1)}
 
 
-def _missing_expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _missing_expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     full = np.shape(case.expected)[key] if key < np.ndim(case.expected) else "?"
-    return {"d": str(key), "full": str(full), "shape": _shape(outcome)}
+    index_d = _unexpanded_dim(case, key, outcome)
+    assert case.call is not None
+    shape = np.shape(to_numpy(case.call.index))
+    sizes = ", ".join(
+        str(size) if d == index_d else "-1" for d, size in enumerate(shape)
+    )
+    return {
+        "d": str(key),
+        "full": str(full),
+        "shape": _shape(outcome),
+        "index_d": str(index_d),
+        "sizes": sizes,
+        "rule": phrase(f"expand_rule.{case.call.op}"),
+    }
+
+
+def _unexpanded_dim(case: Case, key: Any, outcome: Outcome) -> int:
+    """The dim of the intended index left at size 1: the result's dim ``key`` is
+    the index's own only without a finish (``squeeze(1)`` moves the dims after it),
+    so the index with one entry along each of its dims is run until one gives the
+    learner's outcome."""
+    assert case.call is not None
+    index = to_numpy(case.call.index)
+    for d in range(index.ndim):
+        if index.shape[d] == 1:
+            continue
+        short = _torch(np.take(index, [0], axis=d))
+        got = run(case.call.with_part("index", short), case.finish)
+        if isinstance(got, np.ndarray) and equal(got, outcome):
+            return d
+    return int(key)
 
 
 @misconception("missing-expand", "output", _missing_expand_words)
 def _missing_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """An index left with size 1 where it needed expand: one entry along a dim."""
+    """An index left with size 1 where it needed expand: one entry along a dim
+    (torch's rule: a TensorFlow exercise's ops broadcast or take slices)."""
     if not isinstance(base, np.ndarray) or not _gathering(case) or not case.writes_code:
+        return {}
+    if case.framework != "torch":
         return {}
     return {d: np.take(base, [0], axis=d) for d in range(base.ndim)}
 
@@ -1527,7 +1614,7 @@ class Search:
         the rule a misconception's call breaks (a position off the end, whichever)
         gives that error, so it names no mistake: the error's own words say more."""
         single = len(self.cases) < 2 and not self.one_error_names
-        return single and isinstance(outcome, Raised)
+        return single and isinstance(outcome, Raised) and outcome.index is None
 
     def candidate(self, parts: tuple[tuple[Misconception, Any], ...]) -> Candidate:
         """The candidate with its outcome on every case."""

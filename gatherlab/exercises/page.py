@@ -172,7 +172,11 @@ def input_tensor(value: Any) -> dict[str, Any]:
 def outcome(value: Outcome) -> dict[str, Any]:
     """``OUT``: an outcome as the page compares it."""
     if isinstance(value, Raised):
-        return {"error": {"rule": value.rule, "type": value.type}}
+        error: dict[str, Any] = {"rule": value.rule, "type": value.type}
+        if value.index is not None:  # the index that raised (misconceptions.Raised)
+            shape, values = value.index
+            error["index"] = [list(shape), list(values)]
+        return {"error": error}
     if value is NOT_EXPECTED:
         return {"not_expected": True}
     if isinstance(value, Shaped):

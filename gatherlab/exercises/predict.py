@@ -265,6 +265,67 @@ def predicted_reads(case: Case, where: tuple[int, ...]) -> str | None:
     return expected_reads(call, np.shape(case.expected), where)
 
 
+def _coordinate(values: Any) -> str:
+    return "[" + ", ".join(str(int(v)) for v in values) + "]"
+
+
+def gather_nd_mistakes(params: Any, indices: Any) -> dict[str, Any]:
+    """The predictions of ``tf.gather_nd(params, indices)`` made with another op's
+    semantics, each with the rule it breaks, derived from the call (any params and
+    indices whose last axis holds full coordinates): the coordinates read in reverse
+    order, (x, y) for (row, column); the index's columns read as the coordinates;
+    every number read as a whole slice, as tf.gather does. A variant that gives the
+    expected value, or runs off params, is left out."""
+    source, index = np.asarray(params), np.asarray(indices)
+    depth = index.shape[-1]
+    coordinates = index.reshape(-1, depth)
+    expected = np.asarray([source[tuple(c)] for c in coordinates])
+    found: dict[str, Any] = {}
+
+    def inside(rows: np.ndarray) -> bool:
+        return all(
+            ((rows[:, k] >= 0) & (rows[:, k] < source.shape[k])).all()
+            for k in range(rows.shape[1])
+        )
+
+    if depth >= 2:
+        flipped = coordinates[:, ::-1]
+        at = next((k for k, c in enumerate(coordinates) if (c != c[::-1]).any()), None)
+        if at is not None and inside(flipped):
+            value = np.asarray([source[tuple(c)] for c in flipped])
+            if not np.array_equal(value, expected):
+                right = _coordinate(coordinates[at])
+                axes = ", ".join(f"axis {k}" for k in range(depth))
+                axes = "row, column" if depth == 2 else axes
+                found[
+                    f"you read each coordinate in reverse order, as (x, y): "
+                    f"tf.gather_nd reads a coordinate in params' axis order "
+                    f"({axes}), so {right} reads {source[tuple(coordinates[at])]}, "
+                    f"not {source[tuple(flipped[at])]}"
+                ] = value.reshape(index.shape[:-1]).tolist()
+    if index.ndim == 2 and index.shape[0] == depth:
+        columns = index.T
+        if inside(columns):
+            value = np.asarray([source[tuple(c)] for c in columns])
+            if value.shape != expected.shape or not np.array_equal(value, expected):
+                pairs = ", ".join(
+                    "(" + ", ".join(str(int(v)) for v in c) + ")" for c in columns
+                )
+                rows = ", then ".join(_coordinate(c) for c in coordinates)
+                found[
+                    f"you read the index's columns as the pairs, {pairs}: "
+                    f"tf.gather_nd reads its last axis, so each row of the index, "
+                    f"{rows}, is one (row, column) coordinate"
+                ] = value.tolist()
+    if (index >= 0).all() and (index < source.shape[0]).all():
+        found[
+            "you read every number as a row, as tf.gather does: tf.gather_nd takes "
+            "each row of the index as one full coordinate, here (row, column), and "
+            "returns one value per coordinate"
+        ] = source[index].tolist()
+    return found
+
+
 @dataclass(eq=False, kw_only=True)
 class Predict(Exercise):
     """Write down what ``code()`` returns (a value, a shape, a gradient) before running.

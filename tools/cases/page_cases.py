@@ -414,6 +414,13 @@ IDIOMS = {
     "02.fix_wrong_axis": [
         "fixed_index = wrong_index\nfixed_index[0] = positions[0].unsqueeze(-1)\n",
     ],
+    # flat positions off the end: a swapped pair is named by the index itself (the
+    # notebook's misconceptions.Raised.index), another stride by its error alone
+    "03.fix_pairs_for_take": [
+        "answer = pairs[:, 1] * grid.shape[1] + pairs[:, 0]\n",
+        "answer = pairs[:, 0] * 6 + pairs[:, 1]\n",
+        "answer = pairs[:, 0] * grid.shape[0] + pairs[:, 1]\n",
+    ],
 }
 
 # Shapes for compare.shape_advice against exercises.mjs's shapeAdvice: each expected

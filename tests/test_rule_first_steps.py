@@ -1,0 +1,156 @@
+"""A first step that names the rule the learner's value breaks (issue 38, round 3):
+each class is checked on answers of my own, on other exercises and ops than the
+collected real mistakes, and each op-specific fact the words state is checked against
+the library itself."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from gatherlab.exercises import EXERCISES
+from gatherlab.exercises.predict import gather_nd_mistakes
+
+
+def first_step(exercise_id: str, answer) -> tuple[str, str, str | None]:
+    result = EXERCISES[exercise_id].check(answer)
+    assert not result.passed, str(result)
+    verdict = getattr(result, "verdict", None)
+    return result.message, result.fix, getattr(verdict, "misconception", None)
+
+
+@pytest.fixture(scope="module")
+def tf():
+    return pytest.importorskip("tensorflow")
+
+
+# ------------------------------------------------- every row read every position
+
+
+def test_index_select_for_per_row_picks_is_named_in_the_first_step():
+    # 01.pick_columns: each row picks its own columns; index_select shares row 0's
+    message, fix, named = first_step(
+        "01.pick_columns",
+        lambda x, columns: torch.stack(
+            [torch.index_select(x, 1, columns.reshape(-1)) for _ in [0]]
+        )[0],
+    )
+    assert named == "every-row-reads-every-position", message
+    assert "as `x[:, columns]` and index_select do" in message
+    assert "gather reads only each row's own positions" in message
+    assert "tf.gather" not in message + fix  # a torch exercise gets torch's words
+
+
+def test_tf_gather_without_batch_dims_names_batch_dims_first(tf):
+    message, fix, named = first_step(
+        "02.tf_select_steps",
+        lambda f, p: tf.gather(f, p, axis=1, batch_dims=0),
+    )
+    assert named == "every-row-reads-every-position"
+    assert message.startswith(
+        "On the visible example, without batch_dims=1, tf.gather reads every row's"
+    )
+    assert "torch" not in message + fix and "index_select" not in message + fix
+
+
+def test_tf_gather_facts_the_words_state(tf):
+    params = tf.constant([[[1, 2], [3, 4], [5, 6]], [[7, 8], [9, 10], [11, 12]]])
+    positions = tf.constant([[2, 0], [1, 1]])
+    alone = tf.gather(params, positions, axis=1)
+    assert alone.shape == (2, 2, 2, 2)  # every row reads every row's positions
+    paired = tf.gather(params, positions, axis=1, batch_dims=1)
+    assert paired.shape == (2, 2, 2)
+    assert paired.numpy()[1, 0].tolist() == [9, 10]  # row 1 reads its own position 1
+
+
+# ------------------------------------------------------------ missing expand
+
+
+def test_an_unexpanded_index_names_the_no_broadcast_rule_and_the_index_dim():
+    # 02.select_steps: features (batch, steps, width), positions (batch, picks);
+    # the index is left (batch, picks, 1): dim 2 of the index needs the expand
+    def unexpanded(features, positions):
+        return torch.gather(features, 1, positions.unsqueeze(-1))
+
+    message, fix, named = first_step("02.select_steps", unexpanded)
+    assert named == "missing-expand", message
+    assert "gather's result has its index's shape, and the index never broadcasts" in (
+        message
+    )
+    assert "along its dim 2" in fix
+
+
+def test_gather_never_broadcasts_its_index():
+    x = torch.arange(6).reshape(2, 3)
+    assert torch.gather(x, 1, torch.tensor([[2], [0]])).shape == (2, 1)
+    with pytest.raises(RuntimeError):  # a smaller rank is refused, not broadcast
+        torch.gather(x, 1, torch.tensor([2, 0]))
+
+
+# ---------------------------------------------------------------- flat stride
+
+
+@pytest.mark.parametrize(
+    ("formula", "belief"),
+    [
+        (lambda r, c, rows, cols: r * c, "multiplies the row by the column"),
+        (
+            lambda r, c, rows, cols: r * rows + c,
+            "multiplies the row by the number of rows",
+        ),
+        (lambda r, c, rows, cols: c * rows + r, "counts column by column"),
+        # (3, 4) swapped is position 23, past the 20 entries: the call raises, and
+        # the index itself, not the error, names the swap
+        (lambda r, c, rows, cols: c * cols + r, "swaps the pair"),
+    ],
+)
+def test_a_wrong_flat_position_names_the_row_length_rule(formula, belief):
+    exercise = EXERCISES["03.fix_pairs_for_take"]
+    grid, pairs = exercise.broken.input, exercise.broken.index
+    rows, cols = grid.shape
+    result = exercise.check(formula(pairs[:, 0], pairs[:, 1], rows, cols))
+    assert result.verdict.misconception == "flat-stride", result.message
+    assert f"row by row, flat = row * {cols} + column" in result.message
+    assert belief in result.message
+    if belief == "swaps the pair":
+        assert "Row 3, column 4 is at 19, not 23" in result.fix
+
+
+def test_an_error_alone_names_no_stride():
+    # a position off the end that no stride gives stays the error's own words
+    exercise = EXERCISES["03.fix_pairs_for_take"]
+    result = exercise.check(torch.tensor([6, 25]))
+    assert result.verdict.misconception is None
+    assert "row by row" not in result.message
+
+
+def test_take_counts_row_by_row():
+    grid = torch.arange(20).reshape(4, 5)
+    row, column = 2, 3
+    assert torch.take(grid, torch.tensor(row * 5 + column)) == grid[row, column]
+
+
+# ------------------------------------------------- gather_nd with another op's rules
+
+
+def test_gather_nd_mistakes_are_derived_and_true(tf):
+    params = np.arange(36).reshape(3, 3, 4)
+    indices = [[0, 2, 1], [1, 0, 2]]
+    found = gather_nd_mistakes(params, indices)
+    right = tf.gather_nd(params, indices).numpy()
+    for reason, value in found.items():
+        assert not np.array_equal(np.asarray(value), right), reason
+    reversed_reason = next(r for r in found if "reverse order" in r)
+    assert "(axis 0, axis 1, axis 2)" in reversed_reason
+    flipped = tf.gather_nd(params, [c[::-1] for c in indices]).numpy()
+    assert found[reversed_reason] == flipped.tolist()
+    as_rows = next(r for r in found if "as tf.gather does" in r)
+    assert found[as_rows] == tf.gather(params, indices).numpy().tolist()
+
+
+def test_a_reversed_gather_nd_coordinate_is_named():
+    exercise = EXERCISES["05.predict_gather_nd_axis"]
+    result = exercise.check([20, 11])
+    assert "reverse order, as (x, y)" in result.message
+    assert "(row, column), so [0, 2] reads 2, not 20" in result.message
