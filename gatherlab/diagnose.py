@@ -413,6 +413,9 @@ def scatter_problems(input: Any, dim: Any, index: Any, src: Any) -> list[Problem
     if scalar and positions.ndim != target.ndim:
         fields = {"index_rank": positions.ndim, "input_rank": target.ndim}
         return [rule_problem("rank-mismatch", "scatter-value", "", **fields)]
+    if not scalar and values.ndim == 0 and positions.ndim == target.ndim:
+        fields = {"index_rank": positions.ndim}
+        return [rule_problem("rank-mismatch", "scatter-0d-src", "", **fields)]
     if positions.ndim != target.ndim or (not scalar and values.ndim != target.ndim):
         fields = {
             "index_rank": positions.ndim,

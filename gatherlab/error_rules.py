@@ -63,7 +63,8 @@ class Explanation:
 @cache
 def table() -> dict[str, Any]:
     """error_rules.mjs's object: ``rules`` (in the order they are tried),
-    ``sections`` by id, and ``tf_ops`` (TensorFlow's op names to their Python calls)."""
+    ``sections`` by id, ``tf_ops`` (TensorFlow's op names to their Python calls) and
+    ``ops`` (torch's ops by base name: their arguments and what they write)."""
     return module_object(TABLE_PATH)
 
 
@@ -115,9 +116,12 @@ def derive(
         fields["op"] = table()["tf_ops"][tf_op[1]]
     if "op" not in fields and op:
         fields["op"] = op
-    for name in ("input", "index"):
+    for name in SHAPE_FIELDS:
         if f"{name}_rank" not in fields and f"{name}_shape" in lists:
             fields[f"{name}_rank"] = str(len(lists[f"{name}_shape"]))
+    for name in ("input", "src"):
+        if fields.get(f"{name}_rank") == "0":
+            fields[f"{name}_scalar"] = "yes"
     if "value" in fields and "size" in fields:
         value, size = int(fields["value"]), int(fields["size"])
         fields.setdefault("high", str(size - 1))
@@ -142,9 +146,17 @@ def derive(
         empty = [str(d) for d in range(len(source)) if source[d] == 0]
         if empty:
             fields["empty_dims"] = ", ".join(empty)
+    if "value" in fields and "size" in fields and "past_end" in fields:
+        _fits_other(fields, lists.get("input_shape"))
     named = fields.get("op", "")
     if named.startswith("tf."):
         fields["op_is_tf"] = "yes"
+        if "index_shape" in lists:
+            fields["index_outer"] = shape_text(lists["index_shape"][:-1])
+    if "segment" in named:
+        fields["op_is_segment"] = "yes"
+    _op_fields(fields, named)
+    _argument_fields(fields)
     if named.rstrip("()") in WRITING_OPS or "scatter" in named:
         fields["op_is_scatter"] = "yes"
     if named in ("take", "torch.take"):
@@ -152,6 +164,60 @@ def derive(
     if fields.get("dtype", "").lower().removeprefix("torch.") in FLOAT_DTYPES:
         fields["dtype_is_float"] = "yes"
     return fields
+
+
+def _fits_other(fields: dict[str, str], shape: Sequence[int] | None) -> None:
+    """``fits_other``: the other dims of the input a position past the end of its own
+    dim would fit (a (row, column) pair given the wrong way round)."""
+    if not shape or "dim" not in fields or len(shape) < 2:
+        return
+    value, along = int(fields["value"]), int(fields["dim"]) % len(shape)
+    others = [
+        f"dim {d} (size {size})"
+        for d, size in enumerate(shape)
+        if d != along and 0 <= value < size
+    ]
+    if others:
+        fields["fits_other"] = " and ".join(others)
+
+
+def _op_fields(fields: dict[str, str], named: str) -> None:
+    """For an op of the table's ``ops`` (torch's, by base name: ``index_add`` for
+    ``index_add_``, ``torch.index_add``): ``is_<base>``, its ``signature`` as a method
+    of ``x``, and ``source_<kind>``, what it takes as the values it writes."""
+    written = named.removeprefix("torch.").removeprefix("Tensor.").removesuffix("()")
+    base = written.removesuffix("_")
+    known = table()["ops"].get(base)
+    if named.startswith("tf.") or known is None:
+        return
+    fields[f"is_{base}"] = "yes"
+    fields.setdefault("signature", f"x.{written}({known['args']})")
+    if "source" in known:
+        fields[f"source_{known['source']}"] = "yes"
+
+
+NUMBERS = ("int", "float", "bool", "complex")
+SEQUENCES = ("list", "tuple", "ndarray", "numpy.ndarray")
+
+
+def _argument_fields(fields: dict[str, str]) -> None:
+    """What an argument of the wrong type was: ``number_arg`` (a Python number),
+    ``list_arg`` (a list or array), ``dim_tensor`` (a tensor where dim goes),
+    ``tuple_expected``, and ``a_got`` (``an int``) for the words."""
+    got = fields.get("got", "")
+    if not re.fullmatch(r"[A-Za-z_][\w.]*", got):
+        return
+    if got in NUMBERS:
+        fields["number_arg"] = "yes"
+    elif got in SEQUENCES:
+        fields["list_arg"] = "yes"
+    if got == "Tensor":
+        fields["got_tensor"] = "yes"
+    if fields.get("argument") == "dim" and got == "Tensor":
+        fields["dim_tensor"] = "yes"
+    if "tuple" in fields.get("expected", ""):
+        fields["tuple_expected"] = "yes"
+    fields["a_got"] = ("an " if got[0].lower() in "aeiou" else "a ") + got
 
 
 def _choose(options: Sequence[Any], fields: Mapping[str, str], key: str) -> Any:

@@ -94,6 +94,7 @@ export default {
     "take_along_dim": "indices has {index_rank} dims but input has {input_rank}: take_along_dim broadcasts sizes, never the number of dims",
     "scatter": "index has {index_rank} dims, input {input_rank} and src {src_rank}: scatter needs the same number of dims",
     "scatter-value": "index has {index_rank} dims but input has {input_rank}: scatter needs the same number of dims (a number as src is written at every position of index)",
+    "scatter-0d-src": "src is 0-d, but a tensor src needs one value per index entry, {index_rank} dims like index: pass the number itself (scatter_ only) or src.expand(index.shape)",
     "scalar-explorer": "{name} is 0-d: this explorer writes into tensors of 1 dim or more"
    },
    "hints": {
@@ -191,13 +192,13 @@ export default {
   },
   "src-dtype": {
    "messages": {
-    "scatter": "src has dtype {src_dtype} but input has {input_dtype}: scatter needs src of input's dtype (a Python number is converted)"
+    "scatter": "src has dtype {src_dtype} but input has {input_dtype}: scatter needs a tensor src of input's dtype (only scatter_ takes a Python number, as value, and converts it)"
    },
    "hints": {}
   },
   "index-larger-than-src": {
    "messages": {
-    "scatter": "dim {axis} of index has size {index_size} but dim {axis} of src has size {src_size}: index may not be larger than src in any dim"
+    "scatter": "dim {axis} of index has size {index_size} but dim {axis} of src has size {src_size}: src is never broadcast, so index may not be larger than src in any dim"
    },
    "hints": {}
   },

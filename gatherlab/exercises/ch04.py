@@ -252,7 +252,8 @@ choose(
         "both devices (cuda:0 and cpu); move the index with index.to(x.device)",
         "C": "a device-side assert comes from a kernel that ran; this call never "
         "starts one, because the devices are checked first",
-        "D": "the result of an op lives on its input's device, and this op does not "
-        "run at all",
+        "D": "the op never runs: torch checks that input and index share a device "
+        "before any kernel starts, and raises a RuntimeError naming both (cuda:0 "
+        "and cpu); a result would live on its input's device",
     },
 )

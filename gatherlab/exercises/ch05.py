@@ -132,6 +132,8 @@ predict(
     "Predict which axis of a gather_nd index holds the coordinates",
     code=coordinates_by_row,
     value=np.array([2, 11], dtype=np.int32),
+    runs_because="each row of the index, [0, 2] and then [1, 1], is one (row, column) "
+    "coordinate inside grid's (3, 3), so tf.gather_nd reads one value per row",
     # each mistake with the rule it breaks, derived from the call's params and
     # indices (coordinates read as (x, y), by column, or as tf.gather's rows)
     mistakes=gather_nd_mistakes(
@@ -163,6 +165,8 @@ predict(
     "Predict a densified IndexedSlices gradient",
     code=densified_gradient,
     value=np.array([[2.0, 2.0], [0.0, 0.0], [4.0, 4.0]], dtype=np.float32),
+    runs_because="the IndexedSlices knows its dense shape, table's (3, 2), so "
+    "tf.convert_to_tensor puts each slice in its row and adds the two slices of row 2",
     mistakes={
         _REPEATS_ADD + "its first read alone": [[2, 2], [0, 0], [1, 1]],
         _REPEATS_ADD + "its last read alone": [[2, 2], [0, 0], [3, 3]],

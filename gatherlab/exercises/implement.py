@@ -6,7 +6,7 @@ import contextlib
 import re
 import zlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -38,6 +38,7 @@ from gatherlab.exercises.patching import (
     filling_empty,
     forbidding,
     function,
+    noting_divisions,
     owner,
     repairing,
     spying,
@@ -323,9 +324,11 @@ class Implement(Exercise):
         given = self._given(args)
         calls: list[SpiedCall] = []
         results: list[Any] = []
+        divisions: list[str] = []
         with (
             repairing() if repair else contextlib.nullcontext(),
             filling_empty(0),
+            noting_divisions(divisions),
             spying(calls),
             forbidding(self.forbid),
             counting(self.require, results),
@@ -342,9 +345,10 @@ class Implement(Exercise):
                     given,
                     True,
                     Raised(type(error).__name__, _rule(calls) or _indexing_rule(error)),
+                    divisions,
                 )
         uses = not self.require or used(results, value)
-        return Run(value, None, calls, given, uses, _outcome(value))
+        return Run(value, None, calls, given, uses, _outcome(value), divisions)
 
     def _passes(self, number: int, case: Case, run: Run) -> bool:
         if isinstance(case.expected, Raised):
@@ -474,9 +478,20 @@ class Implement(Exercise):
             error = short_error(run.error)
             if hint is not None:
                 return completed(hint[0], {"case": case.name, "error": error}, hint[1])
+            divided = _divided_index(run)
+            if divided is not None:
+                return verdict(
+                    False,
+                    "implement.raised_float_division",
+                    case=case.name,
+                    error=type(run.error).__name__,
+                    **divided,
+                )
             problem = _problem(run.calls)
             if problem is None:
-                explained = explained_error(run.error, self.id.split(".")[-1])
+                explained = explained_error(
+                    run.error, self.id.split(".")[-1], run.failed_call
+                )
                 if explained is not None:
                     return verdict(
                         False, "implement.raised_explained", case=case.name, **explained
@@ -699,6 +714,16 @@ class Run:
     given: dict[str, Any]
     used_required: bool
     outcome: Outcome
+    # how the function divided integers into floats (``torch.div``, ``/``), if it did
+    divisions: list[str] = field(default_factory=list)
+
+    @property
+    def failed_call(self) -> SpiedCall | None:
+        """The call of a writing op or subscript that raised the function's error."""
+        if self.error is None or not self.calls:
+            return None
+        last = self.calls[-1]
+        return last if last.error is self.error else None
 
 
 def _outcome(value: Any) -> Outcome:
@@ -709,18 +734,27 @@ def _outcome(value: Any) -> Outcome:
         return np.asarray(None)
 
 
-def explained_error(error: BaseException, called: str) -> dict[str, str] | None:
+def explained_error(
+    error: BaseException, called: str, call: SpiedCall | None = None
+) -> dict[str, str] | None:
     """The rule an error of the learner's code breaks, from the one table of error
     rules (``gatherlab.error_rules``): its meaning and fix for this error (the
     library's own words are a detail line under the message: ``quoted_error``);
     None where no rule recognises it, or where the error is about calling
     ``called``, the exercise's function, itself. The page explains its evaluator's
-    error with the same table (exercises.mjs)."""
+    error with the same table (exercises.mjs). ``call``, the writing op or subscript
+    that raised it, gives the table its op, dim and shapes, which name the argument
+    that broke the rule."""
     words = short_error(error)
     detail = words.split(": ", 1)[1] if ": " in words else ""
     if detail.startswith(f"{called}()"):
         return None  # the learner's function called with other arguments: no op's rule
-    found = error_rules.explain(detail) if detail else None
+    known: dict[str, Any] = {}
+    if call is not None:
+        dim = call.dim if isinstance(call.dim, int) else None
+        op = None if call.op.startswith("__") else call.op
+        known = {"shapes": call.shapes(), "dim": dim, "op": op}
+    found = error_rules.explain(detail, **known) if detail else None
     if found is None or not found.recognised or not found.meaning:
         return None
     return {"error": type(error).__name__, "meaning": found.meaning, "fix": found.fix}
@@ -729,7 +763,7 @@ def explained_error(error: BaseException, called: str) -> dict[str, str] | None:
 def _problem(calls: list[SpiedCall]) -> Problem | None:
     """The first rule the failing gather-family call or writing op broke (the last
     call made)."""
-    if not calls or calls[-1].output is not None:
+    if not calls or calls[-1].output is not None or calls[-1].error is not None:
         return None
     call = calls[-1]
     if call.writes:
@@ -742,6 +776,28 @@ def _problem(calls: list[SpiedCall]) -> Problem | None:
     if not problems or problems[0].rule == "unexpected":
         return None
     return problems[0]
+
+
+def _divided_index(run: Run) -> dict[str, str] | None:
+    """The call that got a float index and the division that made it, where the
+    function divided integers into floats (``noting_divisions``) and then raised
+    because a call's index was a float tensor."""
+    import torch
+
+    if not run.divisions or not run.calls:
+        return None
+    call = run.calls[-1]
+    if call.output is not None or (
+        call.error is not None and call.error is not run.error
+    ):
+        return None
+    index = call.index
+    if isinstance(index, tuple):
+        index = next((i for i in index if isinstance(i, torch.Tensor)), None)
+    if not isinstance(index, torch.Tensor) or not index.is_floating_point():
+        return None
+    name = "x[index]" if call.op.startswith("__") else _call_name(call)
+    return {"call": name, "division": run.divisions[-1]}
 
 
 def _call_name(call: SpiedCall) -> str:

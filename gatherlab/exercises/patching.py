@@ -181,6 +181,27 @@ SPIED_WRITES = {
 }
 
 
+# The other writing ops and the subscript, recorded only when they raise: their
+# error is explained by the table of error rules (gatherlab.error_rules) with the
+# call's op, dim and shapes, which name the argument that broke the rule (a 0-d
+# source, a (row, column) pair the wrong way round). Where each argument sits, after
+# self.
+FAILING = {
+    "index_add": ("dim", "index", "src"),
+    "index_copy": ("dim", "index", "src"),
+    "index_fill": ("dim", "index", "src"),
+    "index_put": ("index", "src"),
+    "put": ("index", "src"),
+    "scatter_reduce": ("dim", "index", "src"),
+    "masked_scatter": ("index", "src"),
+    "masked_fill": ("index", "src"),
+    "__getitem__": ("index",),
+    "__setitem__": ("index", "src"),
+}
+# the keyword names torch gives those arguments
+KEYWORDS = {"source": "src", "values": "src", "value": "src", "indices": "index"}
+
+
 @dataclass
 class SpiedCall:
     """One gather-family call a learner's function made, and what it returned."""
@@ -192,6 +213,16 @@ class SpiedCall:
     output: Any = None  # as returned (a learner may change it in place later)
     returned: Any = None  # a copy of the output as it was returned
     src: Any = None  # a writing op's values (SPIED_WRITES)
+    error: BaseException | None = None  # what a FAILING op raised
+
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        """The shapes of the call's tensors, by the error table's names."""
+        named = {"input": self.input, "index": self.index, "src": self.src}
+        return {
+            name: tuple(value.shape)
+            for name, value in named.items()
+            if framework_of(value) == "torch"
+        }
 
     @property
     def writes(self) -> bool:
@@ -208,15 +239,48 @@ def _bound(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> SpiedCall:
     return SpiedCall(op, values.get("input"), values.get("dim"), index, src=src)
 
 
+def _failed(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> SpiedCall:
+    """A FAILING op's call, its arguments by name (self first)."""
+    source, *rest = args or (None,)
+    names = FAILING[op] if op in FAILING else FAILING[op.rstrip("_")]
+    values = dict(zip(names, rest, strict=False))
+    for key, value in kwargs.items():
+        values.setdefault(KEYWORDS.get(key, key), value)
+    index = values.get("index")
+    if op.startswith("index_put") and isinstance(index, tuple) and len(index) == 1:
+        index = index[0]
+    dim = values.get("dim")
+    return SpiedCall(op, source, dim, index, src=values.get("src"))
+
+
 def spying(calls: list[SpiedCall]) -> contextlib.AbstractContextManager[None]:
     """Let every gather-family function and writing op run as usual, recording each
-    call in ``calls`` (so an error can be diagnosed, and a wrong value traced)."""
+    call in ``calls`` (so an error can be diagnosed, and a wrong value traced), and
+    each call of a FAILING op that raises, with its error."""
     names = [f"{holder}.{op}" for op in SPIED for holder in ("torch", "torch.Tensor")]
     for op in SPIED_WRITES:
         names += [f"torch.{op}", f"torch.Tensor.{op}", f"torch.Tensor.{op}_"]
+    for op in FAILING:
+        names += (
+            [f"torch.Tensor.{op}"]
+            if op.startswith("__")
+            else [f"torch.Tensor.{op}", f"torch.Tensor.{op}_"]
+        )
 
     def spied(name: str, original: Any) -> Callable[..., Any]:
         op = name.rsplit(".", 1)[-1]
+        if op.rstrip("_") in FAILING or op in FAILING:
+
+            def failing(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return original(*args, **kwargs)
+                except Exception as error:
+                    call = _failed(op, args, kwargs)
+                    call.error = error
+                    calls.append(call)
+                    raise
+
+            return failing
 
         def spy(*args: Any, **kwargs: Any) -> Any:
             call = _bound(op, args, kwargs)
@@ -229,6 +293,59 @@ def spying(calls: list[SpiedCall]) -> contextlib.AbstractContextManager[None]:
         return spy
 
     return _patched(names, spied)
+
+
+# Division spelled so that integers give floats (true division): how the learner
+# wrote it, by the function reached.
+TRUE_DIVISIONS = {
+    "torch.div": "torch.div",
+    "torch.divide": "torch.divide",
+    "torch.true_divide": "torch.true_divide",
+    "torch.Tensor.div": "`/` (or x.div)",
+    "torch.Tensor.divide": "torch.divide",
+    "torch.Tensor.true_divide": "torch.true_divide",
+    "torch.Tensor.__truediv__": "/",
+    "torch.Tensor.__rtruediv__": "/",
+}
+
+
+def noting_divisions(found: list[str]) -> contextlib.AbstractContextManager[None]:
+    """Let every division run as usual, noting in ``found`` how each one that divides
+    integers into floats was spelled (``torch.div``, ``/``): a float index two steps
+    later is named by the step that made it."""
+    import torch
+
+    def whole(value: Any) -> bool:
+        if isinstance(value, torch.Tensor):
+            return not value.is_floating_point() and not value.is_complex()
+        return isinstance(value, int)
+
+    inside: list[str] = []  # the division running: `/` reaches torch.div in turn
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        def divide(*args: Any, **kwargs: Any) -> Any:
+            inside.append(name)
+            try:
+                out = original(*args, **kwargs)
+            finally:
+                inside.pop()
+            if inside:
+                return out
+            operands = list(args[:2]) + [kwargs[k] for k in ("other",) if k in kwargs]
+            if (
+                kwargs.get("rounding_mode") is None
+                and len(operands) == 2
+                and all(whole(value) for value in operands)
+                and isinstance(out, torch.Tensor)
+                and out.is_floating_point()
+                and TRUE_DIVISIONS[name] not in found
+            ):
+                found.append(TRUE_DIVISIONS[name])
+            return out
+
+        return divide
+
+    return _patched(TRUE_DIVISIONS, noted)
 
 
 # The ops whose index a repair makes int64, and whose src it gives the input's dtype:

@@ -107,6 +107,16 @@ def _wraps(explain: Call, shape: str) -> Phrase:
     )
 
 
+def _smaller_index(op: str, index: np.ndarray, base: np.ndarray) -> bool:
+    """A scatter whose index, of the output's rank, is smaller than the output."""
+    return (
+        op.startswith("scatter")
+        and index.ndim == base.ndim
+        and index.shape != base.shape
+        and all(i <= b for i, b in zip(index.shape, base.shape, strict=True))
+    )
+
+
 def _write_runs(write: Any) -> Phrase:
     """A write runs: a repeated position is no error (``repeats`` says what the op
     does with it) and every position is within the dim it indexes."""
@@ -125,6 +135,13 @@ def _write_runs(write: Any) -> Phrase:
         "last": str(size - 1),
         "size": str(size),
     }
+    index = to_numpy(write.index)
+    if not repeated and _smaller_index(write.op, index, base):
+        # the belief that the index must cover the output: scatter loops over the
+        # index's own entries
+        place["index_shape"] = shape_text(index.shape)
+        place["base_shape"] = shape_text(base.shape)
+        return phrase("runs.write_smaller", **place)
     if not repeated:
         return phrase("runs.write_once", **place)
     where, parts = repeated[0]

@@ -187,6 +187,56 @@ export default {
   "UnsortedSegmentProd": "tf.math.unsorted_segment_prod",
   "Pack": "tf.stack"
  },
+ "ops": {
+  "gather": {
+   "args": "dim, index"
+  },
+  "take_along_dim": {
+   "args": "indices, dim"
+  },
+  "index_select": {
+   "args": "dim, index"
+  },
+  "take": {
+   "args": "index"
+  },
+  "scatter": {
+   "args": "dim, index, src"
+  },
+  "scatter_add": {
+   "args": "dim, index, src",
+   "source": "tensor_src"
+  },
+  "scatter_reduce": {
+   "args": "dim, index, src, reduce, include_self=True",
+   "source": "tensor_src"
+  },
+  "index_add": {
+   "args": "dim, index, source, alpha=1",
+   "source": "slices"
+  },
+  "index_copy": {
+   "args": "dim, index, source",
+   "source": "slices"
+  },
+  "index_fill": {
+   "args": "dim, index, value"
+  },
+  "index_put": {
+   "args": "indices, values, accumulate=False",
+   "source": "values"
+  },
+  "put": {
+   "args": "index, source, accumulate=False",
+   "source": "flat"
+  },
+  "masked_scatter": {
+   "args": "mask, source"
+  },
+  "masked_fill": {
+   "args": "mask, value"
+  }
+ },
  "rules": [
   {
    "id": "cuda-device-assert",
@@ -269,6 +319,13 @@ export default {
    "meaning": [
     {
      "needs": [
+      "past_end",
+      "fits_other"
+     ],
+     "text": "Position {value} is past the end of dim {dim} (size {size}) but fits {fits_other}: if your index tensors hold (row, column) pairs, check their order (x[i, j] reads dim 0 at i, dim 1 at j)."
+    },
+    {
+     "needs": [
       "negative"
      ],
      "text": "Position {value} is negative, and {op} does not wrap negative positions: along dim {dim} (size {size}) the valid positions are 0..{high}."
@@ -301,6 +358,13 @@ export default {
     "A position in the index is outside the dim it selects along (index_select and embedding name neither the position nor the size in this message)."
    ],
    "fix": [
+    {
+     "needs": [
+      "past_end",
+      "fits_other"
+     ],
+     "text": "Put each index tensor at the dim it counts along: swap them if {value} was meant along {fits_other}; otherwise find where {value} was made and fix it there."
+    },
     {
      "needs": [
       "negative"
@@ -344,10 +408,7 @@ export default {
    "patterns": [
     {
      "library": "torch",
-     "re": "out of range: tried to access index (?<value>-?\\d+) on a tensor of (?<size>\\d+) elements",
-     "fields": {
-      "op": "take"
-     }
+     "re": "out of range: tried to access index (?<value>-?\\d+) on a tensor of (?<size>\\d+) elements"
     },
     {
      "library": "numpy",
@@ -358,10 +419,22 @@ export default {
     }
    ],
    "meaning": [
-    "Flat position {value} is outside the {size} elements of the input, read in row-major order: take accepts -{size}..{high}."
+    {
+     "needs": [
+      "op"
+     ],
+     "text": "Flat position {value} is outside the {size} elements of the input, read in row-major order: {op} accepts -{size}..{high}."
+    },
+    "Flat position {value} is outside the {size} elements of the input, read in row-major order: take and put_ accept -{size}..{high}."
    ],
    "fix": [
-    "Turn (row, column) pairs into flat positions with row * x.size(1) + column, and check 0 <= position < {size}; for per-row positions use gather or take_along_dim instead of take."
+    {
+     "needs": [
+      "op_is_take"
+     ],
+     "text": "Turn (row, column) pairs into flat positions with row * x.size(1) + column, and check 0 <= position < {size}; for per-row positions use gather or take_along_dim instead of take."
+    },
+    "Turn (row, column) pairs into flat positions with row * x.size(1) + column, and check 0 <= position < {size}."
    ],
    "section": [
     {
@@ -595,7 +668,8 @@ export default {
      "library": "torch",
      "re": "tensors used as indices must be long, int, byte or bool tensors",
      "fields": {
-      "op": "x[index]"
+      "op": "x[index]",
+      "subscript": "yes"
      }
     },
     {
@@ -619,6 +693,12 @@ export default {
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "subscript"
+     ],
+     "text": "A subscript takes positions as int64 or int32 tensors (a bool or uint8 tensor is read as a mask): floats and other integer dtypes, such as int16, are refused."
+    },
     "The positions have dtype {dtype}, but {op} takes them as {allowed}. Positions are whole numbers: a float index (from a division, a mean, or torch.tensor of floats) or a bool mask is refused, and int32 is accepted only by some ops in some releases.",
     "The positions have dtype {dtype}, but {op} wants int64 (a long tensor). Positions are whole numbers: a float index or a bool mask is refused, and int32 is accepted only by some ops in some releases.",
     "The positions have the wrong dtype for {op}: it takes {allowed}. A float index (from a division or a mean) or a bool mask is refused.",
@@ -667,7 +747,7 @@ export default {
    "patterns": [
     {
      "library": "tensorflow",
-     "re": "Value for attr '(?<attr>Tindices|out_type)' of (?<dtype>\\w+) is not in the list of allowed values: (?<allowed>[\\w, ]+?)(?:\\s*;|\\s*$|\\s+\\[|\\n)"
+     "re": "Value for attr '(?<attr>Tindices|out_type|TI)' of (?<dtype>\\w+) is not in the list of allowed values: (?<allowed>[\\w, ]+?)(?:\\s*;|\\s*$|\\s+\\[|\\n)"
     }
    ],
    "meaning": [
@@ -773,10 +853,7 @@ export default {
    "patterns": [
     {
      "library": "torch",
-     "re": "scatter\\(\\): Expected self\\.dtype to be equal to src\\.dtype",
-     "fields": {
-      "op": "scatter_"
-     }
+     "re": "scatter\\(\\): Expected self\\.dtype to be equal to src\\.dtype"
     },
     {
      "library": "torch",
@@ -795,11 +872,50 @@ export default {
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "is_index_add",
+      "input_dtype"
+     ],
+     "text": "{op} adds source into the input without converting it: the input is {input_dtype} but source is {src_dtype}."
+    },
+    {
+     "needs": [
+      "is_index_copy",
+      "input_dtype"
+     ],
+     "text": "{op} copies source into the input without converting it: the input is {input_dtype} but source is {src_dtype}."
+    },
+    {
+     "needs": [
+      "is_index_put",
+      "input_dtype"
+     ],
+     "text": "{op} writes the values into the input without converting them: the input is {input_dtype} but the values are {src_dtype}."
+    },
     "{op} writes src into the input without converting it: the input is {input_dtype} but the values are {src_dtype}.",
     "The op writes src into the input without converting it, and their dtypes differ (an int src into a float input is the usual case)."
    ],
    "fix": [
-    "Convert the values to the input's dtype: src.to(x.dtype) (a Python number is converted for you)."
+    {
+     "needs": [
+      "is_index_put"
+     ],
+     "text": "Convert the values to the input's dtype: values.to(x.dtype) (x[indices] = v converts a Python number for you)."
+    },
+    {
+     "needs": [
+      "source_slices"
+     ],
+     "text": "Convert source to the input's dtype: source.to(x.dtype) ({op} takes no Python number)."
+    },
+    {
+     "needs": [
+      "is_scatter"
+     ],
+     "text": "Convert src to the input's dtype: src.to(x.dtype) (a Python number as value= is converted for you)."
+    },
+    "Convert the values to the input's dtype: src.to(x.dtype)."
    ],
    "section": [
     {
@@ -918,10 +1034,10 @@ export default {
     }
    ],
    "meaning": [
-    "The subscript has more index entries than the tensor has dims ({input_rank}). A tuple of tensors is one index per dim; a bool or uint8 tensor counts as a mask over several dims."
+    "The subscript (or index_put_'s tuple) has more index tensors than the tensor has dims ({input_rank}): a tuple holds one index tensor per dim (all the rows, then all the columns), not one (row, column) pair per entry."
    ],
    "fix": [
-    "Give at most {input_rank} indices, one per dim (x[rows, cols] for a 2-D x); positions held as int16 or uint8 are read as masks: convert them with .long()."
+    "Give at most {input_rank} index tensors, one per dim: x[rows, cols] or x.index_put_((rows, cols), v); from an (N, 2) tensor of pairs, tuple(pairs.t()). A uint8 tensor is read as a mask: convert positions held as uint8 with .long()."
    ],
    "section": [
     {
@@ -1038,6 +1154,108 @@ export default {
    ]
   },
   {
+   "id": "source-not-one-value",
+   "checks": null,
+   "title": "A write takes one value per position, or one value for all",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "(?<op>index_copy_?)\\(\\): When source is scalar, index should have one element \\(got (?<count>\\d+)\\)"
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>index_fill_?|masked_fill_?) only supports a 0-dimensional value tensor, but got tensor with (?<src_rank>\\d+) dimension"
+    },
+    {
+     "library": "torch",
+     "re": "source tensor shape must match self tensor shape, excluding the specified dimension\\. Got self\\.shape = \\[(?<input_shape>[\\d, ]*)\\] source\\.shape = \\[(?<src_shape>[\\d, ]*)\\]",
+     "fields": {
+      "op": "index_add_"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "Updates shape must have rank at least one\\. Found:\\s?\\[\\]",
+     "fields": {
+      "op": "tf.tensor_scatter_nd_update"
+     }
+    }
+   ],
+   "meaning": [
+    {
+     "needs": [
+      "count"
+     ],
+     "text": "{op} copies one slice of source per index entry: a 0-d source fits only a one-entry index, and yours has {count} entries."
+    },
+    {
+     "needs": [
+      "src_rank"
+     ],
+     "text": "{op} writes one value at every selected position: value must be a number or a 0-d tensor, and yours has {src_rank} dims."
+    },
+    {
+     "needs": [
+      "src_shape"
+     ],
+     "text": "{op}'s source {src_shape} must have the input's shape {input_shape} in every dim but dim, with one slice per index entry along it: {op} does not broadcast source."
+    },
+    {
+     "needs": [
+      "op_is_tf"
+     ],
+     "text": "{op} takes one update per row of indices: the updates need the shape indices.shape[:-1] (plus the slice each coordinate selects), and a single number has no shape."
+    }
+   ],
+   "fix": [
+    {
+     "needs": [
+      "count"
+     ],
+     "text": "Give source one slice per index entry (source.expand(len(index)) for a 1-D x), or write one number everywhere with x.index_fill_(dim, index, v)."
+    },
+    {
+     "needs": [
+      "src_rank"
+     ],
+     "text": "Pass one number (value.item() for a 0-d tensor); to write one value per position use index_copy_ (or masked_scatter_ for a mask)."
+    },
+    {
+     "needs": [
+      "src_shape"
+     ],
+     "text": "Give source index.numel() slices along dim and the input's size in every other dim: source.expand(len(index)) for a 1-D x."
+    },
+    {
+     "needs": [
+      "op_is_tf"
+     ],
+     "text": "Pass updates with one entry per row of indices: tf.fill(tf.shape(indices)[:-1], v)."
+    }
+   ],
+   "section": [
+    {
+     "needs": [
+      "op_is_tf"
+     ],
+     "id": "scatter-tf"
+    },
+    {
+     "needs": [],
+     "id": "scatter-shapes"
+    }
+   ],
+   "keywords": [
+    "scalar",
+    "source",
+    "element",
+    "dimensional",
+    "value",
+    "updates",
+    "rank"
+   ]
+  },
+  {
    "id": "value-shape-mismatch",
    "checks": "index-larger-than-src",
    "title": "The values written must fit the positions written",
@@ -1081,14 +1299,87 @@ export default {
      "fields": {
       "op": "tf.tensor_scatter_nd_update"
      }
+    },
+    {
+     "library": "tensorflow",
+     "re": "Dimensions \\[\\d+,\\d+\\) of indices\\[shape=\\[(?<index_shape>[\\d,]*)\\]\\] must match dimensions \\[\\d+,\\d+\\) of updates\\[shape=\\[(?<src_shape>[\\d,]*)\\]\\]",
+     "fields": {
+      "op": "tf.scatter_nd"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "data\\.shape = \\[(?<src_shape>[\\d,]*)\\] does not start with segment_ids\\.shape = \\[(?<index_shape>[\\d,]*)\\]",
+     "fields": {
+      "op": "tf.math.unsorted_segment_sum"
+     }
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "op_is_segment",
+      "src_shape",
+      "index_shape"
+     ],
+     "text": "{op} takes one segment id per entry of data: data {src_shape} must start with the shape of segment_ids {index_shape}."
+    },
+    {
+     "needs": [
+      "op_is_tf",
+      "index_outer",
+      "src_shape"
+     ],
+     "text": "{op} takes one update per row of indices: indices {index_shape} hold coordinates in shape {index_outer}, so the updates must start with {index_outer}, but they have {src_shape}."
+    },
+    {
+     "needs": [
+      "is_put"
+     ],
+     "text": "put_ writes one value of source per index entry: index has {count} entries but source {src_size}."
+    },
     "{op} writes one slice of source per position: {count} positions but {src_size} slices of source.",
     "The values have shape {src_shape} and the positions select {index_shape}: the values must broadcast to the shape of what the positions select.",
     "The updates must have one entry (or slice) per row of indices, shaped like the rest of the output: here the shapes do not agree."
    ],
    "fix": [
+    {
+     "needs": [
+      "op_is_segment"
+     ],
+     "text": "Give one id per entry of data (segment_ids.shape == data.shape[:k]): ids made for this data."
+    },
+    {
+     "needs": [
+      "op_is_tf"
+     ],
+     "text": "Give one update per row of indices: updates of shape indices.shape[:-1] plus the slice each coordinate selects."
+    },
+    {
+     "needs": [
+      "source_slices",
+      "dim"
+     ],
+     "text": "Give source one slice per index entry along dim {dim}: source.size({dim}) == index.numel(); {op} does not broadcast source."
+    },
+    {
+     "needs": [
+      "source_slices"
+     ],
+     "text": "Give source one slice per index entry along dim: source.size(dim) == index.numel(); {op} does not broadcast source."
+    },
+    {
+     "needs": [
+      "source_flat"
+     ],
+     "text": "Give source one value per index entry: source.numel() == index.numel()."
+    },
+    {
+     "needs": [
+      "source_values"
+     ],
+     "text": "Give values that broadcast to what the positions select: one per selected position, or a single value."
+    },
     "Give one value (or slice) per position: source.size(dim) == index.numel() for index_add_ and index_copy_, values.numel() == index.numel() for put_, values broadcastable to the selection for x[i] = v."
    ],
    "section": [
@@ -1291,7 +1582,10 @@ export default {
     },
     {
      "library": "torch",
-     "re": "[Dd]imension specified as (?<dim>-?\\d+) but tensor has no dimensions"
+     "re": "[Dd]imension specified as (?<dim>-?\\d+) but tensor has no dimensions",
+     "fields": {
+      "no_dims": "yes"
+     }
     },
     {
      "library": "tensorflow",
@@ -1303,10 +1597,59 @@ export default {
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "no_dims",
+      "src_scalar",
+      "source_slices"
+     ],
+     "text": "{op}'s source is 0-d, so it has no dim {dim}: {op} takes one slice of source per index entry along dim {dim} (source.size(dim) == index.numel()) and does not broadcast a 0-d source."
+    },
+    {
+     "needs": [
+      "no_dims",
+      "src_scalar"
+     ],
+     "text": "The values given to {op} are 0-d, so they have no dim {dim}: {op} reads one value per index entry."
+    },
+    {
+     "needs": [
+      "no_dims",
+      "input_scalar"
+     ],
+     "text": "The input is 0-d, so it has no dim {dim} to select along."
+    },
+    {
+     "needs": [
+      "no_dims"
+     ],
+     "text": "dim {dim} was asked of a 0-d tensor, which has no dims: a 0-d input, or a 0-d source where one entry per index entry along dim {dim} is needed."
+    },
     "dim {dim} does not exist: the valid dims here are {low}..{high} (negative dims count from the end, -1 is the last). A negative dim names an axis; it never wraps positions.",
     "dim {dim} does not exist on this input."
    ],
    "fix": [
+    {
+     "needs": [
+      "no_dims",
+      "src_scalar",
+      "source_slices"
+     ],
+     "text": "Give source one entry per index entry: source.expand(len(index)) or torch.full((len(index),), v, dtype=x.dtype) for a 1-D x."
+    },
+    {
+     "needs": [
+      "no_dims",
+      "src_scalar"
+     ],
+     "text": "Give the values the index's shape: src.expand(index.shape), or torch.full(index.shape, v, dtype=x.dtype)."
+    },
+    {
+     "needs": [
+      "no_dims"
+     ],
+     "text": "Find the 0-d tensor (print each argument's .shape): a source needs one entry per index entry (source.expand(len(index))), and an input needs at least one dim."
+    },
     "Pass a dim of the input (dim=-1 for the last axis); the positions are what the index holds, not the dim."
    ],
    "section": [
@@ -1325,6 +1668,39 @@ export default {
    ]
   },
   {
+   "id": "tf-immutable",
+   "checks": null,
+   "title": "A TensorFlow tensor cannot be written in place",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "'(?:[\\w.]*\\.)?(?<kind>EagerTensor|Tensor|ResourceVariable)' object does not support item assignment",
+     "fields": {
+      "op_is_tf": "yes"
+     }
+    }
+   ],
+   "meaning": [
+    "TensorFlow tensors are immutable: x[i] = v (or x[i] += v) is refused; TensorFlow ops return new tensors instead of writing into one."
+   ],
+   "fix": [
+    "Build the result whole: tf.stack the pieces (tf.stack([rows, positions], axis=-1)), gather every row at once (tf.gather(..., batch_dims=1)), or write with tf.tensor_scatter_nd_update, which returns a new tensor."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "scatter-tf"
+    }
+   ],
+   "keywords": [
+    "support",
+    "item",
+    "assignment",
+    "eagertensor",
+    "object"
+   ]
+  },
+  {
    "id": "argument-type",
    "checks": "not-a-tensor",
    "title": "The arguments must be what the op's signature takes",
@@ -1335,34 +1711,223 @@ export default {
     },
     {
      "library": "torch",
-     "re": "(?<op>\\w+)\\(\\) received an invalid combination of arguments"
+     "re": "(?<op>\\w+)\\(\\) received an invalid combination of arguments",
+     "fields": {
+      "combination": "yes"
+     }
     },
     {
      "library": "torch",
-     "re": "(?<op>\\w+)\\(\\) takes (?<expected>\\d+) positional arguments? but (?<got>\\d+) (?:were|was) given"
+     "re": "(?<op>\\w+)\\(\\) takes (?<expected>\\d+) positional arguments? but (?<got>\\d+) (?:were|was) given",
+     "fields": {
+      "counted": "yes"
+     }
     },
     {
      "library": "torch",
-     "re": "(?<op>\\w+)\\(\\) got an unexpected keyword argument '(?<argument>\\w+)'"
+     "re": "(?<op>\\w+)\\(\\) got an unexpected keyword argument '(?<argument>\\w+)'",
+     "fields": {
+      "keyword": "yes"
+     }
     },
     {
      "library": "torch",
-     "re": "(?<op>\\w+)\\(\\) missing (?<count>\\d+) required positional arguments?"
+     "re": "(?<op>\\w+)\\(\\) missing (?<count>\\d+) required positional arguments?(?:: \"(?<argument>\\w+)\")?",
+     "fields": {
+      "missing": "yes"
+     }
     },
     {
      "library": "torch",
-     "re": "expected Tensor as element (?<entry>\\d+) in argument (?<position>\\d+), but got (?<got>\\w+)"
+     "re": "expected Tensor as element (?<entry>\\d+) in argument (?<position>\\d+), but got (?<got>\\w+)",
+     "fields": {
+      "element": "yes"
+     }
     }
    ],
    "meaning": [
-    "Argument {argument} of {op} (position {position}) must be {expected}, but it is a {got}: torch ops take tensors, not lists or NumPy arrays, and dim is a plain int.",
-    "{op} got {got} positional arguments and takes {expected}: torch.gather(input, dim, index) and x.gather(dim, index) (the method counts x as the first).",
-    "{op} has no keyword argument {argument}.",
-    "The arguments do not match any of {op}'s signatures: torch.gather(input, dim, index, *, sparse_grad=False).",
+    {
+     "needs": [
+      "number_arg",
+      "source_tensor_src"
+     ],
+     "text": "{op} takes no number as {argument}: it reads one value of a tensor {argument} per index entry, so {argument} needs (at least) the index's shape. Only scatter_ takes a plain number."
+    },
+    {
+     "needs": [
+      "number_arg",
+      "source_slices"
+     ],
+     "text": "{op} takes no number as {argument}: it needs one slice of a tensor {argument} per index entry along dim (source.size(dim) == index.numel()). index_fill_ is the op that takes a number."
+    },
+    {
+     "needs": [
+      "number_arg",
+      "source_flat"
+     ],
+     "text": "put_ takes no number as {argument}: it needs a tensor with one value per index entry (source.numel() == index.numel())."
+    },
+    {
+     "needs": [
+      "number_arg",
+      "source_values"
+     ],
+     "text": "index_put_ takes its values as a tensor, not a Python number (x[indices] = v is the form that takes a number)."
+    },
+    {
+     "needs": [
+      "dim_tensor"
+     ],
+     "text": "{op} got a tensor where its dim goes (position {position}): dim is a plain int and comes before the positions, as in {signature}."
+    },
+    {
+     "needs": [
+      "tuple_expected",
+      "is_index_put",
+      "got_tensor"
+     ],
+     "text": "index_put_ takes its positions as a tuple of tensors, one per indexed dim, not one tensor ((index) is just index in parentheses; (index,) is a tuple): {signature}."
+    },
+    {
+     "needs": [
+      "tuple_expected",
+      "is_index_put"
+     ],
+     "text": "index_put_ takes its positions as a tuple of tensors, one per indexed dim: {signature}."
+    },
+    {
+     "needs": [
+      "list_arg"
+     ],
+     "text": "Argument {argument} of {op} (position {position}) must be {expected}, but it is {a_got}: torch ops take tensors, not Python lists or NumPy arrays."
+    },
+    {
+     "needs": [
+      "number_arg"
+     ],
+     "text": "Argument {argument} of {op} (position {position}) must be {expected}, but it is a Python {got}: {op} takes a tensor there."
+    },
+    {
+     "needs": [
+      "missing"
+     ],
+     "text": "{op} is missing its argument {argument}: it is called as {signature}."
+    },
+    {
+     "needs": [
+      "missing"
+     ],
+     "text": "{op} is missing {count} required argument(s): it is called as {signature}."
+    },
+    {
+     "needs": [
+      "missing"
+     ],
+     "text": "{op} is missing {count} required argument(s)."
+    },
+    {
+     "needs": [
+      "counted",
+      "is_gather"
+     ],
+     "text": "{op} got {got} positional arguments and takes {expected}: torch.gather(input, dim, index) and x.gather(dim, index) (the method counts x as the first)."
+    },
+    {
+     "needs": [
+      "counted"
+     ],
+     "text": "{op} got {got} positional arguments and takes {expected} (a method counts x as the first): it is called as {signature}."
+    },
+    {
+     "needs": [
+      "counted"
+     ],
+     "text": "{op} got {got} positional arguments and takes {expected} (a method counts x as the first)."
+    },
+    {
+     "needs": [
+      "keyword"
+     ],
+     "text": "{op} has no keyword argument {argument}: it is called as {signature}."
+    },
+    {
+     "needs": [
+      "keyword"
+     ],
+     "text": "{op} has no keyword argument {argument}."
+    },
+    {
+     "needs": [
+      "combination",
+      "is_gather"
+     ],
+     "text": "The arguments do not match any of {op}'s signatures: torch.gather(input, dim, index, *, sparse_grad=False)."
+    },
+    {
+     "needs": [
+      "combination"
+     ],
+     "text": "The arguments do not match {op}'s signature: {signature}."
+    },
+    {
+     "needs": [
+      "combination"
+     ],
+     "text": "The arguments do not match any of {op}'s signatures."
+    },
+    {
+     "needs": [
+      "element"
+     ],
+     "text": "Element {entry} of argument {position} must be a Tensor, but it is {a_got}: a list or tuple of tensors holds tensors only."
+    },
+    "Argument {argument} of {op} (position {position}) must be {expected}, but it is {a_got}.",
     "The arguments do not match the op's signature."
    ],
    "fix": [
-    "Call it as the signature says: torch.gather(x, dim, index) with index a torch tensor (torch.tensor(list), torch.from_numpy(array)) and dim an int."
+    {
+     "needs": [
+      "number_arg",
+      "source_tensor_src"
+     ],
+     "text": "Pass a tensor shaped like the index: torch.ones_like(index, dtype=x.dtype) (times your number), or torch.full(index.shape, v, dtype=x.dtype); scatter_ is the op for setting positions to one number."
+    },
+    {
+     "needs": [
+      "number_arg",
+      "source_slices"
+     ],
+     "text": "Pass one entry per index entry: torch.full((len(index),), v, dtype=x.dtype) for a 1-D x (torch.ones for counts); to set positions to one number use x.index_fill_(dim, index, v)."
+    },
+    {
+     "needs": [
+      "number_arg",
+      "source_flat"
+     ],
+     "text": "Pass torch.full_like(index, v, dtype=x.dtype) as source."
+    },
+    {
+     "needs": [
+      "number_arg",
+      "source_values"
+     ],
+     "text": "Pass torch.tensor(v, dtype=x.dtype) (it broadcasts to every position), or write x[indices] = v."
+    },
+    {
+     "needs": [
+      "tuple_expected",
+      "is_index_put"
+     ],
+     "text": "Wrap them in a tuple: x.index_put_((index,), values) for one dim, x.index_put_((rows, cols), values) for two."
+    },
+    {
+     "needs": [
+      "list_arg"
+     ],
+     "text": "Convert it first: torch.tensor(a_list) or torch.from_numpy(array) (positions as int64)."
+    },
+    "Call it as its signature says: {signature}, with tensors where it takes tensors and dim a plain int.",
+    "Call it as the op's signature says, with tensors where it takes tensors (torch.tensor(list), torch.from_numpy(array)) and dim a plain int."
    ],
    "section": [
     {
@@ -1390,6 +1955,10 @@ export default {
    "patterns": [
     {
      "library": "torch",
+     "re": "(?<op>\\w+)\\(\\): self, index and source expected to be in the same device, but got \\(self\\) (?<input_device>[\\w:]+), \\(index\\) (?<index_device>[\\w:]+), and \\(source\\) (?<src_device>[\\w:]+)"
+    },
+    {
+     "library": "torch",
      "re": "Expected all tensors to be on the same device(?:, but (?:found at least two devices, (?<devices>[\\w:, ]+?)!|got (?<argument>\\w+) is on (?<index_device>[\\w:]+), different from other tensors on (?<input_device>[\\w:]+)))?"
     },
     {
@@ -1402,11 +1971,23 @@ export default {
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "src_device"
+     ],
+     "text": "The call's tensors are on different devices (input {input_device}, index {index_device}, source {src_device}): torch checks devices before any kernel runs and never moves a tensor for you."
+    },
     "{argument} is on {index_device} but the other tensors are on {input_device}: an op never moves tensors between devices.",
     "The tensors of the call are on different devices ({devices}): an op never moves tensors between devices.",
     "The tensors of the call are on different devices: an op never moves tensors between devices."
    ],
    "fix": [
+    {
+     "needs": [
+      "src_device"
+     ],
+     "text": "Move them to the input's device: index.to(x.device) and source.to(x.device). The check runs before any kernel, so nothing was written."
+    },
     "Move the index (and src) to the input's device: index.to(x.device). This error is raised before any kernel runs, so the CUDA context is still usable."
    ],
    "section": [

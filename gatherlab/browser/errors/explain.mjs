@@ -68,10 +68,12 @@ export function derive(found, shapes, dim, op, text) {
   const tfOp = /\[Op:(\w+)\]/.exec(text);
   if (tfOp && Object.hasOwn(TABLE.tf_ops, tfOp[1])) fields.op = TABLE.tf_ops[tfOp[1]]; // above a constant
   if (!("op" in fields) && op) fields.op = op;
-  for (const name of ["input", "index"]) {
+  for (const name of SHAPE_FIELDS) {
     if (!(`${name}_rank` in fields) && `${name}_shape` in lists)
       fields[`${name}_rank`] = String(lists[`${name}_shape`].length);
   }
+  for (const name of ["input", "src"])
+    if (fields[`${name}_rank`] === "0") fields[`${name}_scalar`] = "yes";
   if ("value" in fields && "size" in fields) {
     const value = Number(fields.value);
     const size = Number(fields.size);
@@ -96,14 +98,63 @@ export function derive(found, shapes, dim, op, text) {
     for (let d = 0; d < n; d++) if (source[d] === 0) empty.push(String(d));
     if (empty.length) fields.empty_dims = empty.join(", ");
   }
+  if ("value" in fields && "size" in fields && "past_end" in fields)
+    fitsOther(fields, lists.input_shape);
   const named = fields.op || "";
-  if (named.startsWith("tf.")) fields.op_is_tf = "yes";
+  if (named.startsWith("tf.")) {
+    fields.op_is_tf = "yes";
+    if (lists.index_shape) fields.index_outer = shapeText(lists.index_shape.slice(0, -1));
+  }
+  if (named.includes("segment")) fields.op_is_segment = "yes";
+  opFields(fields, named);
+  argumentFields(fields);
   if (WRITING_OPS.includes(named.replace(/[()]+$/, "")) || named.includes("scatter"))
     fields.op_is_scatter = "yes";
   if (named === "take" || named === "torch.take") fields.op_is_take = "yes";
   const dtype = (fields.dtype || "").toLowerCase().replace(/^torch\./, "");
   if (FLOAT_DTYPES.includes(dtype)) fields.dtype_is_float = "yes";
   return fields;
+}
+
+// error_rules._fits_other: the other dims a position past the end of its own dim fits.
+function fitsOther(fields, shape) {
+  if (!shape || !("dim" in fields) || shape.length < 2) return;
+  const value = Number(fields.value);
+  const n = shape.length;
+  const along = ((Number(fields.dim) % n) + n) % n;
+  const others = [];
+  for (let d = 0; d < n; d++)
+    if (d !== along && value >= 0 && value < shape[d]) others.push(`dim ${d} (size ${shape[d]})`);
+  if (others.length) fields.fits_other = others.join(" and ");
+}
+
+// error_rules._op_fields: is_<base>, the signature, and source_<kind> of a torch op.
+function opFields(fields, named) {
+  const written = named
+    .replace(/^torch\./, "")
+    .replace(/^Tensor\./, "")
+    .replace(/\(\)$/, "");
+  const base = written.replace(/_$/, "");
+  const known = Object.hasOwn(TABLE.ops, base) ? TABLE.ops[base] : null;
+  if (named.startsWith("tf.") || !known) return;
+  fields[`is_${base}`] = "yes";
+  if (!("signature" in fields)) fields.signature = `x.${written}(${known.args})`;
+  if ("source" in known) fields[`source_${known.source}`] = "yes";
+}
+
+const NUMBERS = ["int", "float", "bool", "complex"];
+const SEQUENCES = ["list", "tuple", "ndarray", "numpy.ndarray"];
+
+// error_rules._argument_fields: what an argument of the wrong type was.
+function argumentFields(fields) {
+  const got = fields.got || "";
+  if (!/^[A-Za-z_][\w.]*$/.test(got)) return;
+  if (NUMBERS.includes(got)) fields.number_arg = "yes";
+  else if (SEQUENCES.includes(got)) fields.list_arg = "yes";
+  if (got === "Tensor") fields.got_tensor = "yes";
+  if (fields.argument === "dim" && got === "Tensor") fields.dim_tensor = "yes";
+  if ((fields.expected || "").includes("tuple")) fields.tuple_expected = "yes";
+  fields.a_got = ("aeiou".includes(got[0].toLowerCase()) ? "an " : "a ") + got;
 }
 
 function choose(options, fields, key) {

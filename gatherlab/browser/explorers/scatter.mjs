@@ -47,6 +47,8 @@ export function scatterProblems(x, dim, index, src, scalar = false) {
     return [
       rule("rank-mismatch", "scatter-value", { index_rank: index.shape.length, input_rank: rank }),
     ];
+  if (!scalar && !src.shape.length && index.shape.length === rank)
+    return [rule("rank-mismatch", "scatter-0d-src", { index_rank: index.shape.length })];
   if (index.shape.length !== rank || src.shape.length !== rank)
     return [
       rule("rank-mismatch", "scatter", {
