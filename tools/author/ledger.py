@@ -58,6 +58,9 @@ VERSION = re.compile(
 )
 FENCE = re.compile(r"```.*?```", re.DOTALL)
 LABEL = re.compile(r"^\([\w-]+\)=$")  # a MyST target, "(setup)="
+# A fold's markup: its <details> and </details> lines, and the <summary> line that
+# titles it (a heading, as a dropdown's title on its ":::" line was)
+FOLD = re.compile(r"^</?(?:details|summary)\b")
 INLINE_CODE = re.compile(r"`[^`]*`")
 LINK = re.compile(r"\]\([^)]*\)")
 SENTENCE_END = re.compile(r"(?<=[.!?:])\s+(?=[A-Z`*\[(\"'\0])")
@@ -97,7 +100,12 @@ def split_sentences(markdown: str) -> Iterator[str]:
     blocks: list[list[str]] = [[]]
     for line in markdown.splitlines():
         stripped = line.strip()
-        if not stripped or stripped.startswith(("#", ":::")) or LABEL.match(stripped):
+        if (
+            not stripped
+            or stripped.startswith(("#", ":::"))
+            or LABEL.match(stripped)
+            or FOLD.match(stripped)
+        ):
             blocks.append([])
             continue
         if stripped.startswith("|"):
