@@ -30,7 +30,8 @@ def test_sentences_are_split_and_keys_ignore_layout():
         "Then it is 2.",
     ]
     # a fold's markup is no sentence; the markdown inside it is
-    fold = '<details class="gl-fold"> <summary>Going deeper: always</summary>\n\nIt is 3.\n\n</details>\n'
+    summary = "<summary>Going deeper: always</summary>"
+    fold = f'<details class="gl-fold"> {summary}\n\nIt is 3.\n\n</details>\n'
     assert list(ledger.split_sentences(fold)) == ["It is 3."]
     assert ledger.normalise("- First [link](https://a.b) is **Always**\n 1.") == (
         "first link is always 1."
