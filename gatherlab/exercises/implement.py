@@ -714,7 +714,7 @@ class Run:
     given: dict[str, Any]
     used_required: bool
     outcome: Outcome
-    # how the function divided integers into floats (``torch.div``, ``/``), if it did
+    # the divisions of integers into floats the function made, if any
     divisions: list[str] = field(default_factory=list)
 
     @property
@@ -779,7 +779,7 @@ def _problem(calls: list[SpiedCall]) -> Problem | None:
 
 
 def _divided_index(run: Run) -> dict[str, str] | None:
-    """The call that got a float index and the division that made it, where the
+    """The call that got a float index from a division, where the
     function divided integers into floats (``noting_divisions``) and then raised
     because a call's index was a float tensor."""
     import torch
@@ -797,7 +797,7 @@ def _divided_index(run: Run) -> dict[str, str] | None:
     if not isinstance(index, torch.Tensor) or not index.is_floating_point():
         return None
     name = "x[index]" if call.op.startswith("__") else _call_name(call)
-    return {"call": name, "division": run.divisions[-1]}
+    return {"call": name}
 
 
 def _call_name(call: SpiedCall) -> str:

@@ -256,6 +256,7 @@ PAGE_TEMPLATES = {
         "implement.raised_explained",
         "implement.raised_rule",
         "implement.raised_rule_hint",
+        "implement.raised_float_division",
         "implement.detached",
         "implement.forbidden",
         "implement.not_required",

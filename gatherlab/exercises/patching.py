@@ -295,24 +295,22 @@ def spying(calls: list[SpiedCall]) -> contextlib.AbstractContextManager[None]:
     return _patched(names, spied)
 
 
-# Division spelled so that integers give floats (true division): how the learner
-# wrote it, by the function reached.
-TRUE_DIVISIONS = {
-    "torch.div": "torch.div",
-    "torch.divide": "torch.divide",
-    "torch.true_divide": "torch.true_divide",
-    "torch.Tensor.div": "`/` (or x.div)",
-    "torch.Tensor.divide": "torch.divide",
-    "torch.Tensor.true_divide": "torch.true_divide",
-    "torch.Tensor.__truediv__": "/",
-    "torch.Tensor.__rtruediv__": "/",
-}
+# The divisions that give floats for integers (true division): `/` reaches
+# torch.Tensor.div.
+TRUE_DIVISIONS = (
+    "torch.div",
+    "torch.divide",
+    "torch.true_divide",
+    "torch.Tensor.div",
+    "torch.Tensor.divide",
+    "torch.Tensor.true_divide",
+)
 
 
 def noting_divisions(found: list[str]) -> contextlib.AbstractContextManager[None]:
-    """Let every division run as usual, noting in ``found`` how each one that divides
-    integers into floats was spelled (``torch.div``, ``/``): a float index two steps
-    later is named by the step that made it."""
+    """Let every division run as usual, noting in ``found`` each one that divides
+    integers into floats: a float index two steps later is named by the step that
+    made it (exercises.mjs notes the evaluator's the same way)."""
     import torch
 
     def whole(value: Any) -> bool:
@@ -338,9 +336,8 @@ def noting_divisions(found: list[str]) -> contextlib.AbstractContextManager[None
                 and all(whole(value) for value in operands)
                 and isinstance(out, torch.Tensor)
                 and out.is_floating_point()
-                and TRUE_DIVISIONS[name] not in found
             ):
-                found.append(TRUE_DIVISIONS[name])
+                found.append(name)
             return out
 
         return divide

@@ -333,6 +333,10 @@ IDIOMS = {
         "def pick_columns(x, columns):\n    return x.gather(1, columns).tolist()\n",
         "def pick_columns(x, columns):\n    return x[range(x.shape[0]), columns.T].T\n",
         "def pick_columns(x):\n    return x\n",
+        # a float index from a true division two steps earlier, named by that step
+        "def pick_columns(x, columns):\n    half = columns * 2 / 2\n"
+        "    return x.gather(1, half)\n",
+        "def pick_columns(x, columns):\n    return x.gather(1, columns.float())\n",
         "def pick_columns(x, columns):\n"
         "    out = torch.zeros(columns.shape, dtype=x.dtype)\n"
         "    for i in range(columns.shape[0]):\n"

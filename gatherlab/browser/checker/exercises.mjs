@@ -31,6 +31,7 @@ import { strRepr } from "../interpreter/python.mjs";
 // and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
+let TRUE_DIVISIONS;
 let explain;
 
 export async function ready() {
@@ -42,6 +43,7 @@ export async function ready() {
   ({
     ForbiddenError,
     PyError,
+    TRUE_DIVISIONS,
     UnsupportedError,
     family,
     fromPayload,
@@ -216,6 +218,9 @@ function errorOf(error) {
   throw error;
 }
 
+// The evaluator's words for a float index (rules.mjs's index-dtype messages).
+const FLOAT_INDEX = /^index has dtype (?:float|bfloat)\w*,/;
+
 // implement._indexing_rule: torch's own words for a position off the end in indexing
 // (x[rows, positions]), which no gather-family call records, still name the rule
 const OFF_THE_END = /^index -?\d+ is out of bounds for dimension \d+ with size \d+$/;
@@ -323,6 +328,7 @@ function codeOutputs(payload, answer) {
   for (const testCase of payload.cases) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
     const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
+    TRUE_DIVISIONS.count = 0; // implement.py's noting_divisions, per run
     try {
       const main = lines.main && payload.kind === "implement";
       const value = run(code, main ? {} : inputs, {
@@ -346,6 +352,7 @@ function codeOutputs(payload, answer) {
       if (out.forbidden) return { ...out, case: testCase.name };
       if (payload.kind === "implement" && out.error && !out.error.rule)
         out.error.rule = indexingRule(out.error);
+      if (out.error) out.error.divided = TRUE_DIVISIONS.count > 0;
       results.push(out);
     }
   }
@@ -849,6 +856,9 @@ function fallback(payload, mine) {
     const hint = payload.error_hint; // the exercise's hint for this error (ErrorHint)
     if (hint && error.includes(hint.contains))
       return v(hint.template, { error, ...testCase.hint_fields });
+    // implement._divided_index: a float index made by a true division of integers
+    if (got.error.call && got.error.divided && FLOAT_INDEX.test(got.error.message))
+      return v("implement.raised_float_division", { error: got.error.type, call: got.error.call });
     if (got.error.call) {
       // the rule the call broke, as implement.py words it
       const fields = { error: got.error.type, call: got.error.call, problem: got.error.message };
