@@ -252,11 +252,13 @@ def test_a_wrong_value_names_the_coordinate_expected_value_and_trace():
 
     result = SELECT.check(wrong)
     # 21 is what the function wrote, not what its gather read: no entry is named.
+    # the rule of the op first (oprules), then the entry's trace on request
     assert result.words == (
-        "On the visible example, out[1, 0] should read x[1, 2] = 22 because "
-        "index[1, 0] = 2, but your function returned 21."
+        "On the visible example, out[1, 0] should be 22, but your function returned "
+        "21: gather along dim 1 reads out[i, j] = x[i, index[i, j]].\n"
+        "out[1, 0] reads x[1, 2] = 22 because index[1, 0] = 2."
     )
-    assert result.verdict.template == "implement.wrong_value_reads"
+    assert result.verdict.template == "implement.wrong_value_reads_rule"
     assert result.verdict.misconception is None
     assert result.details == (
         "x = [[10, 11, 12], [20, 21, 22]]",
@@ -406,7 +408,9 @@ def test_a_wrong_prediction_shows_the_trace_of_the_first_wrong_coordinate():
     result = exercise.check([[20, 11, 22], [10, 11, 12]])
     # A typed 11 read nothing: the entry it equals is not named as if it were read.
     assert result.words == (
-        "out[1, 1] should read x[1, 1] = 21 because rows[1, 1] = 1, but you wrote 11."
+        "out[1, 1] should be 21, but you wrote 11: gather along dim 0 reads "
+        "out[i, j] = x[rows[i, j], j].\n"
+        "out[1, 1] reads x[1, 1] = 21 because rows[1, 1] = 1."
     )
     assert result.details == ()  # the page shows the same words, and nothing else
 
@@ -495,8 +499,10 @@ def test_a_fix_that_runs_but_reads_wrong_values_shows_both_traces():
     result = exercise.check(torch.tensor([[2], [2]]))
     # Reworded (review A2.6): one name no longer stands for two different indexes.
     assert result.words == (
-        "The call runs now: out[1, 0] should read x[1, 1] = 21 because "
-        "fixed_index[1, 0] = 1, but your call reads x[1, 2] = 22."
+        "The call runs now, but out[1, 0] should be 21, not 22: gather along dim 1 "
+        "reads out[i, j] = x[i, fixed_index[i, j]].\n"
+        "out[1, 0] should read x[1, 1] = 21 because fixed_index[1, 0] = 1; your "
+        "call reads x[1, 2] = 22."
     )
     assert exercise.check(torch.tensor([2, 1])).words == (
         "Still broken: index has 1 dims but input has 2: gather needs the same number "
@@ -570,8 +576,9 @@ def test_float_inputs_print_rounded_in_the_feedback():
     )
     result = exercise.check(lambda s, i: torch.gather(s, 1, i) + 0.25)
     assert result.words == (
-        "On the visible example, out[0, 0] should read scores[0, 1] = 0.8 because "
-        "best[0, 0] = 1, but your function returned 1.05."
+        "On the visible example, out[0, 0] should be 0.8, but your function "
+        "returned 1.05: gather along dim 1 reads out[i, j] = scores[i, best[i, j]].\n"
+        "out[0, 0] reads scores[0, 1] = 0.8 because best[0, 0] = 1."
     )
     assert result.details[0] == "scores = [[0.2, 0.8, 0.1], [0.9, 0.3, 0.4]]"
 
@@ -769,9 +776,11 @@ def test_a_fix_names_the_learners_index_as_yours():
     beams = EXERCISES["02.fix_beam_rows"]
     one_row_wrong = beams.solution(beams.broken.input, beams.broken.index).clone()
     one_row_wrong[3] = 0  # only row 3 reads member 0's first row
-    assert beams.check(one_row_wrong).message == (
-        "The call runs now: out[3, 0] should read states[3, 0] = 12 because "
-        "fixed_index[3, 0] = 3, but your call reads states[0, 0] = 0."
+    assert beams.check(one_row_wrong).words == (
+        "The call runs now, but out[3, 0] should be 12, not 0: gather along dim 0 "
+        "reads out[i, j] = states[fixed_index[i, j], j].\n"
+        "out[3, 0] should read states[3, 0] = 12 because fixed_index[3, 0] = 3; "
+        "your call reads states[0, 0] = 0."
     )
     # the beam positions unchanged, without their member's first row: named
     unchanged = beams.check(beams.broken.index + 0)
@@ -780,7 +789,7 @@ def test_a_fix_names_the_learners_index_as_yours():
     assert "(p // 3) * 3" in unchanged.words
     soft = EXERCISES["05.fix_float_positions"]
     message = soft.check(torch.tensor([[0], [1]])).words
-    assert "because fixed_index[0, 0] = 1, but your call reads" in message
+    assert "because fixed_index[0, 0] = 1; your call reads" in message
     assert "soft_positions" not in message
 
 
@@ -811,7 +820,8 @@ def test_a_take_fix_explains_rows_times_columns():
 def test_shape_advice_never_expands_a_prediction_or_a_result():
     short = EXERCISES["01.predict_columns"].check([[1, 2, 3, 4]])
     assert short.words == (
-        "Your answer has shape (1, 4), but it should have shape (2, 3)."
+        "Not quite: gather returns one value per index entry, in the index's shape: "
+        "your answer has shape (1, 4), not (2, 3)."
     )
     picks = EXERCISES["02.predict_three_picks"].check([[[0, 1], [4, 5], [4, 5]]])
     assert ".expand" not in picks.words and ".unsqueeze" not in picks.words
@@ -951,8 +961,9 @@ def test_feedback_names_the_index_as_the_task_and_the_trace_do():
     flat = EXERCISES["03.predict_flat_positions"].check([[43, 10], [44, 23]])
     assert "because index[0, 0] = 13" in flat.words
     wrap = EXERCISES["04.predict_wrap"].check([[11, 12], [20, 21]])
-    assert "because index[0, 1] = -2" in wrap.message
-    assert "positions" not in wrap.message + "".join(wrap.details)
+    assert "because index[0, 1] = -2" in wrap.fix
+    assert "each index entry taken modulo the dim's size" in wrap.message
+    assert "positions" not in wrap.words + "".join(wrap.details)
 
 
 def test_last_valid_step_explains_padding_and_counting_from_zero():

@@ -861,7 +861,7 @@ def test_a_message_names_a_read_only_when_the_learners_own_call_made_it():
         return torch.gather(x, 1, columns.flip(0))
 
     result = gl.exercises.check("01.pick_columns", shifted)
-    assert result.verdict.template == "implement.wrong_value_yours_read"
+    assert result.verdict.template == "implement.wrong_value_yours_read_rule"
     assert "your torch.gather read x[" in result.words
 
 

@@ -154,3 +154,97 @@ def test_a_reversed_gather_nd_coordinate_is_named():
     result = exercise.check([20, 11])
     assert "reverse order, as (x, y)" in result.message
     assert "(row, column), so [0, 2] reads 2, not 20" in result.message
+
+
+# ----------------------------------------------- no misconception: the op's rule
+
+
+def test_an_unexplained_wrong_value_states_the_ops_formula_first():
+    # a shifted answer matches no misconception
+    message, fix, named = first_step(
+        "01.pick_columns", lambda x, columns: torch.gather(x, 1, columns) + 1
+    )
+    assert named is None
+    assert message.endswith("gather along dim 1 reads out[i, j] = x[i, columns[i, j]].")
+    assert "because columns[0, 0] = 2" in fix
+
+
+def test_the_formula_is_true_for_every_read_op():
+    from gatherlab.exercises.call import Call
+    from gatherlab.exercises.misconceptions import Case
+    from gatherlab.exercises.oprules import read_formula
+
+    x = torch.arange(12).reshape(3, 4)
+    calls = [
+        Call("gather", x, 1, torch.tensor([[3, 0], [1, 1], [2, 0]]), index_name="idx"),
+        Call("gather", x, 0, torch.tensor([[2, 0, 1, 1]]), index_name="idx"),
+        Call("take_along_dim", x, 1, torch.tensor([[3], [0], [2]]), index_name="idx"),
+        Call("index_select", x, 1, torch.tensor([3, 3, 0]), index_name="idx"),
+        Call("take", x, None, torch.tensor([[11, 0], [5, 6]]), index_name="idx"),
+    ]
+    for call in calls:
+        formula = read_formula(Case("", True, {}, None, call))
+        assert formula is not None, call.op
+        out = call.run()
+        left, right = formula.split(" = ")
+        for where in np.ndindex(*out.shape):
+            names = dict(zip("ijklmn", where, strict=False))
+            value = eval(  # the formula's right side, at this output coordinate
+                right, {"x": x, "idx": call.index, **names}
+            )
+            assert int(value) == int(out[where]), (call.op, formula, where)
+
+
+def test_a_write_exercise_states_the_write_rule():
+    # 06.class_loss_sums: index_add_ adds up the losses of one class
+    message, _, named = first_step(
+        "06.class_loss_sums",
+        lambda losses, labels, classes: (
+            torch.zeros(classes, dtype=losses.dtype)
+            .index_add_(0, labels, losses)
+            .cumsum(0)
+        ),
+    )
+    assert named is None
+    assert "index_add_ adds up every value written to one position" in message
+    # a wrong size: the write keeps the shape it writes into
+    message, _, _ = first_step(
+        "06.class_loss_sums",
+        lambda losses, labels, classes: torch.zeros(
+            len(losses), dtype=losses.dtype
+        ).index_add_(0, labels, losses),
+    )
+    assert "a write keeps the shape of the tensor it writes into" in message
+
+
+def test_a_tensorflow_exercise_gets_no_torch_op_in_its_rule(tf):
+    message, fix, named = first_step(
+        "02.tf_select_steps",
+        lambda f, p: tf.gather(f, p, axis=1, batch_dims=1) + 1,
+    )
+    assert named is None
+    assert "each entry is out[i, j, k] = features[i, positions[i, j], k]" in message
+    assert "torch" not in message and "gather along dim" not in message
+
+    def first_row_only(features, positions):
+        shape = tf.shape(positions, out_type=positions.dtype)
+        rows = tf.broadcast_to(tf.range(shape[0])[:, None], shape)
+        pairs = tf.stack([rows, positions], axis=-1)
+        return tf.gather_nd(features, pairs[:1])
+
+    message, _, _ = first_step("02.tf_gather_nd_pairs", first_row_only)
+    assert "tf.gather_nd returns indices.shape[:-1] + params.shape[" in message
+    assert "torch" not in message
+
+
+def test_write_rules_are_true():
+    out = torch.zeros(3).index_add_(0, torch.tensor([1, 1]), torch.tensor([2.0, 5.0]))
+    assert out[1] == 7  # adds up every value written to one position
+    kept = torch.zeros(3).scatter_(0, torch.tensor([2]), torch.tensor([4.0]))
+    assert kept.tolist() == [0, 0, 4]  # writes only where an index entry points
+    base = torch.tensor([5.0, 0.0])
+    reduced = base.scatter_reduce(
+        0, torch.tensor([0, 0]), torch.tensor([1.0, 3.0]), "amax"
+    )
+    assert reduced[0] == 5  # the old value takes part by default (include_self)
+    assert base.index_add(0, torch.tensor([0]), torch.tensor([1.0])).shape == base.shape

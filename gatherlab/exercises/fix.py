@@ -28,9 +28,11 @@ from gatherlab.exercises.misconceptions import (
     explain,
     raised_index,
 )
+from gatherlab.exercises.oprules import shape_rule, value_rule
 from gatherlab.exercises.rendering import as_assignment, source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted
 from gatherlab.exercises.verdict import (
+    Field,
     Hinted,
     Verdict,
     completed,
@@ -180,9 +182,24 @@ class Fix(Exercise):
         return judged(self.id, self._wrong_value(fixed, got, difference.where))
 
     def _wrong_value(self, fixed: Call, got: Any, where: tuple[int, ...]) -> Verdict:
-        """What the intended call reads at ``where``, and what the learner's reads."""
+        """What the intended call reads at ``where``, and what the learner's reads;
+        first the rule every value of the call follows (``oprules.value_rule``)."""
         right, yours = step_at(self.intended, where), step_at(fixed, where)
-        fields = {"where": entry("out", where)}
+        fields: dict[str, Field] = {"where": entry("out", where)}
+        rule = value_rule(self.search.cases[0])
+        if rule is not None:
+            fields.update(
+                rule=rule,
+                expected=format_value(to_numpy(self.expected)[where]),
+                got=format_value(to_numpy(got)[where]),
+            )
+            if right is None:
+                return Verdict(False, "fix.wrong_value_rule", fields)
+            fields["reads"] = self.intended.reads(right)
+            if yours is None:
+                return Verdict(False, "fix.wrong_value_reads_rule", fields)
+            fields["your_read"] = fixed.source_text(yours)
+            return Verdict(False, "fix.wrong_value_yours_read_rule", fields)
         if right is None:
             want = to_numpy(self.expected)[where]
             got_there = to_numpy(got)[where]
@@ -219,7 +236,8 @@ class Fix(Exercise):
         """The shape ``difference``, unless its advice is an expand that would read
         wrong values: then where the index's new axis belongs (checked by running the
         call)."""
-        said = difference.verdict(RUNS_NOW)
+        plain = difference.verdict(RUNS_NOW)
+        said = self._ruled(plain)
         advice = difference.advice
         if advice is None or advice[0] != "advice.size_expand" or self.part != "index":
             return said
@@ -227,7 +245,7 @@ class Fix(Exercise):
         index = answer
         short = [d for d, size in enumerate(index.shape) if size == 1 != target[d]]
         words = picked("advice.size", advice[1])  # without the expand
-        head = {**said.fields, "advice": words}
+        head = {**plain.fields, "advice": words}
         if len(short) != 1 or self.gives_expected(index.expand(target)):
             return said
         d, rank = short[0], len(target)
@@ -251,7 +269,15 @@ class Fix(Exercise):
                 new=str(new),
                 sizes=expand_sizes(target, new),
             )
-        return Verdict(False, said.template, head)
+        return self._ruled(Verdict(False, "differ.shape", head))
+
+    def _ruled(self, said: Verdict) -> Verdict:
+        """A shape difference (``differ.shape``) with the rule of the call's op that
+        gives the result its shape first (``oprules.shape_rule``), where one does."""
+        rule = shape_rule(self.search.cases[0])
+        if said.template != "differ.shape" or rule is None:
+            return said
+        return Verdict(False, "differ.shape_rule", {**said.fields, "rule": rule})
 
     def wrong_answers(self) -> dict[str, Any]:
         right = self.reference_answer

@@ -31,6 +31,7 @@ from gatherlab.exercises.misconceptions import (
     explain,
     reproduces,
 )
+from gatherlab.exercises.oprules import shape_rule, value_rule
 from gatherlab.exercises.patching import (
     ForbiddenOpError,
     SpiedCall,
@@ -257,6 +258,12 @@ class Implement(Exercise):
         convert = self.convert
         tf = getattr(convert, "__name__", "") == "tensorflow"
         return "tensorflow" if tf else "torch"
+
+    @property
+    def tf_op(self) -> str:
+        """The TensorFlow op a TensorFlow exercise asks for: "gather_nd" where it
+        requires tf.gather_nd, else "" (tf.gather)."""
+        return "gather_nd" if any("gather_nd" in r for r in self.require) else ""
 
     @cached_property
     def search(self) -> Search:
@@ -513,15 +520,20 @@ class Implement(Exercise):
             return completed(rule, known)
         got, want = run.outcome, to_numpy(expected)
         if not isinstance(got, np.ndarray) or got.shape != want.shape:
-            return verdict(
-                False,
-                "implement.wrong_shape",
-                case=case.name,
-                got_shape=shape_text(np.shape(got)),
-                expected_shape=shape_text(want.shape),
-            )
+            shapes = {
+                "case": case.name,
+                "got_shape": shape_text(np.shape(got)),
+                "expected_shape": shape_text(want.shape),
+            }
+            # the rule of the op the exercise is about, where one gives the shape
+            op_rule = shape_rule(case, self.tf_op)
+            if op_rule is not None:
+                return Verdict(
+                    False, "implement.wrong_shape_rule", {**shapes, "rule": op_rule}
+                )
+            return Verdict(False, "implement.wrong_shape", shapes)
         where = first_wrong(got, want)
-        fields = {
+        fields: dict[str, Field] = {
             "case": case.name,
             "where": entry("out", where),
             "got": format_value(got[where]),
@@ -535,10 +547,15 @@ class Implement(Exercise):
             if self.finish is None
             else None
         )
+        # the rule every value follows, before the entry that breaks it
+        op_rule = value_rule(case)
+        ruled = "_rule" if op_rule is not None else ""
+        if op_rule is not None:
+            fields.update(rule=op_rule, expected=format_value(want[where]))
         if reads is None:
             return Verdict(
                 False,
-                "implement.wrong_value",
+                f"implement.wrong_value{ruled}",
                 {**fields, "expected": format_value(want[where])},
             )
         yours = learner_read(run.calls, got, where)
@@ -546,10 +563,12 @@ class Implement(Exercise):
             op, read = yours
             return Verdict(
                 False,
-                "implement.wrong_value_yours_read",
+                f"implement.wrong_value_yours_read{ruled}",
                 {**fields, "reads": reads, "op": op, "your_read": read},
             )
-        return Verdict(False, "implement.wrong_value_reads", {**fields, "reads": reads})
+        return Verdict(
+            False, f"implement.wrong_value_reads{ruled}", {**fields, "reads": reads}
+        )
 
     def _gradient_cut(self, answer: Callable[..., Any]) -> Result | None:
         """None when gradients flow from the learner's result back to the input

@@ -205,6 +205,48 @@ def _reads(case: Case) -> list[str] | None:
     return [call.reads(step) for step in steps]
 
 
+# The fallback's templates where the case names its op's rule (oprules): the rule
+# first, then the shape or the first wrong entry (implement._fallback, fix,
+# predict.predicted_fallback).
+RULE_TEMPLATES = {
+    "implement": {
+        "rule_template": "implement.wrong_value_rule",
+        "rule_reads_template": "implement.wrong_value_reads_rule",
+        "rule_shape_template": "implement.wrong_shape_rule",
+    },
+    "fix": {
+        "rule_template": "fix.wrong_value_rule",
+        "rule_reads_template": "fix.wrong_value_reads_rule",
+        "rule_yours_template": "fix.wrong_value_yours_read_rule",
+        "rule_shape_template": "differ.shape_rule",
+    },
+    "predict": {
+        "rule_template": "predict.wrong_value_rule",
+        "rule_reads_template": "predict.wrong_value_reads_rule",
+        "rule_shape_template": "predict.wrong_shape_rule",
+    },
+}
+
+
+def _with_rules(listed: list[dict[str, Any]], search: Search, tf_op: str = "") -> None:
+    """Each case's rules of its op, as the fallback states them first (a phrase, or
+    None): ``rule`` for a wrong value, ``shape_rule`` for a wrong shape."""
+    from gatherlab.exercises.oprules import shape_rule, value_rule
+
+    for item, case in zip(listed, search.cases, strict=True):
+        rules = (
+            (None, None)
+            if case.gradient
+            else (
+                value_rule(case),
+                shape_rule(case, tf_op),
+            )
+        )
+        item["rule"], item["shape_rule"] = (
+            None if rule is None else field_json(rule) for rule in rules
+        )
+
+
 def _cases(
     search: Search,
     voice: Voice,
@@ -384,6 +426,7 @@ def _implement(exercise: Any) -> dict[str, Any]:
     }
     verdicts: dict[str, Any] = {}
     listed = _cases(search, IMPLEMENT_VOICE, inputs, verdicts)
+    _with_rules(listed, search, exercise.tf_op)
     error_hint = None
     if isinstance(exercise.hint, ErrorHint):  # each case's fields for it
         error_hint = {
@@ -429,6 +472,7 @@ def _implement(exercise: Any) -> dict[str, Any]:
             "template": "implement.wrong_value",
             "reads_template": "implement.wrong_value_reads",
             "shape_template": "implement.wrong_shape",
+            **RULE_TEMPLATES["implement"],
         },
     }
 
@@ -457,6 +501,10 @@ def _fix(exercise: Any) -> dict[str, Any]:
     }
     works = exercise.check(exercise.reference_answer).verdict
     verdicts: dict[str, Any] = {}
+    listed = _cases(
+        exercise.search, FIX_VOICE, {0: inputs}, verdicts, STILL_BROKEN_VOICE
+    )
+    _with_rules(listed, exercise.search)
     return {
         "notebook_checks": (
             "The notebook also words what only Python sees: the exercise's own hints "
@@ -469,9 +517,7 @@ def _fix(exercise: Any) -> dict[str, Any]:
             "part": exercise.part,
             "answer": exercise.answer_name,
         },
-        "cases": _cases(
-            exercise.search, FIX_VOICE, {0: inputs}, verdicts, STILL_BROKEN_VOICE
-        ),
+        "cases": listed,
         "misconceptions": verdicts,
         # the corrected part (strategies.float_positions compares a truncation with it)
         "reference": tensor(exercise.reference_answer)
@@ -481,6 +527,7 @@ def _fix(exercise: Any) -> dict[str, Any]:
         "fallback": {
             "template": "fix.wrong_value",
             "reads_template": "fix.wrong_value_reads",
+            **RULE_TEMPLATES["fix"],
         },
     }
 
@@ -489,8 +536,10 @@ def _predict(exercise: Any) -> dict[str, Any]:
     from gatherlab.exercises.predict import PREDICT_VOICE, SAYS_IT_RAISES
 
     verdicts: dict[str, Any] = {}
+    listed = _cases(exercise.search, PREDICT_VOICE, {}, verdicts)
+    _with_rules(listed, exercise.search)
     data = {
-        "cases": _cases(exercise.search, PREDICT_VOICE, {}, verdicts),
+        "cases": listed,
         "misconceptions": verdicts,
         "passed": exercise.check(exercise.reference_answer).verdict.to_json(),
         "raise_words": SAYS_IT_RAISES.pattern,
@@ -498,6 +547,7 @@ def _predict(exercise: Any) -> dict[str, Any]:
             "template": "predict.wrong_value",
             "reads_template": "predict.wrong_value_reads",
             "shape_template": "predict.wrong_shape",
+            **RULE_TEMPLATES["predict"],
         },
     }
     known = []

@@ -22,6 +22,7 @@ from gatherlab.exercises.feedback import capitalised
 from gatherlab.exercises.implement import expected_reads, first_wrong
 from gatherlab.exercises.misconceptions import Case, Search, Voice
 from gatherlab.exercises.misconceptions import explain as explain_misconception
+from gatherlab.exercises.oprules import shape_rule, value_rule
 from gatherlab.exercises.rendering import as_shown, assigned, body
 from gatherlab.exercises.result import Feedback, Result, not_attempted
 from gatherlab.exercises.verdict import (
@@ -245,15 +246,32 @@ def predicted_fallback(case: Case, got: np.ndarray) -> Verdict:
     computes the same fields): a shape, or the first wrong coordinate."""
     want = np.asarray(case.expected)
     if got.shape != want.shape:
-        return verdict(
-            False,
-            "predict.wrong_shape",
-            got_shape=shape_text(got.shape),
-            expected_shape=shape_text(want.shape),
-        )
+        shapes: dict[str, Field] = {
+            "got_shape": shape_text(got.shape),
+            "expected_shape": shape_text(want.shape),
+        }
+        # the rule of the op the code calls, where one gives the shape
+        rule = None if case.gradient else shape_rule(case)
+        if rule is not None:
+            return Verdict(False, "predict.wrong_shape_rule", {**shapes, "rule": rule})
+        return Verdict(False, "predict.wrong_shape", shapes)
     where = first_wrong(got, want)
-    fields = {"where": entry("out", where), "got": format_value(got[where])}
+    fields: dict[str, Field] = {
+        "where": entry("out", where),
+        "got": format_value(got[where]),
+    }
     reads = predicted_reads(case, where)
+    rule = None if case.gradient else value_rule(case)
+    if rule is not None:  # the rule every value follows, before the wrong entry
+        fields.update(rule=rule, expected=format_value(want[where]))
+        template = (
+            "predict.wrong_value_rule"
+            if reads is None
+            else ("predict.wrong_value_reads_rule")
+        )
+        return Verdict(
+            False, template, {**fields, **({"reads": reads} if reads else {})}
+        )
     if reads is None:
         return Verdict(
             False,

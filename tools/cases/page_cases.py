@@ -425,6 +425,15 @@ IDIOMS = {
         "answer = pairs[:, 0] * 6 + pairs[:, 1]\n",
         "answer = pairs[:, 0] * grid.shape[0] + pairs[:, 1]\n",
     ],
+    # values no misconception explains: the rule of the op first (oprules)
+    "01.fix_shared_columns": [
+        "answer = torch.tensor([[2, 0], [0, 2]])\n",
+    ],
+    "06.class_loss_sums": [
+        "def answer(losses, labels, classes):\n"
+        "    out = torch.zeros(classes, dtype=losses.dtype)\n"
+        "    return out.index_add_(0, labels, losses) * 2\n",
+    ],
 }
 
 # Shapes for compare.shape_advice against exercises.mjs's shapeAdvice: each expected

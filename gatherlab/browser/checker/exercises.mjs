@@ -529,12 +529,15 @@ function fixShape(payload, got, want) {
     got_shape: shapeText(got.tensor.shape),
     expected_shape: shapeText(want.shape),
   };
-  const said = {
+  // the rule of the call's op first, where the case names one (fix._ruled)
+  const rule = payload.cases[0].shape_rule;
+  const ruled = (fields) => ({
     passed: false,
-    template: "differ.shape",
-    fields: { ...shape, advice },
+    template: rule ? "differ.shape_rule" : "differ.shape",
+    fields: rule ? { ...fields, rule } : fields,
     misconception: null,
-  };
+  });
+  const said = ruled({ ...shape, advice });
   const index = got.index;
   if (advice.template !== "advice.size_expand" || payload.call.part !== "index" || !index)
     return said;
@@ -585,7 +588,7 @@ function fixShape(payload, got, want) {
       misconception: null,
     };
   }
-  return { ...said, fields: head };
+  return ruled(head);
 }
 
 // The labels a typed answer names (raises.labels_in): any case, "B, D", "BD", "[b]".
@@ -874,11 +877,12 @@ function fallback(payload, mine) {
   if (!got.tensor) return v(`${kind}.not_a_tensor`, { value: repr(got.other) });
   const w = fromPayload(want);
   if (kind === "fix" && !sameShape(got.tensor.shape, w.shape)) return fixShape(payload, got, w);
+  const shapes = { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) };
+  // the rule of the op first, where the case names one (oprules, page.py's _with_rules)
   if (!sameShape(got.tensor.shape, w.shape))
-    return v(shapeTemplate, {
-      got_shape: shapeText(got.tensor.shape),
-      expected_shape: shapeText(w.shape),
-    });
+    return testCase.shape_rule
+      ? v(payload.fallback.rule_shape_template, { ...shapes, rule: testCase.shape_rule })
+      : v(shapeTemplate, shapes);
   const flat = got.tensor.data.findIndex((x, i) => !close(Number(x), Number(w.data[i])));
   // a gradient's coordinate is on the input's .grad (fallback.where names it)
   const fields = {
@@ -886,6 +890,18 @@ function fallback(payload, mine) {
     got: formatValue(got.tensor.data[flat], got.tensor.dtype),
     expected: formatValue(w.data[flat], w.dtype),
   };
+  if (testCase.rule) {
+    const ruled = { ...fields, rule: testCase.rule };
+    if (testCase.reads && got.read)
+      return v(payload.fallback.rule_yours_template, {
+        ...ruled,
+        reads: testCase.reads[flat],
+        your_read: got.read(flat),
+      });
+    if (testCase.reads)
+      return v(payload.fallback.rule_reads_template, { ...ruled, reads: testCase.reads[flat] });
+    return v(payload.fallback.rule_template, ruled);
+  }
   if (testCase.reads && got.read)
     // a fix: the entry the learner's index read
     return v("fix.wrong_value_yours_read", {

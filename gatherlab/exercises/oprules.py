@@ -1,0 +1,136 @@
+"""The rule of an exercise's op, for a first step that no misconception explains.
+
+A wrong value or shape that matches no misconception still breaks a rule of the op
+the exercise is about: a gather returns one value per index entry (the index's
+shape) and reads ``out[i, j] = x[i, index[i, j]]`` along its dim; take reads the
+flattened input; index_select keeps the input's other dims; tf.gather and
+tf.gather_nd have their own shape formulas; a write keeps the shape it writes into
+and combines repeated positions as its op does. ``shape_rule`` and ``value_rule``
+derive that rule, as a phrase, from a case's intended call or write (never from one
+exercise), in the exercise's framework: a TensorFlow exercise is told TensorFlow's
+shape formula and an op-neutral formula for its values, never torch's names.
+``None`` where no rule is known (no call, or a finish after the call changes the
+value, as ``squeeze(1)`` does).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gatherlab._arrays import to_numpy
+from gatherlab.exercises.misconceptions import Case, shared_positions
+from gatherlab.exercises.verdict import Phrase, phrase
+
+LETTERS = "ijklmn"
+
+
+def _index_name(case: Case, positions: np.ndarray, index: np.ndarray) -> str:
+    """The name the formula gives the positions: the call's index name, or the
+    learner's positions where the call's index is them expanded."""
+    assert case.call is not None
+    name = case.call.index_name
+    if positions.ndim < index.ndim or " " in name:
+        return case.positions if " " not in case.positions else "index"
+    return name
+
+
+def read_formula(case: Case) -> str | None:
+    """``out[i, j] = x[i, columns[i, j]]``: what every output entry of the case's
+    intended read is, in the learner's names; None without one."""
+    call = case.call
+    if call is None or case.finish is not None:
+        return None
+    source = to_numpy(call.input)
+    index = to_numpy(call.index)
+    if source.ndim == 0 or index.ndim == 0 or index.dtype.kind not in "iu":
+        return None
+    name = call.input_name
+    if call.op == "take":
+        subs = ", ".join(LETTERS[: index.ndim])
+        flat = f"{name}.flatten()" if source.ndim > 1 else name
+        return f"out[{subs}] = {flat}[{call.index_name}[{subs}]]"
+    dim = int(call.axis or 0) % source.ndim
+    letters = list(LETTERS[: source.ndim])
+    if call.op == "index_select":
+        if index.ndim != 1:
+            return None
+        source_subs = [*letters]
+        source_subs[dim] = f"{call.index_name}[{letters[dim]}]"
+        return f"out[{', '.join(letters)}] = {name}[{', '.join(source_subs)}]"
+    if index.ndim != source.ndim:
+        return None
+    # a fix's answer is the index itself, named in full; elsewhere the learner holds
+    # the positions the index expands
+    positions = index if case.index_answer else shared_positions(index, dim)
+    index_name = _index_name(case, positions, index)
+    own = ", ".join(letters[: positions.ndim])
+    source_subs = [*letters]
+    source_subs[dim] = f"{index_name}[{own}]"
+    return f"out[{', '.join(letters)}] = {name}[{', '.join(source_subs)}]"
+
+
+def value_rule(case: Case) -> Phrase | None:
+    """The rule every value of the case's read or write follows, as a phrase."""
+    write = case.write
+    if write is not None and hasattr(write, "op"):
+        return _write_value_rule(write)
+    formula = read_formula(case)
+    if formula is None:
+        return None
+    assert case.call is not None
+    if case.framework == "tensorflow":
+        return phrase("rule.value_each", formula=formula)
+    if case.call.op == "take":
+        return phrase("rule.value_take", formula=formula, input=case.call.input_name)
+    source, index = to_numpy(case.call.input), to_numpy(case.call.index)
+    axis = int(case.call.axis or 0) % max(source.ndim, 1)
+    dim = str(axis)
+    # take_along_dim (torch 2.13) wraps every position modulo the size: where one
+    # is outside 0..size-1, the formula holds only with that said
+    wraps = case.call.op == "take_along_dim" and (
+        (index < 0).any() or (index >= source.shape[axis]).any()
+    )
+    template = "rule.value_read_wraps" if wraps else "rule.value_read"
+    return phrase(template, op=case.call.op, dim=dim, formula=formula)
+
+
+def _write_value_rule(write: Any) -> Phrase:
+    op = write.text or f"{write.op}_"
+    if write.op == "scatter_reduce" and write.reduce != "sum":
+        from gatherlab.exercises.writes import REDUCE_WORDS
+
+        words = REDUCE_WORDS.get(write.reduce, write.reduce)
+        template = (
+            "rule.write_reduce" if write.include_self else "rule.write_reduce_own"
+        )
+        return phrase(template, op=op, reduce=words)
+    if write.adds:
+        return phrase("rule.write_adds", op=op)
+    if write.op == "scatter":
+        return phrase("rule.write_scatter", op=op, dim=str(write.dim))
+    return phrase("rule.write_one", op=op)
+
+
+def shape_rule(case: Case, tf_op: str = "") -> Phrase | None:
+    """The rule the case's result shape follows, as a phrase: ``tf_op`` names the
+    TensorFlow op a TensorFlow exercise asks for ("gather_nd", else tf.gather)."""
+    write = case.write
+    if write is not None and hasattr(write, "op"):
+        return phrase("rule.shape_write")
+    call = case.call
+    if call is None or case.finish is not None:
+        return None
+    if case.framework == "tensorflow":
+        return phrase(
+            "rule.shape_tf_gather_nd"
+            if tf_op == "gather_nd"
+            else "rule.shape_tf_gather"
+        )
+    if call.op == "index_select":
+        dim = int(call.axis or 0) % max(to_numpy(call.input).ndim, 1)
+        return phrase("rule.shape_index_select", dim=str(dim))
+    if call.op == "take_along_dim":
+        return phrase("rule.shape_take_along_dim")
+    return phrase("rule.shape_read", op=call.op)
