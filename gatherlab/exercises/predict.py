@@ -152,7 +152,6 @@ def _write_runs(write: Any) -> Phrase:
         "where": entry("out", where),
         "parts": " + ".join(format_value(v) for v in parts),
         "values": ", ".join(format_value(v) for v in parts),
-        "last": format_value(parts[-1]) if parts else "",
     }
     if write.op == "scatter_reduce":
         template = "repeats.reduce"
