@@ -22,7 +22,7 @@ import yaml
 
 import gatherlab as gl
 from tests.chromium import needs_chromium
-from tools.build import exercise_anchors, figure_alt
+from tools.build import figure_alt, page_body
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "book" / "reference.md"
@@ -99,13 +99,13 @@ def test_exercise_labels_become_links_to_anchors_named_by_their_number() -> None
         '<p class="admonition-title"><span class="caption-number">Exercise 2.3 '
         '</span></p>\n<section id="exercise-content">\n<p>Task</p>'
     )
-    linked = exercise_anchors.linked(built)
+    linked = page_body.linked(built)
     assert 'id="exercise-2-3"' in linked and 'exercise-2"' not in linked
     assert (
         '<a class="caption-number gl-exercise-anchor" href="#exercise-2-3">' in linked
     )
     assert 'id="exercise-content"' not in linked
-    assert exercise_anchors.linked("<p>no exercise</p>") == "<p>no exercise</p>"
+    assert page_body.linked("<p>no exercise</p>") == "<p>no exercise</p>"
 
 
 # ------------------------------------------------------------------ in Chromium

@@ -16,7 +16,7 @@ its
 - .github/workflows/pages.yml is the standard GitHub Pages workflow over ``make book``;
 - the repository link, the Colab launch and the notebook download are on every chapter;
 - each chapter's page opens with its title: the notebook's how-to note (its first cell)
-  follows it, folded (tools/build/howto_fold.py);
+  follows it, folded (tools/build/page_body.py);
 - each exercise's payload leaves its page for ``_static/exercises/ID.json`` (the
   notebook's own payload, unchanged), which the page fetches, with the evaluator, only
   when that exercise's box is first used, and says so when the fetch fails;
@@ -58,7 +58,7 @@ from tests.test_browser import (
     type_into,
 )
 from tests.test_page_exercises import ANSWERS, answer, check_exercise, page_payloads
-from tools.build import howto_fold, lean_pages, site_zip
+from tools.build import lean_pages, page_body, site_zip
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -443,7 +443,7 @@ def test_chapter_opens_with_its_title_and_folds_the_how_to_note(
         and "howto" in fold["class"]
         and not fold.has_attr("open")
     )
-    assert fold.summary.get_text() == howto_fold.SUMMARY
+    assert fold.summary.get_text() == page_body.SUMMARY
     cells = json.loads((ROOT / f"{chapter}.ipynb").read_text("utf-8"))["cells"]
 
     def plain(text: str) -> str:  # the words, without markdown's marks
@@ -457,14 +457,14 @@ def test_chapter_opens_with_its_title_and_folds_the_how_to_note(
 
 def test_fold_leaves_a_page_without_the_note_as_it_is() -> None:
     page = "<section><h1>Title</h1><blockquote><div><p>Other.</p></div></blockquote>"
-    assert howto_fold.folded(page) == page
+    assert page_body.folded(page) == page
     note = (
         "<blockquote>\n<div><p><strong>Working in this notebook.</strong> Run.</p>\n"
         "</div></blockquote>\n<section><h1>T</h1><p>Text.</p>"
     )
-    assert howto_fold.folded(note) == (
+    assert page_body.folded(note) == (
         '<section><h1>T</h1>\n<details class="howto">\n<summary>'
-        f"{howto_fold.SUMMARY}</summary>\n"
+        f"{page_body.SUMMARY}</summary>\n"
         "<p><strong>Working in this notebook.</strong> Run.</p>\n</details><p>Text.</p>"
     )
 

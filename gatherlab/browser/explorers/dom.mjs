@@ -53,6 +53,22 @@ export function buttons(label, options, current, pick) {
   return group;
 }
 
+// The "dim" buttons of gather_2d and scatter: dims 0 to rank - 1 of x (at least 1) and
+// -1; a click sets inputs.dim and commits.
+export function dimButtons(inputs, commit) {
+  const rank = Math.max(inputs.x.shape.length, 1);
+  const dims = [...Array(rank).keys(), -1];
+  return buttons(
+    "dim",
+    dims.map((d) => `dim ${d}`),
+    dims.indexOf(inputs.dim),
+    (k) => {
+      inputs.dim = dims[k];
+      commit();
+    },
+  );
+}
+
 export function select(label, options, current, pick) {
   const node = make("select");
   options.forEach((option, k) => {

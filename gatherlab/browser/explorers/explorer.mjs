@@ -18,7 +18,17 @@ import {
   traceLine,
   valueAt,
 } from "./core.mjs";
-import { buttons, copyControl, esc, keepFocus, make, permalink, select, textBox } from "./dom.mjs";
+import {
+  buttons,
+  copyControl,
+  dimButtons,
+  esc,
+  keepFocus,
+  make,
+  permalink,
+  select,
+  textBox,
+} from "./dom.mjs";
 import scatterView from "./scatter.mjs";
 
 // What the legend calls each mark; its colours and border styles are in explorer.css
@@ -197,19 +207,8 @@ const EXPLORERS = {
     let picks = []; // the output cells a click or focus traces (none while it raises)
     const view = () => {
       const rank = Math.max(s.x.shape.length, 1);
-      const dims = [...Array(rank).keys(), -1];
       const { traced, problems } = run(s.x, s.dim, s.index);
-      const controls = [
-        buttons(
-          "dim",
-          dims.map((d) => `dim ${d}`),
-          dims.indexOf(s.dim),
-          (k) => {
-            s.dim = dims[k];
-            app.commit();
-          },
-        ),
-      ];
+      const controls = [dimButtons(s, () => app.commit())];
       let html = codeBlock([callLine(s.dim, rank)]);
       if (problems.length) {
         const fault = Object.fromEntries(

@@ -16,7 +16,7 @@ import {
   ravel,
   valueAt,
 } from "./core.mjs";
-import { buttons, copyControl, esc, keepFocus, make, permalink, select, textBox } from "./dom.mjs";
+import * as dom from "./dom.mjs";
 
 export const REDUCTIONS = ["sum", "prod", "mean", "amax", "amin"];
 const key = (at) => at.join(",");
@@ -185,24 +185,24 @@ const MARKS = {
 
 function grid(name, tensor, marks) {
   const shape = tensor.shape;
-  if (!tensor.data.length) return `<div class="gl-q">${esc(name)}: (empty)</div>`;
+  if (!tensor.data.length) return `<div class="gl-q">${dom.esc(name)}: (empty)</div>`;
   const blocks = shape.length <= 2 ? [[]] : coords(shape.slice(0, -2));
   const [rows, cols] = shape.length === 1 ? [1, shape[0]] : shape.slice(-2);
-  let html = `<div class="gl-tensor"><div class="gl-title"><b>${esc(name)}</b> <span class="gl-q">shape (${shape.join(", ")}${shape.length === 1 ? "," : ""})</span></div>`;
+  let html = `<div class="gl-tensor"><div class="gl-title"><b>${dom.esc(name)}</b> <span class="gl-q">shape (${shape.join(", ")}${shape.length === 1 ? "," : ""})</span></div>`;
   for (const lead of blocks) {
-    if (lead.length) html += `<div class="gl-q">${esc(name)}[${lead.join(", ")}]</div>`;
+    if (lead.length) html += `<div class="gl-q">${dom.esc(name)}[${lead.join(", ")}]</div>`;
     html += '<table class="gl-t">';
     for (let r = 0; r < rows; r++) {
       html += "<tr>";
       for (let c = 0; c < cols; c++) {
         const at = shape.length === 1 ? [c] : [...lead, r, c];
         const role = marks[key(at)];
-        const text = esc(formatValue(valueAt(tensor, at), tensor.dtype));
+        const text = dom.esc(formatValue(valueAt(tensor, at), tensor.dtype));
         if (!role) {
           html += `<td>${text}</td>`;
           continue;
         }
-        html += `<td data-mark="${role}" data-at="${esc(entry(name, at))}">${text}</td>`;
+        html += `<td data-mark="${role}" data-at="${dom.esc(entry(name, at))}">${text}</td>`;
       }
       html += "</tr>";
     }
@@ -216,7 +216,8 @@ function legend(roles) {
     '<div class="gl-legend">' +
     roles
       .map(
-        (role) => `<span class="gl-swatch" data-mark="${role}">&#8203;</span> ${esc(MARKS[role])}`,
+        (role) =>
+          `<span class="gl-swatch" data-mark="${role}">&#8203;</span> ${dom.esc(MARKS[role])}`,
       )
       .join(" &nbsp; ") +
     "</div>"
@@ -234,14 +235,15 @@ function view(s, chosen, lastGood) {
     ? [rule("rank-mismatch", "scalar-explorer", { name: early })]
     : scatterProblems(shown, s.dim, s.index, s.src);
   const includeSelf = Boolean(s.include_self);
-  let html = `<div class="gl-code">${esc(callText(s.dim, s.reduce, includeSelf))}</div>`;
+  let html = `<div class="gl-code">${dom.esc(callText(s.dim, s.reduce, includeSelf))}</div>`;
   if (problems.length) {
     const fault = Object.fromEntries(
       problems.filter((p) => p.where).map((p) => [key(p.where), "fault"]),
     );
     const items = problems
       .map(
-        (p) => `<li data-rule="${esc(p.rule)}"><code>${esc(p.rule)}</code>: ${esc(p.message)}</li>`,
+        (p) =>
+          `<li data-rule="${dom.esc(p.rule)}"><code>${dom.esc(p.rule)}</code>: ${dom.esc(p.message)}</li>`,
       )
       .join("");
     html +=
@@ -280,7 +282,7 @@ function view(s, chosen, lastGood) {
       `${entry("src", w.from)} = ${formatValue(w.value, s.src.dtype)} → ${entry("out", w.to)}` +
       `  (${entry("index", w.from)} = ${valueAt(s.index, w.from)})`,
   );
-  html += `<div class="gl-code gl-lines" aria-label="writes">${lines.map(esc).join("\n")}</div>`;
+  html += `<div class="gl-code gl-lines" aria-label="writes">${lines.map(dom.esc).join("\n")}</div>`;
   if (repeated.length) {
     const said = repeated.map((r) =>
       collisionLine(
@@ -293,7 +295,7 @@ function view(s, chosen, lastGood) {
         shown.dtype,
       ),
     );
-    html += `<div class="gl-code gl-lines" aria-label="collisions">${said.map(esc).join("\n")}</div>`;
+    html += `<div class="gl-code gl-lines" aria-label="collisions">${said.map(dom.esc).join("\n")}</div>`;
   } else html += '<div class="gl-q">No output entry is written twice.</div>';
   return { html, writes, ran: true };
 }
@@ -302,26 +304,26 @@ function render({ model, el }) {
   const s = structuredClone(model.get("inputs"));
   let chosen = 0;
   let lastGood = "";
-  const root = make("div", {
+  const root = dom.make("div", {
     class: "gl-x",
     "data-explorer": "scatter",
     "data-lm-suppress-shortcuts": "true",
   });
-  const controlsArea = make("div", { class: "gl-controls" });
-  const viewArea = make("div", { class: "gl-view" });
-  const boxesArea = make("div", { class: "gl-controls" });
-  const status = make("div", { class: "gl-status", "aria-live": "polite" });
-  const copy = copyControl("scatter");
+  const controlsArea = dom.make("div", { class: "gl-controls" });
+  const viewArea = dom.make("div", { class: "gl-view" });
+  const boxesArea = dom.make("div", { class: "gl-controls" });
+  const status = dom.make("div", { class: "gl-status", "aria-live": "polite" });
+  const copy = dom.copyControl("scatter");
   root.append(controlsArea, viewArea, boxesArea, status, copy.node);
   el.replaceChildren(root);
   // A link to this explorer's state (dom.mjs's permalink): its inputs replace the saved ones.
-  const link = permalink(root, "scatter");
+  const link = dom.permalink(root, "scatter");
   const restored = link?.restore(s);
   if (restored) Object.assign(s, restored);
 
   // The controls are rebuilt on every change: the focus goes back to the same control.
   const refresh = () => {
-    const restoreFocus = keepFocus(root, controlsArea);
+    const restoreFocus = dom.keepFocus(root, controlsArea);
     const rank = Math.max(s.x.shape.length, 1);
     const dims = [...Array(rank).keys(), -1];
     if (!dims.includes(s.dim)) s.dim = 0;
@@ -329,16 +331,8 @@ function render({ model, el }) {
     if (ran) lastGood = html;
     chosen = Math.min(chosen, writes.length);
     const controls = [
-      buttons(
-        "dim",
-        dims.map((d) => `dim ${d}`),
-        dims.indexOf(s.dim),
-        (k) => {
-          s.dim = dims[k];
-          commit();
-        },
-      ),
-      select(
+      dom.dimButtons(s, commit),
+      dom.select(
         "reduce",
         MODES.map((m) => (m === "none" ? "none (scatter_)" : m)),
         MODES.indexOf(s.reduce),
@@ -350,14 +344,14 @@ function render({ model, el }) {
     ];
     if (s.reduce !== "none")
       controls.push(
-        buttons("include_self", ["True", "False"], s.include_self ? 0 : 1, (k) => {
+        dom.buttons("include_self", ["True", "False"], s.include_self ? 0 : 1, (k) => {
           s.include_self = k === 0 ? 1 : 0;
           commit();
         }),
       );
     if (writes.length)
       controls.push(
-        select("show", ["all", ...writes.map((w) => entry("src", w.from))], chosen, (k) => {
+        dom.select("show", ["all", ...writes.map((w) => entry("src", w.from))], chosen, (k) => {
           chosen = k;
           refresh();
         }),
@@ -367,7 +361,7 @@ function render({ model, el }) {
     copy.update(s);
     viewArea.innerHTML =
       (chosen
-        ? `<div class="gl-q">${esc(entry("src", writes[chosen - 1].from))} writes ${esc(entry("out", writes[chosen - 1].to))}</div>`
+        ? `<div class="gl-q">${dom.esc(entry("src", writes[chosen - 1].from))} writes ${dom.esc(entry("out", writes[chosen - 1].to))}</div>`
         : "") + html;
   };
   const commit = () => {
@@ -377,13 +371,13 @@ function render({ model, el }) {
     link?.save(s);
   };
   for (const name of ["x", "index", "src"]) {
-    const box = textBox(name, formatTensor(s[name]), (text) => {
+    const box = dom.textBox(name, formatTensor(s[name]), (text) => {
       status.innerHTML = "";
       try {
         s[name] = parseTensor(text, name);
       } catch (error) {
         if (!(error instanceof ParseError)) throw error;
-        status.innerHTML = `<div class="gl-bad"><b>✗ Not applied:</b> ${esc(`${name}: ${error.message}`)}</div>`;
+        status.innerHTML = `<div class="gl-bad"><b>✗ Not applied:</b> ${dom.esc(`${name}: ${error.message}`)}</div>`;
         return;
       }
       chosen = 0;

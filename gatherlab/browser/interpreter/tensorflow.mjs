@@ -66,14 +66,31 @@ function tfConstant(v, dtype) {
   return fromSequence(v, dtype, "tf");
 }
 
-function tfGather(params, indices, axis, batchDims) {
-  const p = tfTensorArg(params);
+// An op's indices argument as a tensor, refused as TensorFlow refuses it unless integer.
+function tfIndices(indices) {
   const i = tfTensorArg(indices);
   if (isFloat(i.dtype) || i.dtype === "bool")
     throw new PyError(
       "TypeError",
       `Value passed to parameter 'indices' has DataType ${i.dtype} not in list of allowed values: int16, int32, int64`,
     );
+  return i;
+}
+
+// What run() returns; a PyError from the shared tensor code becomes TensorFlow's
+// InvalidArgumentError with TensorFlow's message.
+function inTfWords(run, message) {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof PyError) throw new PyError("InvalidArgumentError", message());
+    throw error;
+  }
+}
+
+function tfGather(params, indices, axis, batchDims) {
+  const p = tfTensorArg(params);
+  const i = tfIndices(indices);
   let b = batchDims;
   if (b < 0) b += i.shape.length;
   let ax = axis === null ? b : axis;
@@ -129,12 +146,7 @@ function tfGather(params, indices, axis, batchDims) {
 
 function tfGatherNd(params, indices, batchDims) {
   const p = tfTensorArg(params);
-  const i = tfTensorArg(indices);
-  if (isFloat(i.dtype) || i.dtype === "bool")
-    throw new PyError(
-      "TypeError",
-      `Value passed to parameter 'indices' has DataType ${i.dtype} not in list of allowed values: int16, int32, int64`,
-    );
+  const i = tfIndices(indices);
   if (batchDims < 0 || batchDims >= i.shape.length || batchDims > p.shape.length)
     throw new UnsupportedError(`tf.gather_nd with batch_dims=${batchDims} for these shapes`);
   if (batchDims > 0) {
@@ -276,30 +288,20 @@ export const TF = {
     const a = args(["tensor", "shape"], g, kw, "reshape");
     const t = tfTensorArg(a.tensor);
     const sizes = sizesFrom([a.shape], "reshape");
-    try {
-      return reshape(t, sizes);
-    } catch (error) {
-      if (error instanceof PyError)
-        throw new PyError(
-          "InvalidArgumentError",
-          `Input to reshape is a tensor with ${t.data.length} values, but the requested shape has ${prod(sizes)}`,
-        );
-      throw error;
-    }
+    return inTfWords(
+      () => reshape(t, sizes),
+      () =>
+        `Input to reshape is a tensor with ${t.data.length} values, but the requested shape has ${prod(sizes)}`,
+    );
   }),
   expand_dims: fn("tf.expand_dims", (g, kw) => {
     const a = args(["input", "axis"], g, kw, "expand_dims");
     const t = tfTensorArg(a.input);
-    try {
-      return unsqueeze(t, toInt(a.axis));
-    } catch (error) {
-      if (error instanceof PyError)
-        throw new PyError(
-          "InvalidArgumentError",
-          `Tried to expand dim index ${toInt(a.axis)} for tensor with ${t.shape.length} dimensions.`,
-        );
-      throw error;
-    }
+    return inTfWords(
+      () => unsqueeze(t, toInt(a.axis)),
+      () =>
+        `Tried to expand dim index ${toInt(a.axis)} for tensor with ${t.shape.length} dimensions.`,
+    );
   }),
   broadcast_to: fn("tf.broadcast_to", (g, kw) => {
     const a = args(["input", "shape"], g, kw, "broadcast_to");
@@ -310,16 +312,10 @@ export const TF = {
         "InvalidArgumentError",
         `Unable to broadcast tensor of shape [${t.shape.join(",")}] to tensor of shape [${sizes.join(",")}]`,
       );
-    try {
-      return expand(t, sizes);
-    } catch (error) {
-      if (error instanceof PyError)
-        throw new PyError(
-          "InvalidArgumentError",
-          `Incompatible shapes: [${t.shape.join(",")}] vs. [${sizes.join(",")}]`,
-        );
-      throw error;
-    }
+    return inTfWords(
+      () => expand(t, sizes),
+      () => `Incompatible shapes: [${t.shape.join(",")}] vs. [${sizes.join(",")}]`,
+    );
   }),
   tile: fn("tf.tile", (g, kw) => {
     const a = args(["input", "multiples"], g, kw, "tile");
@@ -367,12 +363,7 @@ export const TF = {
 // that indices names (its last axis a coordinate of tensor's first axes) updated.
 function tensorScatterNd(name, base, indices, updates, combine) {
   const t = tfTensorArg(base);
-  const i = tfTensorArg(indices);
-  if (isFloat(i.dtype) || i.dtype === "bool")
-    throw new PyError(
-      "TypeError",
-      `Value passed to parameter 'indices' has DataType ${i.dtype} not in list of allowed values: int16, int32, int64`,
-    );
+  const i = tfIndices(indices);
   const u = updates.t === "tensor" ? tfTensorArg(updates) : tfTensorArg(updates, t.dtype);
   if (u.dtype !== t.dtype)
     throw new PyError(

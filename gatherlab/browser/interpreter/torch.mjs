@@ -1096,7 +1096,7 @@ export const FUNCTIONAL = {
 for (const [alias, dtype] of Object.entries(TORCH_DTYPES))
   TORCH[alias] = dtypeValue(dtype, "torch");
 // the methods that are also functions: torch.unsqueeze(x, 0), torch.flatten(x), ...
-for (const name of [
+const FUNCTION_METHODS = [
   "unsqueeze",
   "squeeze",
   "reshape",
@@ -1143,7 +1143,8 @@ for (const name of [
   "maximum",
   "minimum",
   "masked_fill",
-])
+];
+for (const name of FUNCTION_METHODS)
   TORCH[name] = fn(`torch.${name}`, (g, kw) => {
     if (!g.length) throw new PyError("TypeError", `${name}() missing required argument 'input'`);
     return callMethod(asTensor(g[0]), name, g.slice(1), kw);
@@ -1537,23 +1538,9 @@ const BINARY_METHODS = {
   remainder: "%",
 };
 
+// The methods the page runs: those that are also functions (above), and these.
 export const METHODS = new Set([
-  "flip",
-  "argmax",
-  "argmin",
-  "add",
-  "sub",
-  "mul",
-  "div",
-  "eq",
-  "ne",
-  "lt",
-  "le",
-  "gt",
-  "ge",
-  "remainder",
-  "maximum",
-  "minimum",
+  ...FUNCTION_METHODS,
   "new_zeros",
   "new_ones",
   "new_empty",
@@ -1561,23 +1548,17 @@ export const METHODS = new Set([
   "new_tensor",
   "fill_",
   "zero_",
-  "masked_fill",
   "masked_fill_",
   "gather",
   "index_select",
   "take",
   "take_along_dim",
-  "unsqueeze",
-  "squeeze",
   "expand",
   "expand_as",
-  "reshape",
   "view",
   "view_as",
   "reshape_as",
   "repeat",
-  "repeat_interleave",
-  "flatten",
   "long",
   "int",
   "float",
@@ -1586,47 +1567,23 @@ export const METHODS = new Set([
   "short",
   "to",
   "type",
-  "round",
-  "floor",
-  "ceil",
-  "abs",
   "neg",
   "size",
   "dim",
   "ndimension",
-  "numel",
   "nelement",
   "item",
   "tolist",
-  "clone",
   "contiguous",
   "detach",
   "t",
-  "transpose",
-  "permute",
-  "sum",
-  "any",
-  "all",
-  "max",
-  "min",
   "prod",
-  "scatter",
   "scatter_",
-  "scatter_add",
   "scatter_add_",
-  "scatter_reduce",
   "scatter_reduce_",
-  "index_add",
   "index_add_",
   "index_put",
   "index_put_",
-  "argsort",
-  "clamp",
-  "bincount",
-  "log_softmax",
-  "softmax",
-  "diag",
-  "diagonal",
 ]);
 
 function needArgs(g, name) {
