@@ -426,11 +426,18 @@ def _kept_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
         parts = [old, *parts]
     fix = ""
     if case.writes_code:
+        # a mean's key says which of its two writes kept one: the sums alone (the
+        # sizes counted every write) or both (_kept_in_a_mean)
+        both = isinstance(key, tuple) and "one" in key
+        steps = (
+            ", for the sums and the sizes (both kept one write)."
+            if both
+            else ", for the sums (the sizes count every write)."
+        )
         fix = (
             " Assignments (`out[i] = v`, `out[i] += v`), scatter_ and index_put_ "
             "keep one write; add with index_add_, scatter_add_ or "
-            "index_put_(..., accumulate=True)"
-            + (", for the sums and the sizes." if mean else ".")
+            "index_put_(..., accumulate=True)" + (steps if mean else ".")
         )
     expected = _at(case.expected, where)
     should = (
