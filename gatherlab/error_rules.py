@@ -157,6 +157,7 @@ def derive(
         fields["op_is_segment"] = "yes"
     _op_fields(fields, named)
     _argument_fields(fields)
+    _foreign_fields(fields)
     if named.rstrip("()") in WRITING_OPS or "scatter" in named:
         fields["op_is_scatter"] = "yes"
     if named in ("take", "torch.take"):
@@ -218,6 +219,14 @@ def _argument_fields(fields: dict[str, str]) -> None:
     if "tuple" in fields.get("expected", ""):
         fields["tuple_expected"] = "yes"
     fields["a_got"] = ("an " if got[0].lower() in "aeiou" else "a ") + got
+
+
+def _foreign_fields(fields: dict[str, str]) -> None:
+    """``foreign``: whose keyword an argument torch's op lacks is (``dim_size``:
+    torch_scatter's), from the table's ``foreign_keywords``."""
+    owner = table()["foreign_keywords"].get(fields.get("argument", ""))
+    if owner is not None and "keyword" in fields:
+        fields["foreign"] = owner
 
 
 def _choose(options: Sequence[Any], fields: Mapping[str, str], key: str) -> Any:

@@ -138,6 +138,16 @@ CASES = {
         ["a tensor where its dim goes", "x.index_add_(dim, index, source"],
         ["torch.gather("],
     ),
+    "scatter_add, torch_scatter's dim_size": (
+        f"{X}.scatter_add(0, {I2}, torch.ones(2), dim_size=3)",
+        ["no keyword argument dim_size, which is torch_scatter's"],
+        [],
+    ),
+    "put_, one value for two positions": (
+        f"{X}.put_({I2}, torch.ones(1))",
+        ["never repeats source"],
+        [],
+    ),
     "gather, dim and index swapped": (
         f"torch.gather({X}, {I2}, 0)",
         ["gather got a tensor where its dim goes", "x.gather(dim, index)"],
@@ -225,6 +235,16 @@ def test_the_facts_the_source_messages_state_hold_for_each_op() -> None:
     assert runs(f"{x}.put_(torch.tensor([-3]), torch.ones(1))")
 
 
+def test_a_keyword_of_another_library_is_named_as_theirs() -> None:
+    # torch's ops have no dim_size (torch_scatter's) and no batch_dims (TensorFlow's):
+    # each error says whose keyword it is (the calls raise, checked on torch)
+    x, index = "torch.zeros(3)", "torch.tensor([0])"
+    assert not runs(f"{x}.scatter_add(0, {index}, torch.ones(1), dim_size=3)")
+    assert not runs(f"torch.gather({x}, 0, {index}, batch_dims=1)")
+    said = explain("gather() got an unexpected keyword argument 'batch_dims'").meaning
+    assert "which is TensorFlow's tf.gather" in said, said
+
+
 def test_the_number_rule_is_said_of_no_op_that_takes_a_number() -> None:
     for op in ("scatter_", "index_fill_", "masked_fill_"):
         text = f"{op}(): argument 'src' (position 3) must be Tensor, not float"
@@ -267,6 +287,11 @@ CALLS = [
         "[2,1], updates shape:[3] [Op:TensorScatterUpdate]"
     },
     {"text": "data.shape = [3] does not start with segment_ids.shape = [2]"},
+    {"text": "scatter_add() got an unexpected keyword argument 'dim_size'"},
+    {
+        "text": "'tensorflow.python.framework.ops.EagerTensor' object does not support "
+        "item assignment"
+    },
 ]
 
 

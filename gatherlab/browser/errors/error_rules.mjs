@@ -237,6 +237,11 @@ export default {
    "args": "mask, value"
   }
  },
+ "foreign_keywords": {
+  "dim_size": "torch_scatter's (torch writes into the tensor it is called on, so that tensor's size is the output's: torch.zeros(n))",
+  "batch_dims": "TensorFlow's tf.gather (torch's gather pairs the index with the input row by row already)",
+  "out_size": "torch_scatter's (torch writes into the tensor it is called on)"
+ },
  "rules": [
   {
    "id": "cuda-device-assert",
@@ -1336,7 +1341,7 @@ export default {
      "needs": [
       "is_put"
      ],
-     "text": "put_ writes one value of source per index entry: index has {count} entries but source {src_size}."
+     "text": "put_ writes one value of source per index entry and never repeats source (as numpy.put does): index has {count} entries but source {src_size}."
     },
     "{op} writes one slice of source per position: {count} positions but {src_size} slices of source.",
     "The values have shape {src_shape} and the positions select {index_shape}: the values must broadcast to the shape of what the positions select.",
@@ -1843,6 +1848,12 @@ export default {
       "counted"
      ],
      "text": "{op} got {got} positional arguments and takes {expected} (a method counts x as the first)."
+    },
+    {
+     "needs": [
+      "keyword"
+     ],
+     "text": "{op} has no keyword argument {argument}, which is {foreign}: it is called as {signature}."
     },
     {
      "needs": [

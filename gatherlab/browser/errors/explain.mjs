@@ -108,6 +108,7 @@ export function derive(found, shapes, dim, op, text) {
   if (named.includes("segment")) fields.op_is_segment = "yes";
   opFields(fields, named);
   argumentFields(fields);
+  foreignFields(fields);
   if (WRITING_OPS.includes(named.replace(/[()]+$/, "")) || named.includes("scatter"))
     fields.op_is_scatter = "yes";
   if (named === "take" || named === "torch.take") fields.op_is_take = "yes";
@@ -155,6 +156,13 @@ function argumentFields(fields) {
   if (fields.argument === "dim" && got === "Tensor") fields.dim_tensor = "yes";
   if ((fields.expected || "").includes("tuple")) fields.tuple_expected = "yes";
   fields.a_got = ("aeiou".includes(got[0].toLowerCase()) ? "an " : "a ") + got;
+}
+
+// error_rules._foreign_fields: whose keyword an argument torch's op lacks is.
+function foreignFields(fields) {
+  const argument = fields.argument ?? "";
+  if (Object.hasOwn(TABLE.foreign_keywords, argument) && "keyword" in fields)
+    fields.foreign = TABLE.foreign_keywords[argument];
 }
 
 function choose(options, fields, key) {
