@@ -289,6 +289,10 @@ CALLS = [
     {"text": "data.shape = [3] does not start with segment_ids.shape = [2]"},
     {"text": "scatter_add() got an unexpected keyword argument 'dim_size'"},
     {
+        "text": "cannot compute TensorScatterUpdate as input #2(zero-based) was "
+        "expected to be a float tensor but is a int32 tensor [Op:TensorScatterUpdate]"
+    },
+    {
         "text": "'tensorflow.python.framework.ops.EagerTensor' object does not support "
         "item assignment"
     },
@@ -347,3 +351,15 @@ def test_a_scatter_index_smaller_than_its_output_is_said_to_break_no_rule() -> N
         "scatter_add_ loops over the entries of index, shape (2, 2), not over the "
         "output's (3, 4)"
     ), said
+
+
+def test_tensorflow_updates_of_another_dtype_are_named_as_the_updates() -> None:
+    tf = pytest.importorskip("tensorflow")
+    try:
+        tf.tensor_scatter_nd_update(tf.zeros(3), [[0], [1]], tf.ones(2, tf.int32))
+    except tf.errors.InvalidArgumentError as error:
+        said = explain(str(error))
+    else:  # pragma: no cover - TensorFlow converts nothing
+        raise AssertionError("TensorFlow converted the updates")
+    assert said.meaning.startswith("TensorScatterUpdate got updates of dtype int32")
+    assert "tf.stack" not in said.fix and "gather_nd" not in said.meaning

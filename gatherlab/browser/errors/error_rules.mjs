@@ -783,13 +783,32 @@ export default {
    "patterns": [
     {
      "library": "tensorflow",
+     "re": "cannot compute (?<tf_op>TensorScatter\\w+) as input #(?<input>2)\\(zero-based\\) was expected to be a (?<expected>\\w+) tensor but is a (?<dtype>\\w+) tensor",
+     "fields": {
+      "updates": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
      "re": "cannot compute (?<tf_op>\\w+) as input #(?<input>\\d+)\\(zero-based\\) was expected to be a (?<expected>\\w+) tensor but is a (?<dtype>\\w+) tensor"
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "updates"
+     ],
+     "text": "{tf_op} got updates of dtype {dtype} for a tensor of dtype {expected}: TensorFlow converts nothing implicitly, so the updates must have the tensor's dtype."
+    },
     "{tf_op} got tensors of two dtypes: input #{input} (counted from 0) is {dtype} where {expected} was expected. TensorFlow converts nothing implicitly; stacking int32 rows (tf.range's default) with int64 positions (tf.argmax's default) to build gather_nd coordinates is the usual way to meet this."
    ],
    "fix": [
+    {
+     "needs": [
+      "updates"
+     ],
+     "text": "Cast the updates to the tensor's dtype: tf.cast(updates, tensor.dtype) (or build them in that dtype)."
+    },
     "Cast one side so both have the same dtype, e.g. tf.cast(positions, tf.int32) or tf.range(n, dtype=tf.int64), before tf.stack or the scatter."
    ],
    "section": [
