@@ -248,3 +248,56 @@ def test_write_rules_are_true():
     )
     assert reduced[0] == 5  # the old value takes part by default (include_self)
     assert base.index_add(0, torch.tensor([0]), torch.tensor([1.0])).shape == base.shape
+
+
+# ------------------------------------------- a write lost: out of place, a copy
+
+
+def test_a_dropped_out_of_place_result_names_the_op_without_underscore():
+    def dropped(losses, labels, classes):
+        sums = torch.zeros(classes, dtype=losses.dtype)
+        sums.index_add(0, labels, losses)  # the new tensor is dropped
+        return sums
+
+    message, fix, named = first_step("06.class_loss_sums", dropped)
+    assert named == "write-lost"
+    assert "`index_add` (no `_`) returns a new tensor to keep" in message
+    # the fact: the out-of-place op leaves its input as it was
+    sums = torch.zeros(2)
+    assert sums.index_add(0, torch.tensor([1]), torch.tensor([3.0]))[1] == 3
+    assert sums.tolist() == [0, 0]
+
+
+def test_a_write_into_a_copy_is_named_with_the_copy():
+    def into_a_copy(labels, classes):
+        rows = torch.zeros(labels.shape[0], classes, dtype=torch.int64)
+        rows.clone().scatter_(1, labels.unsqueeze(1), 1)
+        return rows
+
+    message, _, named = first_step("06.one_hot", into_a_copy)
+    assert named == "write-lost"
+    assert "a write into a copy changes only the copy" in message
+
+
+# ------------------------------------------- take_along_dim used as gather
+
+
+def test_take_along_dim_for_python_style_gather_names_its_wrapping():
+    # my own variant: the method form, on the visible example's dim
+    message, fix, named = first_step(
+        "04.gather_python_style",
+        lambda input, dim, index: input.take_along_dim(index, dim),
+    )
+    assert named == "take-along-dim-as-gather", message
+    assert "take_along_dim wraps positions modulo the size" in message
+    assert "torch.gather(input, dim, index)" in fix
+
+
+def test_take_along_dim_wraps_and_broadcasts_where_gather_does_neither():
+    x = torch.tensor([[10, 11, 12], [20, 21, 22]])
+    index = torch.tensor([[4], [-4]])  # outside -3..2
+    assert torch.take_along_dim(x, index, 1).tolist() == [[11], [22]]
+    with pytest.raises(RuntimeError):
+        torch.gather(x, 1, index)
+    assert torch.take_along_dim(x, torch.tensor([[0, 2]]), 1).shape == (2, 2)
+    assert torch.gather(x, 1, torch.tensor([[0, 2]])).shape == (1, 2)

@@ -907,6 +907,22 @@ def _unwrapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"raw": found}
 
 
+@misconception("take-along-dim-as-gather", "call", _no_words)
+def _take_along_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """take_along_dim used where gather's rules are meant: it wraps every position
+    modulo the size (an out-of-range one is read, not refused) and broadcasts the
+    index against the input's other dims (a size that does not broadcast raises)."""
+    call = case.call
+    if call is None or call.op != "gather" or case.framework != "torch":
+        return {}
+    raw = _raw_positions(case)
+    index = call.index if raw is None else _torch(raw)
+    if framework_of(index) != "torch" or index.is_floating_point():
+        return {}
+    variant = replace(call, op="take_along_dim", index=index)
+    return {"wraps": run(variant, case.finish)}
+
+
 def _rank_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     return {**_python_words(case, key, outcome), "rank": str(case.call.input.dim())}

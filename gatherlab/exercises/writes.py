@@ -372,20 +372,27 @@ def _every_row(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"all": out}
 
 
-def _lost_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _lost_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     write, where = _base_words(case, outcome)
+    op = _op(write)
     fix = ""
     if case.writes_code:
         fix = (
-            " An out-of-place op (`x.index_add(...)`) returns a new tensor: keep "
+            "An out-of-place op (`x.index_add(...)`) returns a new tensor: keep "
             "its result. A write through two indexings (`x[rows][:, cols] = v`) or "
             "into a clone changes only the copy: index once, `x[rows, cols] = v`."
         )
+    # the op's out-of-place twin (scatter for scatter_), where it has one; an op
+    # written as code or a sentence (`counts[labels] += 1`) has none
+    out = op[:-1] if op.endswith("_") and op[:-1].isidentifier() else ""
+    how = phrase("lost.out_of_place", out=out) if out else phrase("lost.copy")
+    if not case.writes_code:  # a prediction: the code keeps what it writes
+        how = phrase("lost.predicted")
     return {
         "where": entry("out", where),
         "got": _at(outcome, where),
-        "op": _op(write),
         "expected": _at(case.expected, where),
+        "how": how,
         "fix": fix,
     }
 
