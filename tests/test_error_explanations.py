@@ -140,7 +140,7 @@ CASES = {
     ),
     "scatter_add, torch_scatter's dim_size": (
         f"{X}.scatter_add(0, {I2}, torch.ones(2), dim_size=3)",
-        ["no keyword argument dim_size, which is torch_scatter's"],
+        ["no keyword dim_size: that is torch_scatter's"],
         [],
     ),
     "put_, one value for two positions": (
@@ -242,7 +242,7 @@ def test_a_keyword_of_another_library_is_named_as_theirs() -> None:
     assert not runs(f"{x}.scatter_add(0, {index}, torch.ones(1), dim_size=3)")
     assert not runs(f"torch.gather({x}, 0, {index}, batch_dims=1)")
     said = explain("gather() got an unexpected keyword argument 'batch_dims'").meaning
-    assert "which is TensorFlow's tf.gather" in said, said
+    assert "that is TensorFlow's tf.gather" in said, said
 
 
 def test_the_number_rule_is_said_of_no_op_that_takes_a_number() -> None:

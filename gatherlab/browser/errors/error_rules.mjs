@@ -238,9 +238,9 @@ export default {
   }
  },
  "foreign_keywords": {
-  "dim_size": "torch_scatter's (torch writes into the tensor it is called on, so that tensor's size is the output's: torch.zeros(n))",
+  "dim_size": "torch_scatter's; torch's write keeps the shape of the tensor it is called on",
   "batch_dims": "TensorFlow's tf.gather (torch's gather pairs the index with the input row by row already)",
-  "out_size": "torch_scatter's (torch writes into the tensor it is called on)"
+  "out_size": "torch_scatter's; torch's write keeps the shape of the tensor it is called on"
  },
  "rules": [
   {
@@ -1872,7 +1872,7 @@ export default {
      "needs": [
       "keyword"
      ],
-     "text": "{op} has no keyword argument {argument}, which is {foreign}: it is called as {signature}."
+     "text": "{op} has no keyword {argument}: that is {foreign}. It is called as {signature}."
     },
     {
      "needs": [
