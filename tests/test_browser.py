@@ -1172,7 +1172,7 @@ def jupyterlab(tmp_path: Path) -> Iterator[str]:
 def test_jupyterlab_runs_the_explorer_from_the_installed_modules(
     browser: Browser, jupyterlab: str, tmp_path: Path
 ) -> None:
-    """In JupyterLab the widget's _esm (js/lab.mjs) gets the modules from the kernel:
+    """In JupyterLab the widget's _esm (lab.mjs) gets the modules from the kernel:
     the explorer draws, styled, and answers a click; the notebook saved from
     JupyterLab holds no view code."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -24,6 +24,20 @@ EXPLORER_PAGE = "notebooks/01_gather_2d.html"
 GATHER_EXPLORER = '.gl-x[data-explorer="gather_2d"]'
 
 
+def shown(explorer) -> list[str]:
+    """The output entries an explorer shows."""
+    return [c.inner_text().strip() for c in explorer.locator("[data-out]").all()]
+
+
+def restored(page, index_box):
+    """The gather explorer opened from a link; its index is that of ``index_box``."""
+    explorer = page.locator(GATHER_EXPLORER).first
+    explorer.wait_for()
+    box = explorer.get_by_role("textbox", name="index", exact=True)
+    assert box.input_value() == index_box.input_value()
+    return explorer
+
+
 @needs_chromium
 def test_an_explorers_state_is_in_its_link_and_its_code_prints_its_output(
     browser, site: str
@@ -42,19 +56,14 @@ def test_an_explorers_state_is_in_its_link_and_its_code_prints_its_output(
         "button", name="dim 1", exact=True
     ).click()
     assert "#gather_2d=" in page.url
-    shown = [cell.inner_text().strip() for cell in explorer.locator("[data-out]").all()]
-    assert len(shown) == 6
+    outputs = shown(explorer)
+    assert len(outputs) == 6
 
     again = page.context.new_page()
     again.goto(page.url)
-    restored = again.locator(GATHER_EXPLORER).first
-    restored.wait_for()
-    box = restored.get_by_role("textbox", name="index", exact=True)
-    assert box.input_value() == index_box.input_value()
-    assert [
-        c.inner_text().strip() for c in restored.locator("[data-out]").all()
-    ] == shown
-    top = restored.evaluate("node => node.getBoundingClientRect().top")
+    opened = restored(again, index_box)
+    assert shown(opened) == outputs
+    top = opened.evaluate("node => node.getBoundingClientRect().top")
     assert 0 <= top < 900  # scrolled into view
 
     code = explorer.locator("pre.gl-copy-code").text_content()
@@ -64,7 +73,7 @@ def test_an_explorers_state_is_in_its_link_and_its_code_prints_its_output(
     )
     assert ran.returncode == 0, ran.stderr
     printed = re.findall(r"-?\d+(?:\.\d+)?", ran.stdout)
-    assert printed == shown, (code, ran.stdout)
+    assert printed == outputs, (code, ran.stdout)
     assert errors == []
     page.context.close()
 
@@ -113,17 +122,11 @@ def test_a_link_to_an_explorers_state_opens_in_the_zipped_site(
     index_box.fill("[[1, 1, 0], [2, 0, 0]]")
     index_box.press("Enter")
     fragment = page.url.split("#", 1)[1]
-    shown = [c.inner_text().strip() for c in explorer.locator("[data-out]").all()]
+    outputs = shown(explorer)
     folder = unzipped(built_book, tmp_path)
     disk = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     disk.goto(f"{(folder / EXPLORER_PAGE).as_uri()}#{fragment}")
-    restored = disk.locator(GATHER_EXPLORER).first
-    restored.wait_for()
-    box = restored.get_by_role("textbox", name="index", exact=True)
-    assert box.input_value() == index_box.input_value()
-    assert [
-        c.inner_text().strip() for c in restored.locator("[data-out]").all()
-    ] == shown
+    assert shown(restored(disk, index_box)) == outputs
     assert errors == []
     disk.context.close()
     page.context.close()

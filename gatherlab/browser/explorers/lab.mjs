@@ -1,6 +1,7 @@
 // The explorers' module as anywidget runs it in JupyterLab: the widget's _esm, and so
 // the only JavaScript a notebook stores. It asks the kernel for the installed
-// package's modules (gatherlab/widgets/js, sent as a custom message, never saved), then
+// package's modules (the files of gatherlab/browser/explorers and the modules they
+// import, gatherlab.widgets._base.modules; sent as a custom message, never saved), then
 // imports explorer.mjs, whose imports of its neighbours ("./core.mjs") resolve to
 // the neighbours' own module URLs, and puts explorer.css in the page. The book served
 // over http never runs this: book/static/explorers.js imports the same files from
