@@ -107,13 +107,13 @@ test("a misconception's variants are worded apart: the matching one's verdict", 
   }
 });
 
-test("with no misconception, the verdict names the first wrong coordinate and what it reads", () => {
+test("with no misconception, the verdict states the op's rule, then the first wrong coordinate and what it reads", () => {
   const payload = payloads["01.pick_columns"];
   const verdict = judge(payload, "return torch.gather(x, 1, columns) + (columns == 1).long()");
-  assert.equal(verdict.template, "implement.wrong_value_reads");
+  assert.equal(verdict.template, "implement.wrong_value_reads_rule");
   assert.equal(
     said("01.pick_columns", verdict),
-    "On the visible example, out[1, 0] should read x[1, 1] = 21 because columns[1, 0] = 1, but your function returned 22.",
+    "On the visible example, out[1, 0] should be 21, but your function returned 22: gather along dim 1 reads out[i, j] = x[i, columns[i, j]].\nout[1, 0] reads x[1, 1] = 21 because columns[1, 0] = 1.",
   );
 });
 
