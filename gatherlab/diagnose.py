@@ -114,7 +114,7 @@ def _argument_problem(op: str, name: str, value: Any) -> Problem | None:
     if kind == "torch":
         return None
     got = (FOREIGN_NAMES.get(kind) if kind else None) or (
-        "None" if value is None else type(value).__name__
+        "None" if value is None else rules.with_article(type(value).__name__)
     )
     if kind in ("numpy", "tensorflow"):
         hint = kind

@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from gatherlab.rules import PLACEHOLDER, fill, module_object
+from gatherlab.rules import PLACEHOLDER, fill, module_object, with_article
 
 TABLE_PATH = Path(__file__).parent / "browser" / "errors" / "error_rules.mjs"
 NAMED_GROUP = re.compile(r"\(\?<([A-Za-z_]\w*)>")  # JavaScript's (?<name>...)
@@ -218,7 +218,7 @@ def _argument_fields(fields: dict[str, str]) -> None:
         fields["dim_tensor"] = "yes"
     if "tuple" in fields.get("expected", ""):
         fields["tuple_expected"] = "yes"
-    fields["a_got"] = ("an " if got[0].lower() in "aeiou" else "a ") + got
+    fields["a_got"] = with_article(got)
 
 
 def _foreign_fields(fields: dict[str, str]) -> None:

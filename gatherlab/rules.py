@@ -39,6 +39,12 @@ def rules() -> dict[str, Any]:
     return module_object(RULES_PATH)
 
 
+def with_article(name: str) -> str:
+    """``a list``, ``an int``: a type's name as a sentence says it (core.mjs's
+    withArticle)."""
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+
+
 def fill(template: str, fields: Mapping[str, Any]) -> str:
     """``template`` with each ``{field}`` replaced by ``str`` of its value: the rules'
     words, and the exercises' verdicts (gatherlab/exercises/verdict.py)."""

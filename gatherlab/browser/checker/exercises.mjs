@@ -24,6 +24,7 @@ import {
   shapeText,
   trace,
   unravel,
+  withArticle,
 } from "../explorers/core.mjs";
 import { strRepr } from "../interpreter/python.mjs";
 
@@ -370,7 +371,7 @@ function fixedCall(payload, inputs, value) {
     if (value.t !== "tensor") {
       // diagnose's not-a-tensor rule, as Python words it
       const hintId = ["list", "tuple"].includes(value.t) ? "sequence" : "other";
-      const got = value.t === "none" ? "None" : value.t;
+      const got = value.t === "none" ? "None" : withArticle(value.t);
       const { message, hint, rule } = problem("not-a-tensor", "not-a-tensor", hintId, {
         op,
         name: "index",

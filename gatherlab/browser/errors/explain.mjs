@@ -4,7 +4,7 @@
 // reader's shapes, dim and op, and the few derived here), and the section that teaches
 // it; text no rule recognises is "not recognised", with the rule sharing most keywords
 // named only as a pointer. tests/test_error_rules.py runs both on every stored message.
-import { fill } from "../explorers/core.mjs";
+import { fill, withArticle } from "../explorers/core.mjs";
 import TABLE from "./error_rules.mjs";
 
 export { TABLE };
@@ -155,7 +155,7 @@ function argumentFields(fields) {
   if (got === "Tensor") fields.got_tensor = "yes";
   if (fields.argument === "dim" && got === "Tensor") fields.dim_tensor = "yes";
   if ((fields.expected || "").includes("tuple")) fields.tuple_expected = "yes";
-  fields.a_got = ("aeiou".includes(got[0].toLowerCase()) ? "an " : "a ") + got;
+  fields.a_got = withArticle(got);
 }
 
 // error_rules._foreign_fields: whose keyword an argument torch's op lacks is.

@@ -203,6 +203,10 @@ export const valueAt = (tensor, at) => tensor.data[ravel(at, tensor.shape)];
 
 // ---- diagnose: gatherlab.diagnose for torch tensors on one device
 
+// "a list", "an int": a type's name as a sentence says it (rules.with_article).
+export const withArticle = (name) =>
+  `${"aeiou".includes(name[0]?.toLowerCase()) ? "an" : "a"} ${name}`;
+
 // rules.mjs's {field} templates, filled as gatherlab.diagnose._fill fills them.
 export function fill(template, fields) {
   return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
