@@ -38,7 +38,7 @@ def test_index_select_for_per_row_picks_is_named_in_the_first_step():
     )
     assert named == "every-row-reads-every-position", message
     assert "as `x[:, columns]` and index_select do" in message
-    assert "gather reads only each row's own positions" in message
+    assert "gather reads one element per index entry, in the index's shape" in message
     assert "tf.gather" not in message + fix  # a torch exercise gets torch's words
 
 
@@ -49,7 +49,7 @@ def test_tf_gather_without_batch_dims_names_batch_dims_first(tf):
     )
     assert named == "every-row-reads-every-position"
     assert message.startswith(
-        "On the visible example, without batch_dims=1, tf.gather reads every row's"
+        "On the visible example, without batch_dims=1, tf.gather reads all of"
     )
     assert "torch" not in message + fix and "index_select" not in message + fix
 
@@ -301,3 +301,30 @@ def test_take_along_dim_wraps_and_broadcasts_where_gather_does_neither():
         torch.gather(x, 1, index)
     assert torch.take_along_dim(x, torch.tensor([[0, 2]]), 1).shape == (2, 2)
     assert torch.gather(x, 1, torch.tensor([[0, 2]])).shape == (1, 2)
+
+
+# ------------------------------------ take_along_dim without a dim; no gradient
+
+
+def test_take_along_dim_without_dim_is_named_as_flattened():
+    # my own variant: 02.select_steps with an expanded index and no dim
+    def no_dim(features, positions):
+        index = positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
+        return torch.take_along_dim(features, index)
+
+    message, fix, named = first_step("02.select_steps", no_dim)
+    assert named == "take-along-dim-without-dim", message
+    assert "take_along_dim without a dim reads features flattened" in message
+    x = torch.tensor([[10, 11], [20, 21]])
+    assert torch.take_along_dim(x, torch.tensor([[1], [0]])).tolist() == [11, 10]
+
+
+def test_a_gradient_predicted_all_zero_is_told_gather_passes_gradient():
+    exercise = EXERCISES["05.predict_gradient"]
+    zeros = np.zeros_like(np.asarray(exercise.solution)).tolist()
+    result = exercise.check(zeros)
+    assert result.verdict.misconception == "gradient-none"
+    assert "gather passes gradient back to the entries it read" in result.message
+    x = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    torch.gather(x, 1, torch.tensor([[1, 1]])).sum().backward()
+    assert x.grad.tolist() == [[0.0, 2.0]]

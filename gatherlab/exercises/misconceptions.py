@@ -421,6 +421,8 @@ def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, F
         "shape": _shape(outcome),
         "dim": str(dim),
         "positions": case.positions,
+        # the slice that reads every position along dim: x[idx] on dim 0
+        "slice": ":, " * dim + case.positions,
     }
     # the op that reads every position in every row, in the exercise's framework:
     # tf.gather with an axis and no batch_dims, or torch's x[:, idx] and index_select
@@ -921,6 +923,37 @@ def _take_along_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
         return {}
     variant = replace(call, op="take_along_dim", index=index)
     return {"wraps": run(variant, case.finish)}
+
+
+def _flattened_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    return {
+        "input": case.call.input_name,
+        "index": case.positions,
+        "dim": str(_axis(case.call)),
+    }
+
+
+@misconception("take-along-dim-without-dim", "call", _flattened_words)
+def _take_along_flat(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """take_along_dim called without its dim, believed to read along the last (or
+    the intended) dim: without a dim it reads the input flattened, like take, and
+    returns a 1-D result of the index's entries."""
+    call = case.call
+    if call is None or call.op not in ("gather", "take_along_dim"):
+        return {}
+    if case.framework != "torch" or to_numpy(call.input).ndim < 2:
+        return {}
+    index = call.index
+    if framework_of(index) != "torch" or index.is_floating_point():
+        return {}
+    import torch
+
+    try:
+        found = torch.take_along_dim(call.input, index.long())
+    except TORCH_ERRORS:
+        return {"flat": Raised("Error", None)}
+    return {"flat": to_numpy(found)}
 
 
 def _rank_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -1523,6 +1556,28 @@ def _overwritten(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if not case.gradient or case.call is None:
         return {}
     return {combine: _gradient(case, combine) for combine in ("last", "first", "once")}
+
+
+def _no_gradient_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    expected = np.asarray(case.expected)
+    where = tuple(int(c) for c in np.argwhere(expected != 0)[0])
+    assert case.call is not None
+    return {
+        "where": entry(f"{case.call.input_name}.grad", where),
+        "expected": format_value(expected[where]),
+    }
+
+
+@misconception("gradient-none", "call", _no_gradient_words)
+def _no_gradient(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """No gradient through the selection believed (values picked by an integer
+    index taken for constants): every entry of the input's gradient 0."""
+    if not case.gradient or case.call is None:
+        return {}
+    expected = np.asarray(case.expected)
+    if expected.dtype.kind not in "biuf" or not expected.any():
+        return {}
+    return {"zeros": np.zeros_like(expected)}
 
 
 @misconception(

@@ -83,7 +83,9 @@ def value_rule(case: Case) -> Phrase | None:
     if case.framework == "tensorflow":
         return phrase("rule.value_each", formula=formula)
     if case.call.op == "take":
-        return phrase("rule.value_take", formula=formula, input=case.call.input_name)
+        negative = bool((to_numpy(case.call.index) < 0).any())
+        template = "rule.value_take_negative" if negative else "rule.value_take"
+        return phrase(template, formula=formula, input=case.call.input_name)
     source, index = to_numpy(case.call.input), to_numpy(case.call.index)
     axis = int(case.call.axis or 0) % max(source.ndim, 1)
     dim = str(axis)
