@@ -148,6 +148,8 @@ def derive(
             fields["empty_dims"] = ", ".join(empty)
     if "value" in fields and "size" in fields and "past_end" in fields:
         _fits_other(fields, lists.get("input_shape"))
+    if "coordinates" in fields and "input_shape" in lists:
+        _reversed(fields, lists["input_shape"])
     named = fields.get("op", "")
     if named.startswith("tf."):
         fields["op_is_tf"] = "yes"
@@ -180,6 +182,21 @@ def _fits_other(fields: dict[str, str], shape: Sequence[int] | None) -> None:
     ]
     if others:
         fields["fits_other"] = " and ".join(others)
+
+
+def _reversed(fields: dict[str, str], shape: Sequence[int]) -> None:
+    """``reversed``: a coordinate outside ``shape`` that fits it reversed (an (x, y)
+    pair where TensorFlow reads (row, column))."""
+    coordinates = _sizes(fields["coordinates"])
+    backwards = coordinates[::-1]
+    if (
+        len(coordinates) < 2
+        or len(coordinates) > len(shape)
+        or backwards == coordinates
+    ):
+        return
+    if all(0 <= c < size for c, size in zip(backwards, shape, strict=False)):
+        fields["reversed"] = ", ".join(str(c) for c in backwards)
 
 
 def _op_fields(fields: dict[str, str], named: str) -> None:

@@ -287,6 +287,10 @@ CALLS = [
         "[2,1], updates shape:[3] [Op:TensorScatterUpdate]"
     },
     {"text": "data.shape = [3] does not start with segment_ids.shape = [2]"},
+    {
+        "text": "indices[0] = [4, 1] does not index into param shape [2,5], node "
+        "name: GatherNd [Op:GatherNd]"
+    },
     {"text": "scatter_add() got an unexpected keyword argument 'dim_size'"},
     {
         "text": "cannot compute TensorScatterUpdate as input #2(zero-based) was "
@@ -363,3 +367,16 @@ def test_tensorflow_updates_of_another_dtype_are_named_as_the_updates() -> None:
         raise AssertionError("TensorFlow converted the updates")
     assert said.meaning.startswith("TensorScatterUpdate got updates of dtype int32")
     assert "tf.stack" not in said.fix and "gather_nd" not in said.meaning
+
+
+def test_a_tensorflow_coordinate_given_as_x_y_is_named_so() -> None:
+    tf = pytest.importorskip("tensorflow")
+    grid = tf.reshape(tf.range(10), (2, 5))
+    try:
+        tf.gather_nd(grid, [[4, 1]])  # (column, row): (1, 4) was meant
+    except tf.errors.InvalidArgumentError as error:
+        said = explain(str(error))
+    else:  # pragma: no cover - the CPU kernel checks coordinates
+        raise AssertionError("gather_nd read outside the grid")
+    assert "but reversed, [1, 4], it fits" in said.meaning, said.meaning
+    assert int(tf.gather_nd(grid, [[1, 4]])[0]) == 9  # the fix reads it

@@ -546,9 +546,21 @@ export default {
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "reversed"
+     ],
+     "text": "Row indices[{entry}] = [{coordinates}] is outside shape {input_shape}, but reversed, [{reversed}], it fits: each row of indices is one coordinate in axis order (row, column), not (x, y)."
+    },
     "Row indices[{entry}] = [{coordinates}] is one coordinate per axis, and one of them is negative or not smaller than the size of its axis in shape {input_shape}. TensorFlow never wraps negative coordinates; on a GPU a bad coordinate reads 0 (gather_nd) or is skipped (scatter) instead of raising."
    ],
    "fix": [
+    {
+     "needs": [
+      "reversed"
+     ],
+     "text": "Stack the coordinates in axis order, tf.stack([rows, cols], axis=-1), or reverse the last axis of indices: indices[..., ::-1]."
+    },
     "Make every coordinate c along axis a satisfy 0 <= c < shape[a]; build the pairs with tf.stack([rows, cols], axis=-1) from positions you have checked."
    ],
    "section": [

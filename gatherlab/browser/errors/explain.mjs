@@ -100,6 +100,7 @@ export function derive(found, shapes, dim, op, text) {
   }
   if ("value" in fields && "size" in fields && "past_end" in fields)
     fitsOther(fields, lists.input_shape);
+  if ("coordinates" in fields && lists.input_shape) reversedFields(fields, lists.input_shape);
   const named = fields.op || "";
   if (named.startsWith("tf.")) {
     fields.op_is_tf = "yes";
@@ -127,6 +128,15 @@ function fitsOther(fields, shape) {
   for (let d = 0; d < n; d++)
     if (d !== along && value >= 0 && value < shape[d]) others.push(`dim ${d} (size ${shape[d]})`);
   if (others.length) fields.fits_other = others.join(" and ");
+}
+
+// error_rules._reversed: a coordinate outside the shape that fits it reversed.
+function reversedFields(fields, shape) {
+  const coordinates = sizesOf(fields.coordinates);
+  const backwards = [...coordinates].reverse();
+  if (coordinates.length < 2 || coordinates.length > shape.length) return;
+  if (backwards.every((c, k) => c === coordinates[k])) return;
+  if (backwards.every((c, k) => c >= 0 && c < shape[k])) fields.reversed = backwards.join(", ");
 }
 
 // error_rules._op_fields: is_<base>, the signature, and source_<kind> of a torch op.
