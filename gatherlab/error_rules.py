@@ -133,7 +133,12 @@ def derive(
             fields["past_end"] = "yes"
     elif "size" in fields:
         fields.setdefault("high", str(int(fields["size"]) - 1))
-    index, source = lists.get("index_shape"), lists.get("input_shape")
+    source = lists.get("input_shape")
+    if source and "dim" in fields and "size" not in fields:
+        # the size of the dim positions select along, where the text gives none
+        along = source[int(fields["dim"]) % len(source)]
+        fields["along_size"], fields["along_high"] = str(along), str(along - 1)
+    index = lists.get("index_shape")
     if index and source and len(index) == len(source) and "dim" in fields:
         along = int(fields["dim"]) % len(source)
         larger = [

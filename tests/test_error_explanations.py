@@ -123,6 +123,11 @@ CASES = {
         ["A subscript takes positions as int64 or int32", "int16, are refused"],
         ["read as masks: convert them"],
     ),
+    "index_add_, a negative position": (
+        f"{X}.index_add_(0, torch.tensor([0, -1]), torch.ones(2))",
+        ["outside 0..2: dim 0 of the input (3,) has size 3", "does not wrap negative"],
+        ["index_select and embedding"],
+    ),
     "index_add_, source of another dtype": (
         f"{X}.index_add_(0, {I2}, torch.ones(2, dtype=torch.float64))",
         ["index_add_ adds source into the input without converting it"],
@@ -261,6 +266,12 @@ CALLS = [
         "op": "index_add_",
     },
     {"text": "Dimension specified as 0 but tensor has no dimensions"},
+    {
+        "text": "index out of range in self",
+        "shapes": {"input": [3], "index": [2], "src": [2]},
+        "dim": 0,
+        "op": "index_add_",
+    },
     {
         "text": "index 4 is out of bounds for dimension 0 with size 2",
         "shapes": {"input": [2, 5]},

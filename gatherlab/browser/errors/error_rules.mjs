@@ -360,6 +360,13 @@ export default {
      "text": "Position {value} is past the end: the dim has size {size}, so the last valid position is {high} (positions count from 0)."
     },
     "Position {value} is outside 0..{high}.",
+    {
+     "needs": [
+      "along_size",
+      "op"
+     ],
+     "text": "A position in the index is outside 0..{along_high}: dim {dim} of the input {input_shape} has size {along_size}, and {op} does not wrap negative positions."
+    },
     "A position in the index is outside the dim it selects along (index_select and embedding name neither the position nor the size in this message)."
    ],
    "fix": [
@@ -377,6 +384,12 @@ export default {
      "text": "If {value} meant the last entries as in Python, write {python_fix} (size + position), or wrap all positions with index % {size}; if it is a padding or missing label, mask those entries out before the call."
     },
     "Find where {value} was made (an off-by-one, a 1-based count, a size taken from another tensor, another batch's positions) and fix it there; clamping or wrapping it would turn a loud bug into a silent one. Check before the call: (index < {size}).all().",
+    {
+     "needs": [
+      "along_size"
+     ],
+     "text": "Check the positions before the call: ((index >= 0) & (index < {along_size})).all(); find the first bad one with torch.nonzero((index < 0) | (index >= {along_size}))."
+    },
     "Check the positions before the call: (index >= 0).all() and (index < x.size(dim)).all(); find the first bad one with torch.nonzero(index >= x.size(dim))."
    ],
    "section": [

@@ -83,8 +83,15 @@ export function derive(found, shapes, dim, op, text) {
       if (value >= -size) fields.python_fix = String(value + size);
     } else if (value >= size) fields.past_end = "yes";
   } else if ("size" in fields && !("high" in fields)) fields.high = String(Number(fields.size) - 1);
-  const index = lists.index_shape;
   const source = lists.input_shape;
+  if (source && source.length && "dim" in fields && !("size" in fields)) {
+    // the size of the dim positions select along, where the text gives none
+    const n = source.length;
+    const along = source[((Number(fields.dim) % n) + n) % n];
+    fields.along_size = String(along);
+    fields.along_high = String(along - 1);
+  }
+  const index = lists.index_shape;
   if (index && source && index.length && index.length === source.length && "dim" in fields) {
     const n = source.length;
     const along = ((Number(fields.dim) % n) + n) % n;
