@@ -246,7 +246,10 @@ def _argument_fields(fields: dict[str, str]) -> None:
 def _foreign_fields(fields: dict[str, str]) -> None:
     """``foreign``: whose keyword an argument torch's op lacks is (``dim_size``:
     torch_scatter's), from the table's ``foreign_keywords``."""
-    owner = table()["foreign_keywords"].get(fields.get("argument", ""))
+    keywords = table()[
+        "foreign_keywords_tf" if "tf_keyword" in fields else "foreign_keywords"
+    ]
+    owner = keywords.get(fields.get("argument", ""))
     if owner is not None and "keyword" in fields:
         fields["foreign"] = owner
 

@@ -303,6 +303,7 @@ CALLS = [
         "name: GatherNd [Op:GatherNd]"
     },
     {"text": "scatter_add() got an unexpected keyword argument 'dim_size'"},
+    {"text": "Got an unexpected keyword argument 'dim'"},
     {
         "text": "cannot compute TensorScatterUpdate as input #2(zero-based) was "
         "expected to be a float tensor but is a int32 tensor [Op:TensorScatterUpdate]"
@@ -391,3 +392,15 @@ def test_a_tensorflow_coordinate_given_as_x_y_is_named_so() -> None:
         raise AssertionError("gather_nd read outside the grid")
     assert "but reversed, [1, 4], it fits" in said.meaning, said.meaning
     assert int(tf.gather_nd(grid, [[1, 4]])[0]) == 9  # the fix reads it
+
+
+def test_a_torch_keyword_given_to_tensorflow_is_named_as_torch_s() -> None:
+    tf = pytest.importorskip("tensorflow")
+    try:
+        tf.gather(tf.zeros(3), [0], dim=0)
+    except TypeError as error:
+        said = explain(str(error))
+    else:  # pragma: no cover - TensorFlow takes axis
+        raise AssertionError("tf.gather took dim")
+    assert "that is torch's (TensorFlow's ops call it axis)" in said.meaning
+    assert int(tf.gather(tf.constant([5, 6]), [1], axis=0)[0]) == 6  # axis is taken

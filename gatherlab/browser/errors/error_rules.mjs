@@ -242,6 +242,11 @@ export default {
   "batch_dims": "TensorFlow's tf.gather (torch's gather pairs the index with the input row by row already)",
   "out_size": "torch_scatter's; torch's write keeps the shape of the tensor it is called on"
  },
+ "foreign_keywords_tf": {
+  "dim": "torch's (TensorFlow's ops call it axis)",
+  "index": "torch's (TensorFlow's ops call it indices)",
+  "src": "torch's (TensorFlow's scatters call it updates)"
+ },
  "rules": [
   {
    "id": "cuda-device-assert",
@@ -1792,6 +1797,14 @@ export default {
      "fields": {
       "element": "yes"
      }
+    },
+    {
+     "library": "tensorflow",
+     "re": "Got an unexpected keyword argument '(?<argument>\\w+)'",
+     "fields": {
+      "keyword": "yes",
+      "tf_keyword": "yes"
+     }
     }
    ],
    "meaning": [
@@ -1901,6 +1914,20 @@ export default {
     },
     {
      "needs": [
+      "keyword",
+      "tf_keyword"
+     ],
+     "text": "This TensorFlow op has no keyword argument {argument}: that is {foreign}."
+    },
+    {
+     "needs": [
+      "keyword",
+      "tf_keyword"
+     ],
+     "text": "This TensorFlow op has no keyword argument {argument}."
+    },
+    {
+     "needs": [
       "keyword"
      ],
      "text": "{op} has no keyword argument {argument}: it is called as {signature}."
@@ -1940,6 +1967,12 @@ export default {
     "The arguments do not match the op's signature."
    ],
    "fix": [
+    {
+     "needs": [
+      "tf_keyword"
+     ],
+     "text": "Call it with TensorFlow's own names: tf.gather(params, indices, axis=..., batch_dims=...), tf.tensor_scatter_nd_update(tensor, indices, updates)."
+    },
     {
      "needs": [
       "number_arg",

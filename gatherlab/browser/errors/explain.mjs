@@ -178,8 +178,8 @@ function argumentFields(fields) {
 // error_rules._foreign_fields: whose keyword an argument torch's op lacks is.
 function foreignFields(fields) {
   const argument = fields.argument ?? "";
-  if (Object.hasOwn(TABLE.foreign_keywords, argument) && "keyword" in fields)
-    fields.foreign = TABLE.foreign_keywords[argument];
+  const keywords = "tf_keyword" in fields ? TABLE.foreign_keywords_tf : TABLE.foreign_keywords;
+  if (Object.hasOwn(keywords, argument) && "keyword" in fields) fields.foreign = keywords[argument];
 }
 
 function choose(options, fields, key) {
