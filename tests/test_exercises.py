@@ -283,7 +283,7 @@ def test_a_missing_axis_names_the_dim_and_the_unsqueeze():
     result = SELECT.check(lambda x, index: torch.gather(x, 1, index).reshape(-1))
     assert result.verdict.misconception == "flattened"
     assert "flattened to shape (4,)" in result.words
-    assert "the shape of the index, (2, 2)" in result.words
+    assert "gather returns the index's shape, (2, 2)" in result.message
     assert (
         advice((2, 1), (2,)) == "dim 1 (size 1) is missing\nAdd it with .unsqueeze(1)."
     )

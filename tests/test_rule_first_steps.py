@@ -328,3 +328,9 @@ def test_a_gradient_predicted_all_zero_is_told_gather_passes_gradient():
     x = torch.tensor([[1.0, 2.0]], requires_grad=True)
     torch.gather(x, 1, torch.tensor([[1, 1]])).sum().backward()
     assert x.grad.tolist() == [[0.0, 2.0]]
+
+
+def test_a_flattened_answer_is_told_the_ops_shape_rule():
+    message, _, named = first_step("01.predict_rows", [20, 21, 12, 10, 11, 22])
+    assert named == "flattened"
+    assert "gather returns the index's shape, (2, 3)" in message

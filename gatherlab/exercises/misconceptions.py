@@ -1375,7 +1375,20 @@ def _missing_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {d: np.take(base, [0], axis=d) for d in range(base.ndim)}
 
 
-@misconception("flattened", "output", _squeezed_words)
+def _flattened_shape_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    words: dict[str, Field] = {**_squeezed_words(case, key, outcome)}
+    expected = words["expected"]
+    # the read returns its index's shape where no finish changes it
+    call = case.call
+    reads = call is not None and case.finish is None and case.write is None
+    if reads and call.op in ("gather", "take", "take_along_dim"):
+        words["keeps"] = phrase("flattened.index", op=call.op, expected=expected)
+    else:
+        words["keeps"] = phrase("flattened.other", expected=expected)
+    return words
+
+
+@misconception("flattened", "output", _flattened_shape_words)
 def _flattened(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if not isinstance(base, np.ndarray) or base.ndim < 2:
         return {}
