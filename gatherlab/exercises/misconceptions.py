@@ -1380,8 +1380,8 @@ def _flattened_shape_words(case: Case, key: Any, outcome: Outcome) -> dict[str, 
     expected = words["expected"]
     # the read returns its index's shape where no finish changes it
     call = case.call
-    reads = call is not None and case.finish is None and case.write is None
-    if reads and call.op in ("gather", "take", "take_along_dim"):
+    reads = case.finish is None and case.write is None
+    if call is not None and reads and call.op in ("gather", "take", "take_along_dim"):
         words["keeps"] = phrase("flattened.index", op=call.op, expected=expected)
     else:
         words["keeps"] = phrase("flattened.other", expected=expected)
