@@ -334,3 +334,15 @@ def test_a_flattened_answer_is_told_the_ops_shape_rule():
     message, _, named = first_step("01.predict_rows", [20, 21, 12, 10, 11, 22])
     assert named == "flattened"
     assert "gather returns the index's shape, (2, 3)" in message
+
+
+def test_a_write_of_the_wrong_dtype_names_the_buffers_dtype():
+    def default_buffer(losses, labels, classes):
+        return torch.zeros(classes).index_add_(0, labels, losses.float())
+
+    result = EXERCISES["06.class_loss_sums"].check(default_buffer)
+    assert "a write keeps the dtype of the tensor it writes into" in result.message
+    assert "selection keeps the input's dtype" not in result.words
+    # the facts: the buffer's dtype is the result's; torch.zeros makes float32
+    out = torch.zeros(2).index_add_(0, torch.tensor([1]), torch.tensor([1.0]))
+    assert torch.zeros(2).dtype == torch.float32 and out.dtype == torch.float32

@@ -6,7 +6,7 @@ import contextlib
 import re
 import zlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -260,6 +260,12 @@ class Implement(Exercise):
         return "tensorflow" if tf else "torch"
 
     @property
+    def dtype_template(self) -> str:
+        """The words for a result of the wrong dtype: a write's keeps its buffer's
+        dtype (``differ.dtype_write``), a selection its input's (``differ.dtype``)."""
+        return "differ.dtype_write" if self.write is not None else "differ.dtype"
+
+    @property
     def tf_op(self) -> str:
         """The TensorFlow op a TensorFlow exercise asks for: "gather_nd" where it
         requires tf.gather_nd, else "" (tf.gather)."""
@@ -451,6 +457,9 @@ class Implement(Exercise):
             )
         difference = differences(expected, run.value, "your result")
         if difference is not None and difference.where is None and not difference.shape:
+            if difference.template == "differ.dtype" and self.write is not None:
+                # a write's result has its buffer's dtype, not a selected input's
+                difference = replace(difference, template=self.dtype_template)
             return difference.verdict(phrase("lead.case", case=case.name))
         return None
 

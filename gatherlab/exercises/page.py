@@ -468,6 +468,8 @@ def _implement(exercise: Any) -> dict[str, Any]:
         "passed": Verdict(
             True, "passed.implement_invalid" if invalid else "passed.implement"
         ).to_json(),
+        # a write's result keeps its buffer's dtype (implement._python_only)
+        "dtype_template": exercise.dtype_template,
         "fallback": {
             "template": "implement.wrong_value",
             "reads_template": "implement.wrong_value_reads",

@@ -430,6 +430,10 @@ IDIOMS = {
         "answer = torch.tensor([[2, 0], [0, 2]])\n",
     ],
     "06.class_loss_sums": [
+        # a buffer of torch.zeros' default dtype: the write keeps it
+        "def answer(losses, labels, classes):\n"
+        "    out = torch.zeros(classes)\n"
+        "    return out.index_add_(0, labels, losses.float())\n",
         "def answer(losses, labels, classes):\n"
         "    out = torch.zeros(classes, dtype=losses.dtype)\n"
         "    return out.index_add_(0, labels, losses) * 2\n",

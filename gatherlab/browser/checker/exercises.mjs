@@ -747,7 +747,8 @@ function typeDifference(payload, found) {
       kind: got.tensor ? FRAMEWORKS[got.tensor.lib] : kindOf(got.other),
     });
   const expected = fromPayload(testCase.expected).dtype;
-  if (got.tensor.dtype !== expected) return v("differ.dtype", { got: got.tensor.dtype, expected });
+  if (got.tensor.dtype !== expected)
+    return v(payload.dtype_template ?? "differ.dtype", { got: got.tensor.dtype, expected });
   return null;
 }
 const sameType = (output, want) =>
