@@ -404,3 +404,28 @@ def test_a_torch_keyword_given_to_tensorflow_is_named_as_torch_s() -> None:
         raise AssertionError("tf.gather took dim")
     assert "that is torch's (TensorFlow's ops call it axis)" in said.meaning
     assert int(tf.gather(tf.constant([5, 6]), [1], axis=0)[0]) == 6  # axis is taken
+
+
+def test_a_variable_and_a_variable_write_given_a_tensor_are_named() -> None:
+    tf = pytest.importorskip("tensorflow")
+    variable = tf.Variable([0.0, 0.0, 0.0])
+    said = []
+
+    def item_assignment() -> None:
+        variable[1] = 3.0  # type: ignore[index]
+
+    for write in (
+        item_assignment,
+        lambda: tf.compat.v1.scatter_nd_update(tf.zeros(3), [[1]], [2.0]),
+    ):
+        try:
+            write()
+        except (TypeError, AttributeError) as error:
+            said.append(explain(str(error)))
+    first, second = said
+    assert first.meaning.startswith("A tf.Variable takes no item assignment either")
+    assert second.meaning.startswith("This scatter (tf.compat.v1.scatter_nd_update")
+    variable.scatter_nd_add([[1]], [2.0])  # the fixes they give run
+    assert variable.numpy().tolist() == [0.0, 2.0, 0.0]
+    written = tf.tensor_scatter_nd_update(tf.zeros(3), [[1]], [2.0])
+    assert written.numpy().tolist() == [0.0, 2.0, 0.0]

@@ -1728,16 +1728,56 @@ export default {
    "patterns": [
     {
      "library": "tensorflow",
+     "re": "'(?:[\\w.]*\\.)?ResourceVariable' object does not support item assignment",
+     "fields": {
+      "op_is_tf": "yes",
+      "variable": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
      "re": "'(?:[\\w.]*\\.)?(?<kind>EagerTensor|Tensor|ResourceVariable)' object does not support item assignment",
      "fields": {
       "op_is_tf": "yes"
      }
+    },
+    {
+     "library": "tensorflow",
+     "re": "'(?:[\\w.]*\\.)?EagerTensor' object has no attribute '_lazy_read'",
+     "fields": {
+      "op_is_tf": "yes",
+      "variable_op": "yes"
+     }
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "variable"
+     ],
+     "text": "A tf.Variable takes no item assignment either: v[i] = v2 (or v[i] += v2) is refused; a variable is written with its own methods."
+    },
+    {
+     "needs": [
+      "variable_op"
+     ],
+     "text": "This scatter (tf.compat.v1.scatter_nd_update and its kin) writes into a tf.Variable, and it got a tensor: TensorFlow tensors are immutable."
+    },
     "TensorFlow tensors are immutable: x[i] = v (or x[i] += v) is refused; TensorFlow ops return new tensors instead of writing into one."
    ],
    "fix": [
+    {
+     "needs": [
+      "variable"
+     ],
+     "text": "Write with v.scatter_nd_update(indices, updates) or v.scatter_nd_add(indices, updates), or build a new tensor with tf.tensor_scatter_nd_add(v, indices, updates)."
+    },
+    {
+     "needs": [
+      "variable_op"
+     ],
+     "text": "Use tf.tensor_scatter_nd_update(tensor, indices, updates), which returns the written copy (or tf.scatter_nd into zeros)."
+    },
     "Build the result whole: tf.stack the pieces (tf.stack([rows, positions], axis=-1)), gather every row at once (tf.gather(..., batch_dims=1)), or write with tf.tensor_scatter_nd_update, which returns a new tensor."
    ],
    "section": [
