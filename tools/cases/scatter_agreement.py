@@ -164,9 +164,42 @@ def scalar_cases() -> list[dict[str, Any]]:
     return found
 
 
+# A 0-d tensor as src, a learner's torch.tensor(1) for the number scatter_ takes: (x's
+# shape, dim, index, the src's one value); torch and the spec refuse each.
+ZERO_D_SRC_CALLS = (
+    ((2, 3), 1, [[0], [2]], 5),
+    ((4,), 0, [1, 3], 1),
+)
+
+
+def zero_d_src_cases() -> list[dict[str, Any]]:
+    """Each of ZERO_D_SRC_CALLS with the spec's refusal, torch refusing too."""
+    found = []
+    for shape, dim, positions, number in ZERO_D_SRC_CALLS:
+        x = torch.arange(int(np.prod(shape))).reshape(shape)
+        index, src = torch.tensor(positions), torch.tensor(number)
+        try:
+            gl.reference.scatter_writes(x, dim, index, src)
+        except ValueError as refused:
+            message = str(refused)
+        else:
+            raise AssertionError(f"the spec ran a 0-d src: {shape, dim, positions}")
+        try:
+            x.clone().scatter_(dim, index, src)
+        except RuntimeError:
+            found.append(
+                {"x": _tensor(x), "dim": dim, "index": _tensor(index),
+                 "src": _tensor(src), "reduce": "none", "include_self": True,
+                 "message": message}
+            )  # fmt: skip
+            continue
+        raise AssertionError(f"torch ran a 0-d src: {shape, dim, positions}")
+    return found
+
+
 def cases(count: int = CALLS, seed: int = SEED) -> list[dict[str, Any]]:
     rng = np.random.default_rng(seed)
-    return [draw_case(rng) for _ in range(count)] + scalar_cases()
+    return [draw_case(rng) for _ in range(count)] + scalar_cases() + zero_d_src_cases()
 
 
 def write(path: Path) -> str:
