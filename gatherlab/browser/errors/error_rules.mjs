@@ -368,6 +368,14 @@ export default {
     {
      "needs": [
       "along_size",
+      "op",
+      "op_is_scatter"
+     ],
+     "text": "A position in the index is outside 0..{along_high}: {op} writes into a tensor whose dim {dim} has size {along_size}, and each position (a class or segment id) needs its own slot there."
+    },
+    {
+     "needs": [
+      "along_size",
       "op"
      ],
      "text": "A position in the index is outside 0..{along_high}: dim {dim} of the input {input_shape} has size {along_size}, and {op} does not wrap negative positions."
@@ -389,6 +397,13 @@ export default {
      "text": "If {value} meant the last entries as in Python, write {python_fix} (size + position), or wrap all positions with index % {size}; if it is a padding or missing label, mask those entries out before the call."
     },
     "Find where {value} was made (an off-by-one, a 1-based count, a size taken from another tensor, another batch's positions) and fix it there; clamping or wrapping it would turn a loud bug into a silent one. Check before the call: (index < {size}).all().",
+    {
+     "needs": [
+      "along_size",
+      "op_is_scatter"
+     ],
+     "text": "Make the tensor written as large as the number of possible ids (torch.zeros(count, ...)), not the number present, or fix the ids; check ((index >= 0) & (index < {along_size})).all()."
+    },
     {
      "needs": [
       "along_size"
