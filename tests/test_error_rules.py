@@ -206,14 +206,18 @@ def test_the_table_is_well_formed() -> None:
 def test_every_section_is_a_heading_of_its_chapter(section_id: str) -> None:
     link = error_rules.section_link(section_id)
     notebook = ROOT / f"{link['page']}.ipynb"
-    headings = {
+    headings = [
         line.lstrip("#").strip()
         for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
         if cell["cell_type"] == "markdown"
         for line in "".join(cell["source"]).splitlines()
         if line.startswith("#")
-    }
+    ]
     assert link["title"] in headings
+    # the link's anchor is the heading's id: no other heading of the chapter may take
+    # it, or Sphinx gives this one "-1" and the link lands on the other
+    ids = [error_rules.anchor(heading) for heading in headings]
+    assert ids.count(link["href"].split("#")[1]) == 1
 
 
 def test_the_page_explains_every_message_as_python_does() -> None:
