@@ -501,6 +501,110 @@ def _index_broadcast(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return found
 
 
+def _per_row_positions(case: Case) -> tuple[np.ndarray, np.ndarray] | None:
+    """A 2-D gather along dim 1 whose positions are (n, k), in code a learner
+    writes: its input and positions; None otherwise."""
+    gathered = _gathered(case)
+    if gathered is None or not case.writes_code:
+        return None
+    source, dim, positions = gathered
+    if source.ndim != 2 or dim != 1 or positions.ndim != 2:
+        return None
+    if positions.size == 0:
+        return None
+    return source, positions
+
+
+def _subscript_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    gathered = _per_row_positions(case)
+    shape = shape_text(gathered[1].shape) if gathered is not None else "?"
+    return {
+        "input": case.call.input_name,
+        "positions": case.positions,
+        "shape": shape,
+    }
+
+
+def _right_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    words: dict[str, Field] = dict(_subscript_words(case, key, outcome))
+    if isinstance(outcome, Raised):
+        words["result"] = phrase("broadcast.raises", shape=words["shape"])
+    else:
+        words["result"] = phrase("broadcast.row_j")
+    return words
+
+
+@misconception("index-broadcast-right", "call", _right_words)
+def _index_broadcast_right(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """``x[torch.arange(n), columns]`` with columns of shape (n, k): index tensors
+    broadcast together from the right, so the (n,) row numbers line up with the
+    last dim of columns (out[i, j] reads row j), or do not broadcast (k != n)."""
+    found = _per_row_positions(case)
+    if found is None:
+        return {}
+    source, positions = found
+    rows = np.arange(source.shape[0])
+    try:
+        shape = np.broadcast_shapes(rows.shape, positions.shape)
+    except ValueError:
+        return {"right": Raised("IndexError")}  # the shapes do not broadcast
+    if positions.min() < -source.shape[1] or positions.max() >= source.shape[1]:
+        return {"right": OFF_AN_AXIS}
+    return {"right": source[np.broadcast_to(rows, shape), positions]}
+
+
+@misconception("chained-index", "call", _subscript_words)
+def _chained_index(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """``x[rows][columns]`` for ``x[rows, columns]``: the second subscript indexes
+    the first one's result along its dim 0 again (rows of shape (n, 1) give
+    (n, 1, m), then (n, k, 1, m))."""
+    found = _per_row_positions(case)
+    if found is None:
+        return {}
+    source, positions = found
+    n = source.shape[0]
+    if positions.min() < -n or positions.max() >= n:
+        return {"pairs": OFF_AN_AXIS}
+    return {"pairs": source[np.arange(n)[:, None]][positions]}
+
+
+def _as_set_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    index = np.asarray(to_numpy(case.call.index))
+    return {
+        "op": case.call.op,
+        "index": case.call.index_name,
+        "values": str(index.tolist()),
+        "count": str(index.size),
+    }
+
+
+@misconception("index-as-set", "call", _as_set_words)
+def _index_as_set(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """An index_select or take index read as a set of positions (each once, sorted,
+    as an index set of another library is), where every entry makes one read, in
+    the index's order, repeats included."""
+    call = case.call
+    if call is None or call.op not in ("index_select", "take") or case.gradient:
+        return {}
+    index = np.asarray(to_numpy(call.index))
+    source = to_numpy(call.input)
+    if index.dtype.kind not in "iu" or index.size == 0:
+        return {}
+    if index.ndim > 1 and call.op != "take":
+        return {}
+    if call.op == "take":
+        source, dim = source.reshape(-1), 0
+    else:
+        dim = _axis(call)
+    size = source.shape[dim] if source.ndim else 0
+    if index.min() < -size or index.max() >= size:
+        return {}
+    distinct = np.unique(index % size)
+    return {"set": np.take(source, distinct, axis=dim)}
+
+
 def _whole_rows_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     return {
@@ -1192,6 +1296,31 @@ def _wrote_the_positions(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if index.shape != base.shape or index.dtype.kind not in "iu":
         return {}
     return {"index": index.astype(base.dtype)}
+
+
+def _zero_d_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    return {
+        "op": case.call.op,
+        "input": case.call.input_name,
+        "index": case.call.index_name,
+        "position": format_value(to_numpy(case.call.index)),
+        "expected": format_value(np.asarray(case.expected)),
+    }
+
+
+@misconception("zero-d-index-as-none", "call", _zero_d_words)
+def _zero_d_as_none(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A 0-d index read as "no index": the input given back unchanged, where a read
+    with a 0-d index reads one position and returns a 0-d value."""
+    call = case.call
+    if call is None or case.gradient or case.finish is not None:
+        return {}
+    index = np.asarray(to_numpy(call.index))
+    expected = case.expected
+    if index.ndim != 0 or not isinstance(expected, np.ndarray) or expected.ndim:
+        return {}
+    return {"unchanged": to_numpy(call.input)}
 
 
 @misconception(

@@ -108,7 +108,12 @@ def _float_index(values: np.ndarray, fix: Fix) -> Verdict | None:
             index=broken.index_name,
         )
     if fractions.size and (np.abs(values - whole) < NEAR_WHOLE).all():
-        return verdict(False, "fix.near_whole", value=f"{float(fractions[0]):.7g}")
+        return verdict(
+            False,
+            "fix.near_whole",
+            op=broken.op,
+            value=f"{float(fractions[0]):.7g}",
+        )
     if fractions.size:
         return verdict(False, "fix.fractions", value=f"{float(fractions[0]):.4g}")
     import torch

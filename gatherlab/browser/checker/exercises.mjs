@@ -425,7 +425,10 @@ function floatPositions(payload, inputs, value) {
         index: indexName,
       });
     if (fractions.length && values.every((x) => Math.abs(x - roundHalfEven(x)) < NEAR_WHOLE))
-      return v("fix.near_whole", { value: formatValue(fractions[0], "float32", 7) });
+      return v("fix.near_whole", {
+        op: payload.call.op,
+        value: formatValue(fractions[0], "float32", 7),
+      });
     if (fractions.length)
       return v("fix.fractions", { value: formatValue(fractions[0], "float32") });
     const whole = { ...value, dtype: "int64", data: values.map(roundHalfEven) };
