@@ -239,6 +239,7 @@ def test_the_page_explains_every_message_as_python_does() -> None:
             "dim": -1,
             "shapes": {"input": [7, 2], "index": [9, 2]},
         },
+        *({"text": text, "op": op} for text, op in OP_OF_THE_CALL),
     ]
     script = (
         'import { explain } from "./gatherlab/browser/errors/explain.mjs";\n'
@@ -254,3 +255,63 @@ def test_the_page_explains_every_message_as_python_does() -> None:
     assert len(page) == len(python)
     for call, ours, theirs in zip(calls, python, page, strict=True):
         assert ours == theirs, call["text"]
+
+
+# Errors that more than one kind of call raises: an elementwise op and take_along_dim
+# (sizes that do not broadcast), view() and take_along_dim without dim (no flat view),
+# and the texts of Python's own ZeroDivisionError and torch's take_along_dim's.
+OP_OF_THE_CALL = [
+    (
+        SIZES := "The size of tensor a (4) must match the size of tensor b (3) at "
+        "non-singleton dimension 0",
+        None,
+    ),
+    (SIZES, "take_along_dim"),
+    (
+        VIEW := "view size is not compatible with input tensor's size and stride (at "
+        "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
+        "instead.",
+        None,
+    ),
+    (VIEW, "torch.take_along_dim"),
+    ("Incompatible shapes: [4] vs. [3] [Op:RealDiv]", None),
+    ("RuntimeError: ZeroDivisionError", None),
+    ("ZeroDivisionError: integer division or modulo by zero", None),
+]
+
+
+def test_an_ops_rule_is_said_only_for_the_call_that_raised() -> None:
+    """The words of an error many calls raise name an op's rule only where that op
+    is the call that raised (an elementwise sums / sizes is no take_along_dim)."""
+    import torch
+
+    for text, op in OP_OF_THE_CALL[:4]:
+        found = explain(text, op=op)
+        words = found.meaning + " " + found.fix
+        assert found.recognised, text
+        assert ("take_along_dim" in words) == (op is not None), (text, op, words)
+    # the facts: both calls raise both texts, in torch itself
+    sums, sizes = torch.zeros(4), torch.bincount(torch.tensor([0, 2, 0, 2]))
+    with pytest.raises(RuntimeError, match=re.escape(SIZES)):
+        sums / sizes
+    with pytest.raises(RuntimeError, match=re.escape(SIZES)):
+        torch.take_along_dim(torch.zeros(4, 3), torch.zeros(3, 2, dtype=torch.long), 1)
+    transposed = torch.zeros(3, 4).T
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        transposed.view(-1)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        torch.take_along_dim(transposed, torch.zeros(3, dtype=torch.long))
+    # an elementwise op's error says what broadcasting needs and where a short size
+    # comes from, in the learner's library's words
+    elementwise = explain(SIZES)
+    assert "elementwise op" in elementwise.meaning
+    assert "torch.bincount without minlength" in elementwise.fix
+    tf_words = explain(OP_OF_THE_CALL[4][0])
+    assert "tf.math.bincount without minlength" in tf_words.fix
+    assert "torch." not in tf_words.meaning + tf_words.fix
+    # torch's take_along_dim raises RuntimeError("ZeroDivisionError") on an empty
+    # input; Python's own ZeroDivisionError is no empty input
+    assert explain(OP_OF_THE_CALL[5][0]).rule == "empty-input"
+    assert explain(OP_OF_THE_CALL[6][0]).rule != "empty-input"
+    with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
+        torch.take_along_dim(torch.zeros(0, 3), torch.zeros(1, 3, dtype=torch.long), 0)

@@ -380,7 +380,7 @@ export default {
      ],
      "text": "A position in the index is outside 0..{along_high}: dim {dim} of the input {input_shape} has size {along_size}, and {op} does not wrap negative positions."
     },
-    "A position in the index is outside the dim it selects along (index_select and embedding name neither the position nor the size in this message)."
+    "A position in the index is outside the dim it selects along (this message names neither the position nor the size)."
    ],
    "fix": [
     {
@@ -636,7 +636,7 @@ export default {
     "segment_ids[{entry}] = {value} is not smaller than num_segments = {size} (negative ids are dropped silently, too-large ones raise)."
    ],
    "fix": [
-    "Pass num_segments greater than the largest id (tf.reduce_max(segment_ids) + 1), or fix the ids to lie in 0..{high}."
+    "Pass num_segments as the number of segments there can be (every id must be smaller), not tf.reduce_max(segment_ids) + 1, which drops empty segments at the end; or fix the ids to lie in 0..{high}."
    ],
    "section": [
     {
@@ -1198,16 +1198,42 @@ export default {
     }
    ],
    "meaning": [
-    "Sizes {size_a} and {size_b} meet at dim {axis} and do not broadcast. take_along_dim broadcasts every dim except dim (gather does not), so the index's size there must equal the input's or be 1.",
+    {
+     "needs": [
+      "is_take_along_dim"
+     ],
+     "text": "Sizes {size_a} and {size_b} meet at dim {axis} and do not broadcast. take_along_dim broadcasts every dim except dim (gather does not), so the index's size there must equal the input's or be 1."
+    },
     "The index tensors of x[...] are broadcast against each other, and shapes {shapes} do not broadcast (each pair of sizes must be equal or 1).",
+    "Sizes {size_a} and {size_b} meet at dim {axis} and do not broadcast: an elementwise op (a + b, a / b) needs each pair of sizes, matched from the last dim, equal or one of them 1.",
     "Shapes [{shape_a}] and [{shape_b}] do not broadcast (each pair of sizes must be equal or 1)."
    ],
    "fix": [
-    "Make the sizes equal or one of them 1: rows as arange(n)[:, None] next to an (n, k) index, or an index built for this batch."
+    {
+     "needs": [
+      "is_take_along_dim"
+     ],
+     "text": "Make the sizes equal or one of them 1: rows as arange(n)[:, None] next to an (n, k) index, or an index built for this batch."
+    },
+    {
+     "needs": [
+      "shapes"
+     ],
+     "text": "Make the sizes equal or one of them 1: rows as arange(n)[:, None] next to an (n, k) index, or an index built for this batch."
+    },
+    {
+     "needs": [
+      "shape_a"
+     ],
+     "text": "Find the step that gave one tensor its size: a size taken from the values (tf.math.bincount without minlength, tf.reduce_max(ids) + 1) is short when the largest ids have no entries; size it from the argument that gives the count."
+    },
+    "Find the step that gave one tensor its size: a size taken from the values (torch.bincount without minlength, ids.max() + 1) is short when the largest ids have no entries; size it from the argument that gives the count."
    ],
    "section": [
     {
-     "needs": [],
+     "needs": [
+      "is_take_along_dim"
+     ],
      "id": "take-along"
     }
    ],
@@ -2212,7 +2238,7 @@ export default {
     },
     {
      "library": "torch",
-     "re": "ZeroDivisionError|integer division or modulo by zero",
+     "re": "(?:^|RuntimeError: )ZeroDivisionError(?!:)",
      "fields": {
       "op": "take_along_dim"
      }
@@ -2248,21 +2274,32 @@ export default {
    "patterns": [
     {
      "library": "torch",
-     "re": "view size is not compatible with input tensor's size and stride",
-     "fields": {
-      "op": "take_along_dim"
-     }
+     "re": "view size is not compatible with input tensor's size and stride"
     }
    ],
    "meaning": [
-    "A tensor here (a transposed or sliced one) has no flat view, and the call flattens it with view(-1): take_along_dim(x, index) with no dim does this."
+    {
+     "needs": [
+      "is_take_along_dim"
+     ],
+     "text": "A tensor here (a transposed or sliced one) has no flat view, and the call flattens it with view(-1): take_along_dim(x, index) with no dim does this."
+    },
+    "A tensor here (a transposed or sliced one) has no flat view: view() never copies, so it cannot reshape a tensor whose entries are not laid out in that order."
    ],
    "fix": [
-    "Pass x.contiguous() (or index.contiguous()), or give a dim."
+    {
+     "needs": [
+      "is_take_along_dim"
+     ],
+     "text": "Pass x.contiguous() (or index.contiguous()), or give a dim."
+    },
+    "Use .reshape(...) (it copies where it must), or call .contiguous() before .view(...)."
    ],
    "section": [
     {
-     "needs": [],
+     "needs": [
+      "is_take_along_dim"
+     ],
      "id": "take-along"
     }
    ],
