@@ -112,6 +112,7 @@ def predict(
     mistakes: Mapping[str, Any] | None = None,
     write: Any = None,
     value: Any = None,
+    gradient_name: str = "",
 ) -> Exercise:
     """Register a predict-the-value exercise: the answer is what ``code()`` returns.
 
@@ -119,7 +120,8 @@ def predict(
     ``mistakes`` maps a reason to the wrong prediction it explains; ``write``
     (``writes.Write``) is the write behind the value, for the writing-op family.
     ``value`` is what ``code()`` returns, stored, where the code needs TensorFlow: a
-    prediction is then checked without it.
+    prediction is then checked without it. ``gradient_name`` names a gradient that
+    is no ``x.grad`` (a TensorFlow tape's).
     """
     exercise = Predict(
         id,
@@ -132,6 +134,7 @@ def predict(
         mistakes=dict(mistakes or {}),
         write=write,
         value=value,
+        gradient_name=gradient_name,
     )
     return _register(exercise)
 

@@ -167,6 +167,19 @@ predict(
     value=np.array([[2.0, 2.0], [0.0, 0.0], [4.0, 4.0]], dtype=np.float32),
     runs_because="the IndexedSlices knows its dense shape, table's (3, 2), so "
     "tf.convert_to_tensor puts each slice in its row and adds the two slices of row 2",
+    # the read behind the gradient: tf.gather along axis 0 reads rows as
+    # index_select does; each read row weighted by its row of weights
+    explain=Call(
+        "index_select",
+        torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+        0,
+        torch.tensor([2, 0, 2]),
+        input_name="table",
+        index_name="[2, 0, 2]",
+    ),
+    gradient=True,
+    grad_output=torch.tensor([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]),
+    gradient_name="tf.convert_to_tensor(slices)",
     mistakes={
         _REPEATS_ADD + "its first read alone": [[2, 2], [0, 0], [1, 1]],
         _REPEATS_ADD + "its last read alone": [[2, 2], [0, 0], [3, 3]],

@@ -169,6 +169,8 @@ class Case:
     visible_shapes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     visible_numbers: Mapping[str, int] = field(default_factory=dict)  # its int args
     write: Any = None  # the intended write (``writes.Write``), for writing exercises
+    # the name of a gradient's value where it is no ``x.grad`` (TensorFlow's)
+    gradient_name: str = ""
     # the framework the learner's functions receive ("tensorflow": a TF exercise,
     # whose cases stay torch tensors but whose words must be TensorFlow's)
     framework: str = "torch"
@@ -1649,15 +1651,11 @@ def _gradient(case: Case, combine: str, dim: int | None = None) -> Outcome:
         if call.problems():
             return None
     source = to_numpy(call.input)
-    weights = (
-        np.ones(to_numpy(call.index).shape)
-        if case.grad_output is None
-        else to_numpy(case.grad_output)
-    )
+    weights = None if case.grad_output is None else to_numpy(case.grad_output)
     grad = np.zeros(source.shape, dtype=np.float64)
     seen: set[tuple[int, ...]] = set()
     for step in call.trace():
-        weight = float(np.asarray(weights[step.out]))
+        weight = 1.0 if weights is None else float(np.asarray(weights[step.out]))
         if combine == "add":
             grad[step.source] += weight
         elif combine == "last" or step.source not in seen:
@@ -1666,18 +1664,25 @@ def _gradient(case: Case, combine: str, dim: int | None = None) -> Outcome:
     return grad
 
 
+def gradient_of(case: Case) -> str:
+    """What a gradient case's value is called: ``x.grad``, or its own name."""
+    assert case.call is not None
+    return case.gradient_name or f"{case.call.input_name}.grad"
+
+
 def _gradient_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     where = _first_difference(outcome, case.expected) or (0,) * np.ndim(outcome)
     name = case.call.input_name
     readers = [s for s in case.call.trace() if s.source == where]
+    grad = gradient_of(case)
     weights = None if case.grad_output is None else to_numpy(case.grad_output)
     parts = [
         format_value(1 if weights is None else np.asarray(weights[s.out]).item())
         for s in readers
     ]
     words = {
-        "where": entry(f"{name}.grad", where),
+        "where": entry(grad, where),
         "entry": entry(name, where),
         "count": str(len(readers)),
         "sum": " + ".join(parts) or "0",
@@ -1689,6 +1694,43 @@ def _gradient_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     return words
 
 
+def _weighted(case: Case) -> bool:
+    """Whether the reads of a gradient case carry upstream weights other than 1."""
+    if case.grad_output is None:
+        return False
+    return bool((to_numpy(case.grad_output) != 1).any())
+
+
+def _unweighted_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    where = _first_difference(outcome, case.expected) or (0,) * np.ndim(outcome)
+    weights = to_numpy(case.grad_output)
+    parts = [
+        format_value(np.asarray(weights[s.out]).item())
+        for s in case.call.trace()
+        if s.source == where
+    ]
+    expected = format_value(np.asarray(case.expected)[where])
+    return {
+        "entry": entry(case.call.input_name, where),
+        "weights": ("weight " if len(parts) == 1 else "weights ") + " and ".join(parts),
+        "sum": " + ".join(parts) + " = " + expected if len(parts) > 1 else expected,
+        "got": format_value(np.asarray(outcome)[where]),
+    }
+
+
+@misconception("gradient-unweighted", "call", _unweighted_words)
+def _unweighted(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The upstream weights left out of a gradient: each read counted as 1
+    (``count``), or each entry read given 1 however often it is read (``once``).
+    Only where the reads are weighted; with every weight 1 counting is right, and
+    one per entry is the overwriting belief (gradient-overwritten)."""
+    if not case.gradient or case.call is None or not _weighted(case):
+        return {}
+    unit = replace(case, grad_output=None)
+    return {"count": _gradient(unit, "add"), "once": _gradient(unit, "once")}
+
+
 @misconception(
     "gradient-overwritten",
     "call",
@@ -1697,7 +1739,8 @@ def _gradient_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
 def _overwritten(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if not case.gradient or case.call is None:
         return {}
-    return {combine: _gradient(case, combine) for combine in ("last", "first", "once")}
+    combines = ("last", "first") if _weighted(case) else ("last", "first", "once")
+    return {combine: _gradient(case, combine) for combine in combines}
 
 
 def _no_gradient_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -1705,7 +1748,7 @@ def _no_gradient_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]
     where = tuple(int(c) for c in np.argwhere(expected != 0)[0])
     assert case.call is not None
     return {
-        "where": entry(f"{case.call.input_name}.grad", where),
+        "where": entry(gradient_of(case), where),
         "expected": format_value(expected[where]),
     }
 

@@ -130,6 +130,7 @@ from gatherlab.exercises.misconceptions import (
     Shaped,
     Voice,
     equal,
+    gradient_of,
     verdict_of,
 )
 from gatherlab.exercises.verdict import Verdict, field_json, messages, render
@@ -560,7 +561,7 @@ def _predict(exercise: Any) -> dict[str, Any]:
     data["verdicts"] = {"says_raises": exercise.check("it raises").verdict.to_json()}
     if exercise.gradient:  # the coordinate is on the input's gradient: x.grad[0, 1]
         data["fallback"]["reads_template"] = "predict.wrong_gradient"
-        data["fallback"]["where"] = f"{exercise.explain.input_name}.grad"
+        data["fallback"]["where"] = gradient_of(exercise.search.cases[0])
     return data
 
 

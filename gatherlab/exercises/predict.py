@@ -20,7 +20,7 @@ from gatherlab.exercises.call import Call, contributions
 from gatherlab.exercises.compare import differences, shape_text
 from gatherlab.exercises.feedback import capitalised
 from gatherlab.exercises.implement import expected_reads, first_wrong
-from gatherlab.exercises.misconceptions import Case, Search, Voice
+from gatherlab.exercises.misconceptions import Case, Search, Voice, gradient_of
 from gatherlab.exercises.misconceptions import explain as explain_misconception
 from gatherlab.exercises.oprules import shape_rule, value_rule
 from gatherlab.exercises.rendering import as_shown, assigned, body
@@ -172,6 +172,7 @@ def prediction_case(
     gradient: bool = False,
     grad_output: Any = None,
     write: Any = None,
+    gradient_name: str = "",
 ) -> Case:
     """A prediction's one case, as the misconceptions read it (``write``: the write
     behind the value, a ``writes.Write``)."""
@@ -187,6 +188,7 @@ def prediction_case(
         grad_output=grad_output,
         writes_code=False,
         write=write,
+        gradient_name=gradient_name,
     )
 
 
@@ -279,7 +281,7 @@ def predicted_fallback(case: Case, got: np.ndarray) -> Verdict:
         )
     if case.gradient:
         assert case.call is not None
-        fields["where"] = entry(f"{case.call.input_name}.grad", where)
+        fields["where"] = entry(gradient_of(case), where)
         return Verdict(
             False,
             "predict.wrong_gradient",
@@ -379,6 +381,8 @@ class Predict(Exercise):
     explain: Call | None = None
     gradient: bool = False
     grad_output: Any = None
+    # the gradient's name where it is no ``x.grad`` (a TensorFlow tape's)
+    gradient_name: str = ""
     runs_because: str = ""
     mistakes: Mapping[str, Any] = field(default_factory=dict)
     write: Any = None  # the write behind the value (``writes.Write``)
@@ -398,6 +402,7 @@ class Predict(Exercise):
             gradient=self.gradient,
             grad_output=self.grad_output,
             write=self.write,
+            gradient_name=self.gradient_name,
         )
         return Search([case])
 
