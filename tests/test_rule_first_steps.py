@@ -206,7 +206,7 @@ def test_a_write_exercise_states_the_write_rule():
         ),
     )
     assert named is None
-    assert "index_add_ adds up every value written to one position" in message
+    assert "every value written to one position is added to it" in message
     # a wrong size: the write keeps the shape it writes into
     message, _, _ = first_step(
         "06.class_loss_sums",

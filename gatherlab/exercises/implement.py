@@ -22,6 +22,7 @@ from gatherlab.exercises.call import Call, step_at
 from gatherlab.exercises.compare import differences, kind_of, shape_text
 from gatherlab.exercises.feedback import changed_argument, describe
 from gatherlab.exercises.misconceptions import (
+    SIZES_DO_NOT_BROADCAST,
     Case,
     Outcome,
     Raised,
@@ -860,10 +861,22 @@ OFF_THE_END = re.compile(
 )
 
 
+# torch's and TensorFlow's words for an elementwise op (sums / sizes, a + b) between
+# tensors whose sizes do not broadcast
+NOT_BROADCAST = re.compile(
+    r"The size of tensor a \(\d+\) must match the size of tensor b \(\d+\) at "
+    r"non-singleton dimension \d+|Incompatible shapes: \[[\d,]*\] vs\. \[[\d,]*\]"
+)
+
+
 def _indexing_rule(error: BaseException) -> str | None:
-    """The rule an IndexError of torch's indexing broke (a position out of range)."""
+    """The rule of an error no gather-family call's rule explains: an IndexError of
+    torch's indexing (a position out of range), or sizes that do not broadcast (an
+    elementwise op's error, torch's or TensorFlow's)."""
     if isinstance(error, IndexError) and OFF_THE_END.match(str(error)):
         return "index-out-of-range"
+    if NOT_BROADCAST.search(str(error)):
+        return SIZES_DO_NOT_BROADCAST
     return None
 
 

@@ -77,6 +77,10 @@ CHECK = "Check"  # an error a learner's own check raises: no call broke a rule
 # Any error that is no broken gather rule, or a position off the end (what indexing
 # with a position on the wrong axis raises, as IndexError or a framework's own error)
 OFF_AN_AXIS = Raised("Error", "index-out-of-range")
+# The rule of an error no gather-family call's rule explains: an elementwise op (sums
+# / sizes) between tensors whose sizes do not broadcast (implement._indexing_rule,
+# exercises.mjs's indexingRule)
+SIZES_DO_NOT_BROADCAST = "sizes-do-not-broadcast"
 
 
 class _NotExpected:

@@ -75,7 +75,10 @@ def value_rule(case: Case) -> Phrase | None:
     """The rule every value of the case's read or write follows, as a phrase."""
     write = case.write
     if write is not None and hasattr(write, "op"):
-        return _write_value_rule(write)
+        # the learner's code may write with another op than the exercise's (a
+        # TensorFlow scatter, a loop): the rule is said of the result, naming no op
+        own = case.writes_code and not case.index_answer
+        return _write_value_rule(write, "" if own else None)
     formula = read_formula(case)
     if formula is None:
         return None
@@ -98,7 +101,11 @@ def value_rule(case: Case) -> Phrase | None:
     return phrase(template, op=case.call.op, dim=dim, formula=formula)
 
 
-def _write_value_rule(write: Any) -> Phrase:
+def _write_value_rule(write: Any, op: str | None = None) -> Phrase:
+    """The rule of the write's values, naming its op (``op`` None), or as what the
+    result must hold (``op`` "": an answer that may write with any op)."""
+    if op == "":
+        return _result_value_rule(write)
     op = write.text or f"{write.op}_"
     if write.op == "scatter_reduce" and write.reduce != "sum":
         from gatherlab.exercises.writes import REDUCE_WORDS
@@ -113,6 +120,22 @@ def _write_value_rule(write: Any) -> Phrase:
     if write.op == "scatter":
         return phrase("rule.write_scatter", op=op, dim=str(write.dim))
     return phrase("rule.write_one", op=op)
+
+
+def _result_value_rule(write: Any) -> Phrase:
+    if write.op == "scatter_reduce" and write.reduce != "sum":
+        from gatherlab.exercises.writes import REDUCE_WORDS
+
+        words = REDUCE_WORDS.get(write.reduce, write.reduce)
+        template = (
+            "rule.result_reduce" if write.include_self else "rule.result_reduce_own"
+        )
+        return phrase(template, reduce=words)
+    if write.adds:
+        return phrase("rule.result_adds")
+    if write.op == "scatter":
+        return phrase("rule.result_scatter", dim=str(write.dim))
+    return phrase("rule.result_one")
 
 
 def shape_rule(case: Case, tf_op: str = "") -> Phrase | None:

@@ -30,6 +30,7 @@ import numpy as np
 from gatherlab._arrays import entry, to_numpy
 from gatherlab.exercises.call import TORCH_ERRORS, Part, _resolve
 from gatherlab.exercises.misconceptions import (
+    SIZES_DO_NOT_BROADCAST,
     Case,
     Outcome,
     Raised,
@@ -753,3 +754,89 @@ def _short_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if top < 0:
         return {}
     return {"size-from-positions": np.take(expected, range(top + 1), axis=dim)}
+
+
+def _count_name(case: Case, full: int) -> str:
+    """The learner's name for the number of classes or segments: the int argument
+    equal to the result's size, else words."""
+    for name, value in case.args.items():
+        if isinstance(value, int) and not isinstance(value, bool) and value == full:
+            return name
+    return "the number of segments"
+
+
+def _short_sizes_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write = _writes_of(case)
+    assert write is not None and isinstance(case.expected, np.ndarray)
+    dim = write.indexed_dim
+    index = to_numpy(write.index)
+    full = int(case.expected.shape[dim])
+    return {
+        "index": write.index_name,
+        "top": str(int(index.max(initial=-1))),
+        "short": str(int(index.max(initial=-1)) + 1),
+        "full": str(full),
+        "count": _count_name(case, full),
+    }
+
+
+@misconception("short-count-raises", "call", _short_sizes_words, family="write")
+def _short_sizes(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A mean's sums and sizes made at two sizes: one of them (the sizes by
+    bincount without minlength, or the sums by a write sized ``ids.max() + 1``) stops
+    at the largest id, the other has every segment, so dividing them raises where the
+    last segments have no values (sizes that do not broadcast), and gives the mean
+    elsewhere (a size of 1 broadcasts: every other sum is 0 there)."""
+    write = _means(case)
+    expected = case.expected
+    if write is None or not isinstance(expected, np.ndarray) or expected.ndim != 1:
+        return {}
+    index = to_numpy(write.index).reshape(-1)
+    short, full = int(index.max(initial=-1)) + 1, int(expected.shape[0])
+    if short == full:
+        return {"sizes-from-ids": expected, "sums-from-ids": expected}
+    if short != 1:
+        raised = Raised("RuntimeError", SIZES_DO_NOT_BROADCAST)
+        return {"sizes-from-ids": raised, "sums-from-ids": raised}
+    # one sum (of segment 0) over every segment's size, or every sum over segment
+    # 0's size (the other sums are 0: the mean)
+    sizes = np.maximum(np.bincount(index, minlength=full), 1)
+    first = float(expected[0]) * sizes[0]
+    return {
+        "sizes-from-ids": expected,
+        "sums-from-ids": (first / sizes).astype(expected.dtype),
+    }
+
+
+def _truncated_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write, where = _base_words(case, outcome)
+    values = to_numpy(write.src)
+    fraction = next(
+        (v for v in np.ravel(values) if float(v) != float(np.trunc(v))), values.flat[0]
+    )
+    return {
+        "where": entry("out", where),
+        "got": _at(outcome, where),
+        "expected": _at(case.expected, where),
+        "src": write.src_name,
+        "value": format_value(fraction),
+        "truncated": format_value(np.trunc(fraction).astype(np.int64)),
+    }
+
+
+@misconception("values-truncated", "call", _truncated_words, family="write")
+def _values_truncated(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The values written cast to an integer dtype first (``.long()``,
+    ``tf.cast(values, tf.int64)``), in the belief that the write needs integers
+    there as it does for its positions: each value is truncated toward 0 before the
+    write."""
+    import torch
+
+    write = _writes_of(case)
+    if write is None or not isinstance(write.src, torch.Tensor):
+        return {}
+    if not write.src.is_floating_point():
+        return {}
+    # where every value is whole the write is unchanged (the words need a case
+    # with a fraction, which the search words it on)
+    return {"int": run_write(replace(write, src=write.src.trunc()), case)}

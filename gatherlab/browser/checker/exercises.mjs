@@ -223,10 +223,15 @@ function errorOf(error) {
 const FLOAT_INDEX = /^index has dtype (?:float|bfloat)\w*,/;
 
 // implement._indexing_rule: torch's own words for a position off the end in indexing
-// (x[rows, positions]), which no gather-family call records, still name the rule
+// (x[rows, positions]), which no gather-family call records, still name the rule; and
+// an elementwise op's sizes that do not broadcast (sums / sizes), torch's or TensorFlow's
 const OFF_THE_END = /^index -?\d+ is out of bounds for dimension \d+ with size \d+$/;
-const indexingRule = (error) =>
-  error.type === "IndexError" && OFF_THE_END.test(error.message) ? "index-out-of-range" : undefined;
+const NOT_BROADCAST =
+  /The size of tensor a \(\d+\) must match the size of tensor b \(\d+\) at non-singleton dimension \d+|Incompatible shapes: \[[\d,]*\] vs\. \[[\d,]*\]/;
+const indexingRule = (error) => {
+  if (error.type === "IndexError" && OFF_THE_END.test(error.message)) return "index-out-of-range";
+  return NOT_BROADCAST.test(error.message ?? "") ? "sizes-do-not-broadcast" : undefined;
+};
 
 function asTensor(value) {
   if (value.t === "tensor") return value;
