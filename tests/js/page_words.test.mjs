@@ -40,6 +40,11 @@ const PYTHON_ONLY = [
     "torch.from_numpy",
     "torch.from_numpy: the page cannot run this (it says so)",
   ],
+  [
+    "06.class_loss_sums",
+    "losses.numpy()",
+    "a TensorFlow answer inside a torch exercise, through .numpy(): the page cannot run this (it says so)",
+  ],
 ];
 const pythonOnly = (testCase) =>
   PYTHON_ONLY.find(
