@@ -636,8 +636,8 @@ def test_gather_nd_pairs_stacked_on_the_wrong_axis_are_told_the_last_axis(tf):
         return tf.gather_nd(features, tf.stack([rows, positions], axis=0))
 
     text = message("02.tf_gather_nd_pairs", first_axis)
-    assert "reads the last axis of its index as one coordinate" in text
-    assert "axis=-1, into shape (2, 2, 2)" in text
+    assert "reads a coordinate along the index's last axis" in text
+    assert "stack the pairs with axis=-1" in text
     batch_dims = message(
         "02.tf_gather_nd_pairs", lambda f, p: tf.gather(f, p, axis=1, batch_dims=1)
     )

@@ -248,6 +248,7 @@ class Implement(Exercise):
                     visible_numbers=numbers,
                     write=self.write.bind(args) if self.write is not None else None,
                     framework=self.framework,
+                    tf_op=self.tf_op,
                 )
             )
         return found

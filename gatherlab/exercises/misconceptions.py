@@ -178,6 +178,8 @@ class Case:
     # the framework the learner's functions receive ("tensorflow": a TF exercise,
     # whose cases stay torch tensors but whose words must be TensorFlow's)
     framework: str = "torch"
+    # the TensorFlow op a TensorFlow exercise asks for ("gather_nd", else "")
+    tf_op: str = ""
 
 
 @dataclass(frozen=True)
@@ -750,6 +752,72 @@ def _swapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
                 continue
         found[other] = values
     return found
+
+
+def _nd_coordinates(case: Case) -> tuple[np.ndarray, np.ndarray] | None:
+    """A TensorFlow gather_nd exercise's input and intended coordinates: for a
+    gather along ``dim`` whose index is its positions expanded over the dims after
+    it, one coordinate (the dims before ``dim``, then the position) per position,
+    on the index's last axis (``tf.stack([rows, positions], axis=-1)``)."""
+    if case.framework != "tensorflow" or case.tf_op != "gather_nd":
+        return None
+    if not _gathering(case):
+        return None
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    index = to_numpy(case.call.index)
+    if index.ndim != source.ndim or index.dtype.kind not in "iu":
+        return None
+    positions = shared_positions(index, dim)
+    if positions.ndim != dim + 1:
+        return None
+    grid = np.indices(positions.shape)
+    return source, np.stack([*grid[:dim], positions], axis=-1)
+
+
+def gather_nd(params: np.ndarray, indices: np.ndarray) -> Outcome:
+    """tf.gather_nd's value or error (on the CPU): each row of the index's last axis
+    is one coordinate, its length at most params' rank, every entry in range."""
+    depth = indices.shape[-1]
+    if depth > params.ndim:
+        return Raised("InvalidArgumentError")
+    rows = indices.reshape(-1, depth)
+    if ((rows < 0) | (rows >= np.array(params.shape[:depth]))).any():
+        return Raised("InvalidArgumentError")
+    picked = (
+        params[tuple(rows.T)]
+        if depth
+        else np.broadcast_to(params, (len(rows), *params.shape))
+    )
+    return picked.reshape(*indices.shape[:-1], *params.shape[depth:])
+
+
+def _nd_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    found = _nd_coordinates(case)
+    assert found is not None
+    _, coordinates = found
+    wrong = np.moveaxis(coordinates, -1, 0)
+    return {
+        "length": str(wrong.shape[-1]),
+        "shape": shape_text(wrong.shape),
+        "width": str(coordinates.shape[-1]),
+        "right": shape_text(coordinates.shape),
+    }
+
+
+@misconception("nd-coordinates-first-axis", "call", _nd_axis_words)
+def _nd_first_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """tf.gather_nd's coordinates stacked along the index's first axis
+    (``tf.stack([rows, positions], axis=0)``, MXNet's gather_nd layout), where it
+    reads each coordinate along the last: a coordinate's length is then the last
+    axis' size, and it raises or reads other entries."""
+    found = _nd_coordinates(case)
+    if found is None:
+        return {}
+    source, coordinates = found
+    if not isinstance(case.expected, np.ndarray):
+        return {}
+    return {"axis-0": gather_nd(source, np.moveaxis(coordinates, -1, 0))}
 
 
 def _offset_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
