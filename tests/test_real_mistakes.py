@@ -3,10 +3,10 @@
 misconception, or failing that a phrase, that a message naming the mistake contains).
 
 Every one must fail and never raise. The first set (no ``names_if``) is the one the
-misconceptions were built from: at least 90 % of its messages must name the mistake. The
-later ones (``names_if``: what a message must say, judged by a reader) were collected from
-threads the first set does not use; a labelled one must be named by the first step. The
-shares are printed with ``pytest -s``.
+misconceptions were built from: at least 90 % of its messages must name the mistake.
+The later ones (``names_if``: what a message must say, judged by a reader) come from
+threads the first set does not use; a labelled one must be named by the first step.
+The shares are printed with ``pytest -s``.
 """
 
 from __future__ import annotations
@@ -111,12 +111,12 @@ def test_most_messages_name_the_real_mistake():
     assert share >= SHARE
 
 
-# More, collected on 2026-12-07 in three rounds from threads the first set does not use,
-# each split at random into the half the checker was changed against ("dev") and the half
-# measured once afterwards ("held-out"; issue 38's note gives the shares). One labelled
-# with a misconception or a phrase (as the first set is) must be named by the FIRST step,
-# the message alone: the fix, read only on request, does not count. One without a label
-# must still fail and never raise.
+# More, collected on 2026-12-07 in three rounds from threads the first set does not
+# use, each split at random into the half the checker was changed against ("dev") and
+# the half measured once afterwards ("held-out"; issue 38's note gives the shares). One
+# labelled with a misconception or a phrase (as the first set is) must be named by the
+# FIRST step, the message alone: the fix, read only on request, does not count. One
+# without a label must still fail and never raise.
 MORE = [m for m in EVERY if "names_if" in m]
 LABELLED = [m for m in MORE if m.get("misconception") or m.get("phrase")]
 
