@@ -66,13 +66,23 @@ function tfConstant(v, dtype) {
   return fromSequence(v, dtype, "tf");
 }
 
-// An op's indices argument as a tensor, refused as TensorFlow refuses it unless integer.
-function tfIndices(indices) {
+// An op's indices argument as a tensor, refused as TensorFlow refuses a dtype outside
+// the op kernel's Tindices (InvalidArgumentError, its words naming the op): op is
+// TensorFlow's name for it (GatherV2, ScatterNd...), its allowed dtypes TF_INDICES'.
+const TF_INDICES = {
+  GatherV2: ["int16", "int32", "int64"],
+  GatherNd: ["int16", "int32", "int64"],
+  ScatterNd: ["int16", "int32", "int64"],
+  TensorScatterUpdate: ["int16", "int32", "int64", "uint16"],
+};
+const TF_DTYPE_NAMES = { float32: "float", float64: "double", float16: "half" };
+function tfIndices(indices, op) {
   const i = tfTensorArg(indices);
-  if (isFloat(i.dtype) || i.dtype === "bool")
+  const allowed = TF_INDICES[op] ?? ["int32", "int64"];
+  if (!allowed.includes(i.dtype))
     throw new PyError(
-      "TypeError",
-      `Value passed to parameter 'indices' has DataType ${i.dtype} not in list of allowed values: int16, int32, int64`,
+      "InvalidArgumentError",
+      `Value for attr 'Tindices' of ${TF_DTYPE_NAMES[i.dtype] ?? i.dtype} is not in the list of allowed values: ${allowed.join(", ")}\n\t; NodeDef: {{node ${op}}} [Op:${op}]`,
     );
   return i;
 }
@@ -90,7 +100,7 @@ function inTfWords(run, message) {
 
 function tfGather(params, indices, axis, batchDims) {
   const p = tfTensorArg(params);
-  const i = tfIndices(indices);
+  const i = tfIndices(indices, "GatherV2");
   let b = batchDims;
   if (b < 0) b += i.shape.length;
   let ax = axis === null ? b : axis;
@@ -146,7 +156,7 @@ function tfGather(params, indices, axis, batchDims) {
 
 function tfGatherNd(params, indices, batchDims) {
   const p = tfTensorArg(params);
-  const i = tfIndices(indices);
+  const i = tfIndices(indices, "GatherNd");
   if (batchDims < 0 || batchDims >= i.shape.length || batchDims > p.shape.length)
     throw new UnsupportedError(`tf.gather_nd with batch_dims=${batchDims} for these shapes`);
   if (batchDims > 0) {
@@ -363,7 +373,7 @@ export const TF = {
 // that indices names (its last axis a coordinate of tensor's first axes) updated.
 function tensorScatterNd(name, base, indices, updates, combine) {
   const t = tfTensorArg(base);
-  const i = tfIndices(indices);
+  const i = tfIndices(indices, name);
   const u = updates.t === "tensor" ? tfTensorArg(updates) : tfTensorArg(updates, t.dtype);
   if (u.dtype !== t.dtype)
     throw new PyError(
