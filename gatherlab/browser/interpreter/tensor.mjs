@@ -4,6 +4,7 @@
 // A tensor is {t: "tensor", lib: "torch" | "tf", dtype, shape: [..], data: [..] row-major}.
 
 import { isFloat } from "../explorers/core.mjs";
+import TABLE from "../errors/error_rules.mjs";
 import { NONE, PyError, pyInt, UnsupportedError } from "./python.mjs";
 
 export const MAX_ENTRIES = 100000;
@@ -627,8 +628,23 @@ export function writeAt(storage, offsets, values, dtype) {
   touched(storage);
 }
 
-export function args(spec, given, kwargs, fname) {
-  // spec: ["a", "b=default", ...]; returns {name: value}
+// The words a library refuses a keyword its op lacks with: torch's, TensorFlow's (its
+// dispatched ops, tf.gather and tf.gather_nd, say it without the op's name; its
+// tensor_scatter_nd_* name their raw op, tensor_scatter_add...).
+const TF_DISPATCHED = ["gather", "gather_nd"];
+function unexpectedKeyword(fname, name, lib) {
+  if (lib === "tf" && TF_DISPATCHED.includes(fname))
+    return `Got an unexpected keyword argument '${name}'`;
+  const op = lib === "tf" ? fname.replace(/^tensor_scatter_nd_/, "tensor_scatter_") : fname;
+  return `${op}() got an unexpected keyword argument '${name}'`;
+}
+
+export function args(spec, given, kwargs, fname, lib = "torch") {
+  // spec: ["a", "b=default", ...]; returns {name: value}. A keyword not in spec is one
+  // the page does not run, unless it is another library's (the error table's
+  // foreign_keywords: torch_scatter's dim_size= to torch, torch's dim= to TensorFlow):
+  // no keyword of the op at all, a TypeError as the library raises it.
+  const foreign = lib === "tf" ? TABLE.foreign_keywords_tf : TABLE.foreign_keywords;
   const out = {};
   const names = spec.map((s) => s.split("=")[0]);
   if (given.length > spec.length)
@@ -640,6 +656,8 @@ export function args(spec, given, kwargs, fname) {
     out[names[k]] = v;
   });
   for (const [name, v] of kwargs) {
+    if (!names.includes(name) && Object.hasOwn(foreign, name))
+      throw new PyError("TypeError", unexpectedKeyword(fname, name, lib));
     if (!names.includes(name)) throw new UnsupportedError(`the argument ${name}= of ${fname}`);
     if (name in out)
       throw new PyError("TypeError", `${fname}() got multiple values for argument '${name}'`);

@@ -239,7 +239,7 @@ export const TF_DTYPES = {
 
 export const TF = {
   constant: fn("tf.constant", (g, kw) => {
-    const a = args(["value", "dtype=None"], g, kw, "constant");
+    const a = args(["value", "dtype=None"], g, kw, "constant", "tf");
     return tfConstant(a.value, dtypeArg(a.dtype, "tf"));
   }),
   convert_to_tensor: null,
@@ -249,21 +249,22 @@ export const TF = {
       g,
       kw,
       "gather",
+      "tf",
     );
     return tfGather(a.params, a.indices, optionalInt(a.axis), toInt(a.batch_dims));
   }),
   gather_nd: fn("tf.gather_nd", (g, kw) => {
-    const a = args(["params", "indices", "batch_dims=0"], g, kw, "gather_nd");
+    const a = args(["params", "indices", "batch_dims=0"], g, kw, "gather_nd", "tf");
     return tfGatherNd(a.params, a.indices, toInt(a.batch_dims));
   }),
   stack: fn("tf.stack", (g, kw) => {
-    const a = args(["values", "axis=0"], g, kw, "stack");
+    const a = args(["values", "axis=0"], g, kw, "stack", "tf");
     const items = sequenceItems(a.values, "stack").map((v) => tfTensorArg(v));
     items.forEach((t) => tfDtypeCheck(items[0], t, "Pack"));
     return joinTensors(items, toInt(a.axis), true, "tf");
   }),
   concat: fn("tf.concat", (g, kw) => {
-    const a = args(["values", "axis"], g, kw, "concat");
+    const a = args(["values", "axis"], g, kw, "concat", "tf");
     return joinTensors(
       sequenceItems(a.values, "concat").map((v) => tfTensorArg(v)),
       toInt(a.axis),
@@ -272,7 +273,7 @@ export const TF = {
     );
   }),
   range: fn("tf.range", (g, kw) => {
-    const a = args(["start", "limit=None", "delta=1", "dtype=None"], g, kw, "range");
+    const a = args(["start", "limit=None", "delta=1", "dtype=None"], g, kw, "range", "tf");
     const unwrap = (v) =>
       v.t === "tensor" && v.shape.length === 0
         ? isFloat(v.dtype)
@@ -289,13 +290,13 @@ export const TF = {
     return out;
   }),
   shape: fn("tf.shape", (g, kw) => {
-    const a = args(["input", "out_type=None"], g, kw, "shape");
+    const a = args(["input", "out_type=None"], g, kw, "shape", "tf");
     const t = tfTensorArg(a.input);
     const d = dtypeArg(a.out_type, "tf") ?? "int32";
     return tensor([t.shape.length], t.shape.slice(), d, "tf");
   }),
   reshape: fn("tf.reshape", (g, kw) => {
-    const a = args(["tensor", "shape"], g, kw, "reshape");
+    const a = args(["tensor", "shape"], g, kw, "reshape", "tf");
     const t = tfTensorArg(a.tensor);
     const sizes = sizesFrom([a.shape], "reshape");
     return inTfWords(
@@ -305,7 +306,7 @@ export const TF = {
     );
   }),
   expand_dims: fn("tf.expand_dims", (g, kw) => {
-    const a = args(["input", "axis"], g, kw, "expand_dims");
+    const a = args(["input", "axis"], g, kw, "expand_dims", "tf");
     const t = tfTensorArg(a.input);
     return inTfWords(
       () => unsqueeze(t, toInt(a.axis)),
@@ -314,7 +315,7 @@ export const TF = {
     );
   }),
   broadcast_to: fn("tf.broadcast_to", (g, kw) => {
-    const a = args(["input", "shape"], g, kw, "broadcast_to");
+    const a = args(["input", "shape"], g, kw, "broadcast_to", "tf");
     const t = tfTensorArg(a.input);
     const sizes = sizesFrom([a.shape], "broadcast_to");
     if (sizes.includes(-1) || sizes.length < t.shape.length)
@@ -328,7 +329,7 @@ export const TF = {
     );
   }),
   tile: fn("tf.tile", (g, kw) => {
-    const a = args(["input", "multiples"], g, kw, "tile");
+    const a = args(["input", "multiples"], g, kw, "tile", "tf");
     const t = tfTensorArg(a.input);
     const m = sizesFrom([a.multiples], "tile");
     if (m.length !== t.shape.length)
@@ -339,7 +340,7 @@ export const TF = {
     return repeatTensor(t, m);
   }),
   cast: fn("tf.cast", (g, kw) => {
-    const a = args(["x", "dtype"], g, kw, "cast");
+    const a = args(["x", "dtype"], g, kw, "cast", "tf");
     const t = tfTensorArg(a.x);
     const d = dtypeArg(a.dtype, "tf");
     return tensor(
@@ -350,11 +351,11 @@ export const TF = {
     );
   }),
   reduce_sum: fn("tf.reduce_sum", (g, kw) => {
-    const a = args(["input_tensor", "axis=None", "keepdims=False"], g, kw, "reduce_sum");
+    const a = args(["input_tensor", "axis=None", "keepdims=False"], g, kw, "reduce_sum", "tf");
     return reduce(tfTensorArg(a.input_tensor), optionalInt(a.axis), a.keepdims.v, "sum");
   }),
   transpose: fn("tf.transpose", (g, kw) => {
-    const a = args(["a", "perm=None"], g, kw, "transpose");
+    const a = args(["a", "perm=None"], g, kw, "transpose", "tf");
     const t = tfTensorArg(a.a);
     const perm =
       a.perm.t === "none"
@@ -363,7 +364,7 @@ export const TF = {
     return permute(t, perm);
   }),
   where: fn("tf.where", (g, kw) => {
-    const a = args(["condition", "x=None", "y=None"], g, kw, "where");
+    const a = args(["condition", "x=None", "y=None"], g, kw, "where", "tf");
     if (a.x.t === "none") throw new UnsupportedError("tf.where with one argument");
     const out = where(tfTensorArg(a.condition), tfTensorArg(a.x), tfTensorArg(a.y));
     return { ...out, lib: "tf" };
@@ -425,13 +426,13 @@ for (const [kind, combine] of Object.entries(SCATTER_COMBINE)) {
   const name = `tensor_scatter_nd_${kind}`;
   const op = `TensorScatter${kind === "update" ? "Update" : kind[0].toUpperCase() + kind.slice(1)}`;
   TF[name] = fn(`tf.${name}`, (g, kw) => {
-    const a = args(["tensor", "indices", "updates"], g, kw, name);
+    const a = args(["tensor", "indices", "updates"], g, kw, name, "tf");
     return tensorScatterNd(op, a.tensor, a.indices, a.updates, combine);
   });
 }
 // tf.scatter_nd(indices, updates, shape): zeros of shape with the updates added in.
 TF.scatter_nd = fn("tf.scatter_nd", (g, kw) => {
-  const a = args(["indices", "updates", "shape"], g, kw, "scatter_nd");
+  const a = args(["indices", "updates", "shape"], g, kw, "scatter_nd", "tf");
   const u = tfTensorArg(a.updates);
   const zeros = filled(sizesFrom([a.shape], "scatter_nd"), 0, u.dtype, "tf");
   return tensorScatterNd("ScatterNd", zeros, a.indices, u, SCATTER_COMBINE.add);
@@ -443,7 +444,7 @@ for (const [name, value] of [
   ["ones", 1],
 ])
   TF[name] = fn(`tf.${name}`, (g, kw) => {
-    const a = args(["shape", "dtype=None"], g, kw, name);
+    const a = args(["shape", "dtype=None"], g, kw, name, "tf");
     return filled(sizesFrom([a.shape], name), value, dtypeArg(a.dtype, "tf") ?? "float32", "tf");
   });
 for (const [name, value] of [
@@ -451,12 +452,12 @@ for (const [name, value] of [
   ["ones_like", 1],
 ])
   TF[name] = fn(`tf.${name}`, (g, kw) => {
-    const a = args(["input", "dtype=None"], g, kw, name);
+    const a = args(["input", "dtype=None"], g, kw, name, "tf");
     const t = tfTensorArg(a.input);
     return filled(t.shape.slice(), value, dtypeArg(a.dtype, "tf") ?? t.dtype, "tf");
   });
 TF.fill = fn("tf.fill", (g, kw) => {
-  const a = args(["dims", "value"], g, kw, "fill");
+  const a = args(["dims", "value"], g, kw, "fill", "tf");
   const v = tfConstant(a.value, null);
   if (v.shape.length) throw new PyError("InvalidArgumentError", "value must be a scalar");
   return filled(sizesFrom([a.dims], "fill"), v.data[0], v.dtype, "tf");
@@ -464,7 +465,7 @@ TF.fill = fn("tf.fill", (g, kw) => {
 // tf.repeat(input, repeats, axis=None): each entry repeats times along axis (the input
 // flattened first without one); repeats one number or one per entry.
 TF.repeat = fn("tf.repeat", (g, kw) => {
-  const a = args(["input", "repeats", "axis=None"], g, kw, "repeat");
+  const a = args(["input", "repeats", "axis=None"], g, kw, "repeat", "tf");
   let t = tfTensorArg(a.input);
   let axis = optionalInt(a.axis);
   if (axis === null) {
