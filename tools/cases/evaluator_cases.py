@@ -808,6 +808,41 @@ def build() -> dict[str, Any]:
         "x.index_put((torch.tensor([0]),), torch.tensor(1.5))",
     ):
         gen.add(expr, {"x": x})
+    # arguments in another order than the signature's (the first of the wrong type is
+    # the one torch names), a 0-d source, a src of fewer dims than index, another
+    # library's keyword, and TensorFlow indices of a dtype its op refuses
+    f, i, j = torch.zeros(3, 4), torch.tensor([[1], [2], [0]]), torch.tensor([0, 1, 1])
+    for expr in (
+        "f.scatter_add(torch.ones(3, 1), i, 1)",
+        "torch.scatter_add(f, torch.ones(3, 1), i, 1)",
+        "f.scatter_(i, 1, torch.ones(3, 1))",
+        "torch.scatter(f, torch.ones(3, 1), i, 1)",
+        "f.scatter_reduce(1, i, torch.ones(3, 1), 5)",
+        "f.scatter_add(1, i, torch.ones(3))",
+        "f.scatter_(0, i, torch.ones(3))",
+        "f.scatter_(1, i, torch.tensor(1.0))",
+        "f.index_add_(j, 0, torch.ones(3, 4))",
+        "f.index_add(0, torch.ones(3, 4), j)",
+        "f.index_add_(0, j, 1.0)",
+        "f.index_add(0, [0, 1], torch.ones(2, 4))",
+        "f.index_add_(0, j, torch.tensor(1.0))",
+        "f.index_add(1, j, torch.tensor(1.0))",
+        "f[0].index_add(0, torch.tensor([1]), torch.tensor(1.0))",
+        "f.gather(i, 1)",
+        "torch.gather(f, i, 1)",
+        "f.index_select(j, 0)",
+        "torch.index_select(f, j, 0)",
+        "f.take_along_dim(1, i)",
+        "f.take([0, 1])",
+        "f.scatter_add(0, i, torch.ones(3, 1), dim_size=3)",
+        "tf.gather(tf.constant([1.0, 2.0]), tf.constant([0.0, 1.0]))",
+        "tf.gather(tf.constant([[1.0, 2.0]]), tf.constant([[0.0]]), axis=1, batch_dims=1)",  # noqa: E501
+        "tf.gather_nd(tf.constant([1.0, 2.0]), tf.constant([[1.0]]))",
+        "tf.scatter_nd(tf.constant([[1.0]]), tf.constant([1.0]), [2])",
+        "tf.tensor_scatter_nd_add(tf.zeros([2]), tf.constant([[1.0]]), tf.constant([1.0]))",  # noqa: E501
+        "tf.gather(tf.constant([1.0, 2.0]), tf.constant([0, 1]), dim=0)",
+    ):
+        gen.add(expr, {"f": f, "i": i, "j": j})
     statements(gen)  # after every case above, so theirs stay as they were
     return {
         "versions": {"torch": torch.__version__, "tensorflow": tf.__version__},

@@ -214,6 +214,7 @@ function errorOf(error) {
         message: error.message,
         hint: error.hint,
         call: error.call,
+        failed: error.failed ?? null,
       },
     };
   throw error;
@@ -824,7 +825,8 @@ function explainedError(error, called) {
   // a call of the learner's own function with other arguments than it takes breaks
   // no rule of an op
   if (detail.startsWith(`${called}()`)) return null;
-  const found = detail ? explain(detail) : null;
+  // the writing op or subscript that raised it gives the table its op, dim and shapes
+  const found = detail ? explain(detail, error.failed ?? {}) : null;
   if (!found || !found.recognised || !found.meaning) return null;
   return { error: error.type, meaning: found.meaning, fix: found.fix };
 }

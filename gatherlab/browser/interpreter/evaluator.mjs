@@ -39,6 +39,7 @@ import {
 import { TF, TF_DTYPES } from "./tensorflow.mjs";
 import {
   callMethod,
+  failedCall,
   dtypeValue,
   FUNCTIONAL,
   METHODS,
@@ -714,8 +715,10 @@ export function run(source, inputs = {}, options = {}) {
       }
       case "attr":
         return attribute(evaluate(node.value), node.name);
-      case "subscript":
-        return getItem(evaluate(node.value), evaluate(node.index));
+      case "subscript": {
+        const [value, index] = [evaluate(node.value), evaluate(node.index)];
+        return failing("__getitem__", value, [index], [], () => getItem(value, index));
+      }
       case "call": {
         const func = evaluate(node.func);
         const g = spread(node.args);
@@ -813,6 +816,18 @@ export function run(source, inputs = {}, options = {}) {
     }
   }
 
+  // A writing op's or subscript's error, with the call that raised it (failedCall:
+  // its op, dim and shapes, which the error table reads, as patching.spying records it)
+  function failing(op, self, g, kw, run) {
+    try {
+      return run();
+    } catch (error) {
+      if (error instanceof PyError && error.failed === undefined)
+        error.failed = failedCall(op, self, g, kw);
+      throw error;
+    }
+  }
+
   function callValue(func, g, kw) {
     if (func.t === "function") return callFunction(func, g, kw);
     if (func.t === "func") {
@@ -822,7 +837,7 @@ export function run(source, inputs = {}, options = {}) {
     if (func.t === "method") {
       if (func.self.t === "list") return listMethod(func.self, func.name, g);
       called(`torch.Tensor.${func.name}`);
-      return callMethod(func.self, func.name, g, kw);
+      return failing(func.name, func.self, g, kw, () => callMethod(func.self, func.name, g, kw));
     }
     if (func.t === "exception")
       return { t: "exc", name: func.name, message: g[0] ? displayText(g[0]) : "" };
@@ -837,7 +852,8 @@ export function run(source, inputs = {}, options = {}) {
     }
     if (target.e === "subscript") {
       // x[i][j] = v writes into x where x[i] is a view (basic indexing), as in torch
-      setItem(evaluate(target.value), evaluate(target.index), value);
+      const [root, index] = [evaluate(target.value), evaluate(target.index)];
+      failing("__setitem__", root, [index, value], [], () => setItem(root, index, value));
       return;
     }
     const items = iterate(value);

@@ -19,6 +19,8 @@ export class PyError extends Error {
     this.hint = hint;
     /** @type {string | undefined} */
     this.call = undefined;
+    /** the writing op or subscript that raised it (torch.mjs's failedCall), null if none */
+    this.failed = undefined;
   }
 }
 

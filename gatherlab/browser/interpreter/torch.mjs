@@ -340,6 +340,50 @@ function ruleType(op, rule, x, dim) {
   return "IndexError";
 }
 
+// torch's parsing of an op's arguments, in its signature's order: the first of the
+// wrong type is a TypeError naming it and its position (a method counts from after self,
+// the function torch.op(input, ...) from input: offset 1). spec: [name, kind, value],
+// kind "int" (a Python int or a 0-d integer tensor), "Tensor", or "int?" (None too).
+const ARG_KINDS = {
+  int: (v) =>
+    v.t === "int" ||
+    (v.t === "tensor" && !v.shape.length && !isFloat(v.dtype) && v.dtype !== "bool"),
+  Tensor: (v) => v.t === "tensor" && v.lib !== "tf",
+};
+function parsed(name, spec, offset = 0) {
+  spec.forEach(([arg, kind, value], k) => {
+    if (value === undefined || (kind === "int?" && value.t === "none")) return;
+    const type = kind.replace("?", "");
+    if (!ARG_KINDS[type](value))
+      throw new PyError(
+        "TypeError",
+        `${name}(): argument '${arg}' (position ${k + 1 + offset}) must be ${type}, not ${typeName(value)}`,
+      );
+  });
+}
+
+// scatter's overloads (a tensor src, or a number as value; each with reduce=): arguments
+// that match none are an invalid combination, as torch words it (with its signatures).
+function scatterParsed(name, dim, index, src, offset = 0) {
+  const fits =
+    ARG_KINDS.int(dim) && ARG_KINDS.Tensor(index) && (ARG_KINDS.Tensor(src) || isNumber(src));
+  if (fits) return;
+  const input = offset ? ["Tensor input, "] : [""];
+  const given = [...(offset ? ["Tensor"] : []), ...[dim, index, src].map(typeName)];
+  const signatures = [
+    "Tensor src",
+    "Tensor src, *, str reduce",
+    "Number value",
+    "Number value, *, str reduce",
+  ]
+    .map((last) => ` * (${input[0]}int dim, Tensor index, ${last})`)
+    .join("\n");
+  throw new PyError(
+    "TypeError",
+    `${name}() received an invalid combination of arguments - got (${given.join(", ")}), but expected one of:\n${signatures}`,
+  );
+}
+
 // A gather-family call through core.mjs's diagnose: the rule a bad call breaks.
 export function family(op, input, dim, index) {
   const x = asTensor(input);
@@ -439,7 +483,7 @@ function scatterOp(name, x, dim, index, src, reduce, includeSelf = true) {
   const problems = scatterProblems(x, d, index, values, src.t !== "tensor");
   if (problems.length) {
     // worded by its rule, as implement.py's _problem words it
-    const error = new PyError("RuntimeError", problems[0].message);
+    const error = new PyError(scatterErrorType(x, d, index, src), problems[0].message);
     error.call = name.endsWith("_") ? `torch.Tensor.${name}` : `torch.${name}`;
     throw error;
   }
@@ -451,36 +495,65 @@ function scatterOp(name, x, dim, index, src, reduce, includeSelf = true) {
   );
 }
 
+// The class of torch's error for a write that breaks a rule, in its order of checks
+// (scatter_shape_check): RuntimeError, but IndexError where index has input's number of
+// dims and the check of its sizes against src's asks src for a dim it lacks (a 1-D src
+// for a 2-D index: "Dimension out of range"), as no earlier size check failed.
+function scatterErrorType(x, d, index, src) {
+  const dims = (t) => Math.max(t.shape.length, 1);
+  const size = (t, k) => (t.shape.length ? t.shape[k] : 1);
+  if (index.dtype !== "int64" && index.dtype !== "int32") return "RuntimeError";
+  if (src.t !== "tensor" || src.dtype !== x.dtype || !index.data.length) return "RuntimeError";
+  if (dims(index) !== dims(x)) return "RuntimeError";
+  for (let k = 0; k < dims(x); k++)
+    if (k !== d && size(index, k) > size(x, k)) return "RuntimeError";
+  for (let k = 0; k < dims(x); k++) {
+    if (src.shape.length && k >= src.shape.length) return "IndexError";
+    if (size(index, k) > size(src, k)) return "RuntimeError";
+  }
+  return "RuntimeError";
+}
+
 // x.index_add_(dim, index, source): x[..., index[k], ...] += source[..., k, ...], in
-// torch's order of checks.
+// torch's order of checks and its words (which name index_add_ for either form; a 0-d
+// source has no size along dim, which torch's count check asks it for).
 function indexAdd(name, x, dim, index, source) {
   const rank = Math.max(x.shape.length, 1);
   const d = normDim(toInt(dim), rank);
   const i = asTensor(index);
   const s = asTensor(source);
+  const op = "index_add_";
   if (i.shape.length > 1)
     throw new PyError(
       "IndexError",
-      `${name}(): Index is supposed to be a vector, but got dim: ${i.shape.length} with type: ${torchDtypeName(i.dtype)} and size: [${i.shape.join(", ")}]`,
+      `${op}(): Index is supposed to be a vector, but got dim: ${i.shape.length} with type: ${torchDtypeName(i.dtype)} and size: [${i.shape.join(", ")}]`,
     );
   if (i.dtype !== "int64" && i.dtype !== "int32")
     throw new PyError(
       "RuntimeError",
-      `${name}(): Expected dtype int32/int64 for index but got: ${torchDtypeName(i.dtype)}`,
+      `${op}(): Expected dtype int32/int64 for index but got: ${torchDtypeName(i.dtype)}`,
     );
   if (s.dtype !== x.dtype)
     throw new PyError(
       "RuntimeError",
-      `${name}(): self (${torchDtypeName(x.dtype)}) and source (${torchDtypeName(s.dtype)}) must have the same scalar type`,
+      `${op}(): self (${torchDtypeName(x.dtype)}) and source (${torchDtypeName(s.dtype)}) must have the same scalar type`,
+    );
+  if (d !== 0 && d >= s.shape.length)
+    throw new PyError(
+      "RuntimeError",
+      `${op}(): Indexing dim ${d} is out of bounds of the source tensor with dim ${s.shape.length}`,
     );
   const target = x.shape.length ? x.shape : [1];
   const from = s.shape.length ? s.shape : [1];
-  if (i.data.length !== from[d] && !(s.shape.length === 0 && i.data.length === 1))
+  if (i.data.length !== (s.shape.length ? s.shape[d] : 1)) {
+    if (!s.shape.length)
+      throw new PyError("IndexError", `Dimension specified as ${d} but tensor has no dimensions`);
     throw new PyError(
       "RuntimeError",
-      `${name}(): Number of indices (${i.data.length}) should be equal to source.size(dim): (${from[d]}), for dim: ${d}`,
+      `${op}(): Number of indices (${i.data.length}) should be equal to source.size(dim): (${from[d]}), for dim: ${d}`,
     );
-  if (from.length !== target.length || from.some((size, k) => k !== d && size !== target[k]))
+  }
+  if (s.shape.length !== x.shape.length || from.some((size, k) => k !== d && size !== target[k]))
     throw new PyError(
       "RuntimeError",
       `source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [${x.shape.join(", ")}] source.shape = [${s.shape.join(", ")}]`,
@@ -888,18 +961,43 @@ export const TORCH = {
   ),
   gather: fn("torch.gather", (g, kw) => {
     const a = args(["input", "dim", "index"], g, kw, "gather");
+    parsed(
+      "gather",
+      [
+        ["dim", "int", a.dim],
+        ["index", "Tensor", a.index],
+      ],
+      1,
+    );
     return family("gather", a.input, a.dim, a.index);
   }),
   index_select: fn("torch.index_select", (g, kw) => {
     const a = args(["input", "dim", "index"], g, kw, "index_select");
+    parsed(
+      "index_select",
+      [
+        ["dim", "int", a.dim],
+        ["index", "Tensor", a.index],
+      ],
+      1,
+    );
     return family("index_select", a.input, a.dim, a.index);
   }),
   take: fn("torch.take", (g, kw) => {
     const a = args(["input", "index"], g, kw, "take");
+    parsed("take", [["index", "Tensor", a.index]], 1);
     return family("take", a.input, null, a.index);
   }),
   take_along_dim: fn("torch.take_along_dim", (g, kw) => {
     const a = args(["input", "indices", "dim=None"], g, kw, "take_along_dim");
+    parsed(
+      "take_along_dim",
+      [
+        ["indices", "Tensor", a.indices],
+        ["dim", "int?", a.dim],
+      ],
+      1,
+    );
     return family("take_along_dim", a.input, optionalInt(a.dim), a.indices);
   }),
   stack: fn("torch.stack", (g, kw) => {
@@ -1147,7 +1245,7 @@ const FUNCTION_METHODS = [
 for (const name of FUNCTION_METHODS)
   TORCH[name] = fn(`torch.${name}`, (g, kw) => {
     if (!g.length) throw new PyError("TypeError", `${name}() missing required argument 'input'`);
-    return callMethod(asTensor(g[0]), name, g.slice(1), kw);
+    return callMethod(asTensor(g[0]), name, g.slice(1), kw, 1); // positions count input
   });
 
 export function sequenceItems(value, name) {
@@ -1162,7 +1260,52 @@ export function sequenceItems(value, name) {
 
 // ---- tensor methods and attributes
 
-export function callMethod(t, name, g, kw) {
+// The writing ops and the subscript whose error the error table explains with the
+// call's op, dim and shapes (which name the argument that broke the rule: a 0-d source,
+// a (row, column) pair the wrong way round), as patching.FAILING records them: where
+// each argument sits after self, and torch's keywords for them.
+const FAILING = {
+  index_add: ["dim", "index", "src"],
+  index_copy: ["dim", "index", "src"],
+  index_fill: ["dim", "index", "src"],
+  index_put: ["index", "src"],
+  put: ["index", "src"],
+  scatter_reduce: ["dim", "index", "src"],
+  masked_scatter: ["index", "src"],
+  masked_fill: ["index", "src"],
+  __getitem__: ["index"],
+  __setitem__: ["index", "src"],
+};
+const FAILING_KEYWORDS = { source: "src", values: "src", value: "src", indices: "index" };
+
+/** implement.explained_error's known: op (none for the subscript), dim (an int) and
+ * the shapes of the call's torch tensors; null for an op not in FAILING. */
+export function failedCall(op, self, given, kwargs = []) {
+  const names = FAILING[op] ?? FAILING[op.replace(/_$/, "")];
+  if (!names || self.t !== "tensor" || self.lib === "tf") return null;
+  const values = {};
+  names.forEach((name, k) => {
+    if (k < given.length) values[name] = given[k];
+  });
+  for (const [key, value] of kwargs) {
+    const name = FAILING_KEYWORDS[key] ?? key;
+    if (!(name in values)) values[name] = value;
+  }
+  let index = values.index;
+  if (op.startsWith("index_put") && index && ["tuple", "list"].includes(index.t))
+    if (index.items.length === 1) index = index.items[0];
+  const shapes = {};
+  for (const [name, value] of [
+    ["input", self],
+    ["index", index],
+    ["src", values.src],
+  ])
+    if (value && value.t === "tensor" && value.lib !== "tf") shapes[name] = value.shape.slice();
+  const dim = values.dim && values.dim.t === "int" ? values.dim.v : null;
+  return { op: op.startsWith("__") ? null : op, dim, shapes };
+}
+
+export function callMethod(t, name, g, kw, offset = 0) {
   const noKw = () => {
     if (kw.length) throw new UnsupportedError(`the argument ${kw[0][0]}= of .${name}()`);
   };
@@ -1174,18 +1317,43 @@ export function callMethod(t, name, g, kw) {
   switch (name) {
     case "gather": {
       const a = dimKw(["dim", "index"]);
+      parsed(
+        name,
+        [
+          ["dim", "int", a.dim],
+          ["index", "Tensor", a.index],
+        ],
+        offset,
+      );
       return family("gather", t, a.dim, a.index);
     }
     case "index_select": {
       const a = dimKw(["dim", "index"]);
+      parsed(
+        name,
+        [
+          ["dim", "int", a.dim],
+          ["index", "Tensor", a.index],
+        ],
+        offset,
+      );
       return family("index_select", t, a.dim, a.index);
     }
     case "take": {
       const a = dimKw(["index"]);
+      parsed(name, [["index", "Tensor", a.index]], offset);
       return family("take", t, null, a.index);
     }
     case "take_along_dim": {
       const a = dimKw(["indices", "dim=None"]);
+      parsed(
+        name,
+        [
+          ["indices", "Tensor", a.indices],
+          ["dim", "int?", a.dim],
+        ],
+        offset,
+      );
       return family("take_along_dim", t, optionalInt(a.dim), a.indices);
     }
     case "flip": {
@@ -1464,6 +1632,17 @@ export function callMethod(t, name, g, kw) {
     case "scatter_add":
     case "scatter_add_": {
       const a = dimKw(["dim", "index", "src"]);
+      if (name.startsWith("scatter_add"))
+        parsed(
+          name,
+          [
+            ["dim", "int", a.dim],
+            ["index", "Tensor", a.index],
+            ["src", "Tensor", a.src],
+          ],
+          offset,
+        );
+      else scatterParsed(name, a.dim, a.index, a.src, offset);
       const out = scatterOp(
         name,
         t,
@@ -1489,6 +1668,20 @@ export function callMethod(t, name, g, kw) {
     case "scatter_reduce":
     case "scatter_reduce_": {
       const a = dimKw(["dim", "index", "src", "reduce", "include_self=True"]);
+      parsed(
+        name,
+        [
+          ["dim", "int", a.dim],
+          ["index", "Tensor", a.index],
+          ["src", "Tensor", a.src],
+        ],
+        offset,
+      );
+      if (a.reduce.t !== "str")
+        throw new PyError(
+          "TypeError",
+          `${name}(): argument 'reduce' (position ${4 + offset}) must be str, not ${typeName(a.reduce)}`,
+        );
       const reduce = a.reduce.t === "str" ? a.reduce.v : null;
       if (!REDUCTIONS.includes(reduce))
         throw new PyError(
@@ -1501,6 +1694,15 @@ export function callMethod(t, name, g, kw) {
     case "index_add":
     case "index_add_": {
       const a = dimKw(["dim", "index", "source"]);
+      parsed(
+        name,
+        [
+          ["dim", "int", a.dim],
+          ["index", "Tensor", a.index],
+          ["source", "Tensor", a.source],
+        ],
+        offset,
+      );
       const out = indexAdd(name, t, a.dim, a.index, a.source);
       return name.endsWith("_") ? inPlace(t, out, a.source, a.index) : out;
     }
