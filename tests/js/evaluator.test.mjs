@@ -115,7 +115,7 @@ test("never eval: names outside the subset are refused, naming what is not suppo
   const x = fromPayload({ dtype: "int64", shape: [2], data: [1, 2] });
   for (const [code, named] of [
     ["np.take(x, 0)", "the name np"],
-    ["x.put_(x, x)", "the attribute .put_ of a tensor"],
+    ["x.index_copy_(0, x, x)", "the attribute .index_copy_ of a tensor"],
     ["torch.constructor", "torch.constructor"],
     ["constructor", "name 'constructor' is not defined"],
     ["x.__class__", "the attribute .__class__"],

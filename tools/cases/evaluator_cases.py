@@ -841,6 +841,19 @@ def build() -> dict[str, Any]:
         "tf.scatter_nd(tf.constant([[1.0]]), tf.constant([1.0]), [2])",
         "tf.tensor_scatter_nd_add(tf.zeros([2]), tf.constant([[1.0]]), tf.constant([1.0]))",  # noqa: E501
         "tf.gather(tf.constant([1.0, 2.0]), tf.constant([0, 1]), dim=0)",
+        # put_ (flat positions, one source value each) and unique
+        "f.clone().put_(torch.tensor([1, 5, -12]), torch.tensor([1.0, 2.0, 3.0]))",
+        "f.put(torch.tensor([1, 1]), torch.tensor([1.0, 2.0]), accumulate=True)",
+        "torch.put(f, torch.tensor([[0], [11]]), torch.tensor([[4.0, 5.0]]))",
+        "f.clone().put_(torch.tensor([1, 5, 9]), torch.tensor([1.0]))",
+        "f.clone().put_(j.float(), torch.ones(3))",
+        "f.clone().put_(j, torch.ones(3, dtype=torch.int64))",
+        "f.clone().put_(torch.tensor([12]), torch.ones(1))",
+        "f.clone().put_(torch.tensor([-13]), torch.ones(1))",
+        "f.put([0], torch.ones(1))",
+        "j.unique()",
+        "torch.unique(i * 1.5)",
+        "torch.tensor([3, 1, 3, 0]).unique(sorted=True)",
     ):
         gen.add(expr, {"f": f, "i": i, "j": j})
     statements(gen)  # after every case above, so theirs stay as they were

@@ -578,6 +578,46 @@ function indexAdd(name, x, dim, index, source) {
   return tensor(x.shape.slice(), data, x.dtype);
 }
 
+// x.put_(index, source, accumulate=False): x.flatten()[index[k]] = source.flatten()[k]
+// (added with accumulate), in torch's order of checks and its words; source is never
+// repeated (as numpy.put would), so it needs one value per index entry.
+function put(x, index, source, accumulate) {
+  if (index.dtype !== "int64")
+    throw new PyError(
+      "RuntimeError",
+      `put_(): Expected a long tensor for index, but got ${torchDtypeName(index.dtype)}`,
+    );
+  if (source.dtype !== x.dtype)
+    throw new PyError(
+      "RuntimeError",
+      `put_(): self and source expected to have the same dtype, but got self.dtype = ${torchDtypeName(x.dtype)} and source.dtype = ${torchDtypeName(source.dtype)}`,
+    );
+  if (index.data.length !== source.data.length)
+    throw new PyError(
+      "IndexError",
+      `put_(): Expected source and index to have the same number of elements, but got source.numel() = ${source.data.length}, index.numel() = ${index.data.length}`,
+    );
+  const n = x.data.length;
+  const data = x.data.slice();
+  index.data.forEach((p, k) => {
+    if (p < -n || p >= n)
+      throw new PyError(
+        "IndexError",
+        `out of range: tried to access index ${p} on a tensor of ${n} elements.`,
+      );
+    const at = p < 0 ? p + n : p;
+    data[at] = cast(accumulate ? data[at] + source.data[k] : source.data[k], x.dtype);
+  });
+  return tensor(x.shape.slice(), data, x.dtype);
+}
+
+// x.unique(): its distinct values, sorted, as one 1-D tensor (torch sorts them on the CPU
+// whether sorted= is given or not).
+function unique(x) {
+  const values = [...new Set(x.data.map(Number))].sort((a, b) => a - b);
+  return tensor([values.length], values, x.dtype);
+}
+
 // x.index_put_(indices, values, accumulate=False): x[indices] = values on a copy, or
 // with accumulate every value added where it goes (a repeated position adds up).
 function indexPut(name, x, indices, values, accumulate) {
@@ -1217,6 +1257,8 @@ const FUNCTION_METHODS = [
   "scatter_add",
   "scatter_reduce",
   "index_add",
+  "put",
+  "unique",
   "argsort",
   "clamp",
   "bincount",
@@ -1712,6 +1754,26 @@ export function callMethod(t, name, g, kw, offset = 0) {
       const out = indexPut(name, t, a.indices, a.values, truthy(a.accumulate));
       return name.endsWith("_") ? inPlace(t, out) : out;
     }
+    case "put":
+    case "put_": {
+      const a = dimKw(["index", "source", "accumulate=False"]);
+      parsed(
+        name,
+        [
+          ["index", "Tensor", a.index],
+          ["source", "Tensor", a.source],
+        ],
+        offset,
+      );
+      const out = put(t, a.index, a.source, truthy(a.accumulate));
+      return name.endsWith("_") ? inPlace(t, out, a.source, a.index) : out;
+    }
+    case "unique": {
+      const a = dimKw(["sorted=True", "return_inverse=False", "return_counts=False", "dim=None"]);
+      if (truthy(a.return_inverse) || truthy(a.return_counts) || a.dim.t !== "none")
+        throw new UnsupportedError(".unique() with return_inverse, return_counts or dim");
+      return unique(t);
+    }
     case "argsort": {
       const a = dimKw(["dim=-1", "descending=False", "stable=False"]);
       return argsort(t, toInt(a.dim), truthy(a.descending));
@@ -1786,6 +1848,7 @@ export const METHODS = new Set([
   "index_add_",
   "index_put",
   "index_put_",
+  "put_",
 ]);
 
 function needArgs(g, name) {
