@@ -305,6 +305,8 @@ PAGE_TEMPLATES = {
         "implement.not_required",
         "implement.must_raise_type",
         "implement.not_a_tensor",
+        # an error, and a later step's mistake found with it repaired (_repaired)
+        "repaired",
         # compare.differences' strict checks (implement._python_only)
         "differ.returned_none",
         "differ.dtype",

@@ -32,7 +32,7 @@ import { strRepr } from "../interpreter/python.mjs";
 // and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
-let TRUE_DIVISIONS;
+let TRUE_DIVISIONS, REPAIRING;
 let explain;
 
 export async function ready() {
@@ -44,6 +44,7 @@ export async function ready() {
   ({
     ForbiddenError,
     PyError,
+    REPAIRING,
     TRUE_DIVISIONS,
     UnsupportedError,
     family,
@@ -317,8 +318,19 @@ function boundName(payload, code) {
 const inputsOf = (testCase, lib = "torch") =>
   Object.fromEntries(Object.entries(testCase.inputs).map(([k, v]) => [k, fromPayload(v, lib)]));
 
-// The outputs of code (implement, fix) on every case of the payload.
-function codeOutputs(payload, answer) {
+// The outputs of code (implement, fix) on every case of the payload; with repair, the
+// evaluator's REPAIRING on (patching.repairing: a float index made int64, a value
+// written given the input's dtype).
+function codeOutputs(payload, answer, repair = false) {
+  REPAIRING.on = repair;
+  try {
+    return outputsOf(payload, answer);
+  } finally {
+    REPAIRING.on = false;
+  }
+}
+
+function outputsOf(payload, answer) {
   let lines;
   try {
     lines = body(answer);
@@ -727,7 +739,35 @@ function judged(payload, answer) {
     if (cases.every((c, k) => equals(mine[k], c.misconceptions[j].output, c.expected)))
       return payload.misconceptions[candidates[j].id];
   }
-  return fallback(payload, mine);
+  const repaired = payload.kind === "implement" && repairedStep(payload, answer, mine);
+  return repaired || fallback(payload, mine);
+}
+
+// implement._repaired: an answer built in several steps and stopped by an error (a float
+// index, a value of another dtype), run again with that slip repaired: a mistake its
+// later steps make, which a misconception names on every case, is named after the error
+// (repaired); null where the error was its one mistake, or no misconception names the rest.
+function repairedStep(payload, answer, mine) {
+  if (!mine.some((out) => out.error)) return null;
+  const again = codeOutputs(payload, answer, true).outputs;
+  const cases = payload.cases;
+  if (!again || cases.every((c, k) => equals(again[k], c.expected))) return null;
+  const candidates = cases[0].misconceptions;
+  const j = candidates.findIndex((_, n) =>
+    cases.every((c, k) => equals(again[k], c.misconceptions[n].output, c.expected)),
+  );
+  if (j < 0) return null;
+  const second = payload.misconceptions[candidates[j].id];
+  const first = fallback(payload, mine);
+  return {
+    passed: false,
+    template: "repaired",
+    fields: {
+      first: phrase(first.template, first.fields),
+      second: phrase(second.template, second.fields),
+    },
+    misconception: second.misconception,
+  };
 }
 
 // implement._python_only's strict checks (compare.differences) on the first case the

@@ -1000,7 +1000,12 @@ export const TORCH = {
     arange(args(["start", "end=None", "step=1", "dtype=None"], g, kw, "arange"), "torch"),
   ),
   gather: fn("torch.gather", (g, kw) => {
-    const a = args(["input", "dim", "index"], g, kw, "gather");
+    const a = args(
+      ["input", "dim", "index"],
+      g.length ? [g[0], ...repairedArgs("gather", g[0], g.slice(1))] : g,
+      kw,
+      "gather",
+    );
     parsed(
       "gather",
       [
@@ -1012,7 +1017,12 @@ export const TORCH = {
     return family("gather", a.input, a.dim, a.index);
   }),
   index_select: fn("torch.index_select", (g, kw) => {
-    const a = args(["input", "dim", "index"], g, kw, "index_select");
+    const a = args(
+      ["input", "dim", "index"],
+      g.length ? [g[0], ...repairedArgs("index_select", g[0], g.slice(1))] : g,
+      kw,
+      "index_select",
+    );
     parsed(
       "index_select",
       [
@@ -1029,7 +1039,12 @@ export const TORCH = {
     return family("take", a.input, null, a.index);
   }),
   take_along_dim: fn("torch.take_along_dim", (g, kw) => {
-    const a = args(["input", "indices", "dim=None"], g, kw, "take_along_dim");
+    const a = args(
+      ["input", "indices", "dim=None"],
+      g.length ? [g[0], ...repairedArgs("take_along_dim", g[0], g.slice(1))] : g,
+      kw,
+      "take_along_dim",
+    );
     parsed(
       "take_along_dim",
       [
@@ -1300,6 +1315,38 @@ export function sequenceItems(value, name) {
   throw new PyError("TypeError", `${name}() expects a sequence of tensors`);
 }
 
+// patching.repairing: while on, a float index given to a gather-family op or a write is
+// made int64 (.long(), which truncates) and a tensor of values written gets the
+// input's dtype, so an answer's later steps run past those two slips (implement's
+// repaired verdict). The positions of index and src in the arguments after self.
+export const REPAIRING = { on: false };
+const REPAIRED = {
+  gather: [1, null],
+  take_along_dim: [0, null],
+  index_select: [1, null],
+  scatter: [1, 2],
+  scatter_add: [1, 2],
+  scatter_reduce: [1, 2],
+  index_add: [1, 2],
+};
+function repairedArgs(name, self, g) {
+  const at = REPAIRED[name.replace(/_$/, "")];
+  if (!REPAIRING.on || !at) return g;
+  const given = g.slice();
+  const [index, src] = at;
+  const value = given[index];
+  if (value && value.t === "tensor" && isFloat(value.dtype))
+    given[index] = tensor(value.shape.slice(), value.data.map(Math.trunc), "int64");
+  const values = src === null ? undefined : given[src];
+  if (values && values.t === "tensor" && self && self.t === "tensor")
+    given[src] = tensor(
+      values.shape.slice(),
+      values.data.map((v) => cast(v, self.dtype)),
+      self.dtype,
+    );
+  return given;
+}
+
 // ---- tensor methods and attributes
 
 // The writing ops and the subscript whose error the error table explains with the
@@ -1348,6 +1395,7 @@ export function failedCall(op, self, given, kwargs = []) {
 }
 
 export function callMethod(t, name, g, kw, offset = 0) {
+  g = repairedArgs(name, t, g);
   const noKw = () => {
     if (kw.length) throw new UnsupportedError(`the argument ${kw[0][0]}= of .${name}()`);
   };
