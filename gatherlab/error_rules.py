@@ -155,6 +155,9 @@ def derive(
         _fits_other(fields, lists.get("input_shape"))
     if "coordinates" in fields and "input_shape" in lists:
         _reversed(fields, lists["input_shape"])
+    if "depth" in fields and "input_rank" in fields:
+        if int(fields["depth"]) > int(fields["input_rank"]):
+            fields["depth_past_rank"] = "yes"  # more entries per coordinate than axes
     named = fields.get("op", "")
     if named.startswith("tf."):
         fields["op_is_tf"] = "yes"

@@ -277,6 +277,23 @@ OP_OF_THE_CALL = [
     ("Incompatible shapes: [4] vs. [3] [Op:RealDiv]", None),
     ("RuntimeError: ZeroDivisionError", None),
     ("ZeroDivisionError: integer division or modulo by zero", None),
+    # coordinates stacked along the index's first axis, into a read and a write
+    (
+        DEEP_READ
+        := "index innermost dimension length must be <= params rank; saw: 5 vs. 3",
+        None,
+    ),
+    (
+        DEEP_WRITE
+        := "Dimensions [5,2) of input[shape=[2,3]] must match dimensions [2,2) of "
+        "updates[shape=[2,2]] [Op:ScatterNd]",
+        None,
+    ),
+    (
+        "Dimensions [1,2) of input[shape=[2,3]] must match dimensions [1,2) of "
+        "updates[shape=[4,2]] [Op:ScatterNd]",
+        None,
+    ),
 ]
 
 
@@ -315,3 +332,34 @@ def test_an_ops_rule_is_said_only_for_the_call_that_raised() -> None:
     assert explain(OP_OF_THE_CALL[6][0]).rule != "empty-input"
     with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
         torch.take_along_dim(torch.zeros(0, 3), torch.zeros(1, 3, dtype=torch.long), 0)
+
+
+def test_coordinates_on_the_first_axis_are_told_the_last_axis_in_reads_and_writes():
+    """tf.gather_nd and tf.scatter_nd read each coordinate along the index's last
+    axis: coordinates stacked with axis=0 (tf.stack's default) raise where a
+    coordinate gets more entries than there are axes, and the words say so."""
+    tf = pytest.importorskip("tensorflow")
+    import numpy as np
+
+    rows = np.array([[0, 0, 0, 0, 0], [1, 1, 1, 1, 1]])
+    positions = np.array([[0, 1, 2, 0, 1], [2, 2, 1, 0, 0]])
+    first_axis = tf.stack([rows, positions])  # axis=0: shape (2, 2, 5)
+    assert first_axis.shape == (2, 2, 5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(DEEP_READ)):
+        tf.gather_nd(tf.zeros((2, 3, 4)), first_axis)
+    with pytest.raises(
+        tf.errors.InvalidArgumentError, match=re.escape(DEEP_WRITE[:40])
+    ):
+        tf.scatter_nd(first_axis, tf.ones((2, 2)), [2, 3])
+    read, write = explain(DEEP_READ), explain(DEEP_WRITE)
+    assert write.rule == "tf-scatter-depth"
+    for found in (read, write):
+        assert "axis=-1" in found.fix and "tf.stack's default" in found.fix
+    assert "reads each coordinate along the last axis of indices" in write.meaning
+    assert "5 entries per coordinate" in write.meaning
+    # the same text with as many entries as axes or fewer is about the updates
+    slices = explain(OP_OF_THE_CALL[9][0])
+    assert slices.rule == "tf-scatter-depth"
+    assert "updates (4, 2)" in slices.meaning and "axis=-1" not in slices.fix
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Dimensions \\[1,2\\)"):
+        tf.scatter_nd([[0], [1], [1], [0]], tf.ones((4, 2)), [2, 3])

@@ -1649,6 +1649,12 @@ export default {
     "gather_nd reads the last axis of indices as coordinates, so indices must have at least one dim ([[row, col], ...])."
    ],
    "fix": [
+    {
+     "needs": [
+      "depth_past_rank"
+     ],
+     "text": "Stack the coordinates along the last axis, tf.stack([rows, cols], axis=-1): with axis=0 (tf.stack's default) each coordinate runs across the picks. A coordinate has at most {input_rank} entries, one per axis it indexes."
+    },
     "Give each coordinate one entry per axis you index (at most the rank of params), and check that axis is within range."
    ],
    "section": [
@@ -1664,6 +1670,48 @@ export default {
     "least",
     "params",
     "length"
+   ]
+  },
+  {
+   "id": "tf-scatter-depth",
+   "checks": null,
+   "title": "scatter_nd: each row of indices is a coordinate into the output, each update the slice it selects",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "Dimensions \\[(?<depth>\\d+),(?<input_rank>\\d+)\\) of input\\[shape=\\[(?<input_shape>[\\d,]*)\\]\\] must match dimensions \\[(?<outer>\\d+),(?<src_rank>\\d+)\\) of updates\\[shape=\\[(?<src_shape>[\\d,]*)\\]\\]"
+    }
+   ],
+   "meaning": [
+    {
+     "needs": [
+      "depth_past_rank"
+     ],
+     "text": "A scatter_nd reads each coordinate along the last axis of indices: {depth} entries per coordinate, but the output {input_shape} has only {input_rank} axes."
+    },
+    "Past the {depth} axes a coordinate indexes, each update must be shaped like the rest of the output {input_shape}: the updates {src_shape} are not."
+   ],
+   "fix": [
+    {
+     "needs": [
+      "depth_past_rank"
+     ],
+     "text": "Stack the coordinates along the last axis, tf.stack([rows, cols], axis=-1): with axis=0 (tf.stack's default) each coordinate runs across the rows. A coordinate has at most {input_rank} entries, one per axis it indexes."
+    },
+    "Give the updates the shape indices.shape[:-1] + output.shape[indices.shape[-1]:]."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "dimensions",
+    "updates",
+    "match",
+    "input",
+    "shape"
    ]
   },
   {

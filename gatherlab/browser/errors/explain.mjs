@@ -108,6 +108,9 @@ export function derive(found, shapes, dim, op, text) {
   if ("value" in fields && "size" in fields && "past_end" in fields)
     fitsOther(fields, lists.input_shape);
   if ("coordinates" in fields && lists.input_shape) reversedFields(fields, lists.input_shape);
+  // more entries per coordinate than axes
+  if ("depth" in fields && "input_rank" in fields && Number(fields.depth) > Number(fields.input_rank))
+    fields.depth_past_rank = "yes";
   const named = fields.op || "";
   if (named.startsWith("tf.")) {
     fields.op_is_tf = "yes";
