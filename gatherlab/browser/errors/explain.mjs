@@ -109,7 +109,11 @@ export function derive(found, shapes, dim, op, text) {
     fitsOther(fields, lists.input_shape);
   if ("coordinates" in fields && lists.input_shape) reversedFields(fields, lists.input_shape);
   // more entries per coordinate than axes
-  if ("depth" in fields && "input_rank" in fields && Number(fields.depth) > Number(fields.input_rank))
+  if (
+    "depth" in fields &&
+    "input_rank" in fields &&
+    Number(fields.depth) > Number(fields.input_rank)
+  )
     fields.depth_past_rank = "yes";
   const named = fields.op || "";
   if (named.startsWith("tf.")) {
