@@ -834,6 +834,9 @@ def build() -> dict[str, Any]:
         "torch.index_select(f, j, 0)",
         "f.take_along_dim(1, i)",
         "f.take([0, 1])",
+        "f.masked_fill(1.0, f > 0)",
+        "f.masked_fill(f > 0, 'a')",
+        "f.index_put((j,), 1.0)",
         "f.scatter_add(0, i, torch.ones(3, 1), dim_size=3)",
         "tf.gather(tf.constant([1.0, 2.0]), tf.constant([0.0, 1.0]))",
         "tf.gather(tf.constant([[1.0, 2.0]]), tf.constant([[0.0]]), axis=1, batch_dims=1)",  # noqa: E501

@@ -362,27 +362,76 @@ function parsed(name, spec, offset = 0) {
   });
 }
 
-// scatter's overloads (a tensor src, or a number as value; each with reduce=): arguments
-// that match none are an invalid combination, as torch words it (with its signatures).
-function scatterParsed(name, dim, index, src, offset = 0) {
-  const fits =
-    ARG_KINDS.int(dim) && ARG_KINDS.Tensor(index) && (ARG_KINDS.Tensor(src) || isNumber(src));
-  if (fits) return;
-  const input = offset ? ["Tensor input, "] : [""];
-  const given = [...(offset ? ["Tensor"] : []), ...[dim, index, src].map(typeName)];
-  const signatures = [
-    "Tensor src",
-    "Tensor src, *, str reduce",
-    "Number value",
-    "Number value, *, str reduce",
-  ]
-    .map((last) => ` * (${input[0]}int dim, Tensor index, ${last})`)
+// An overloaded op's arguments (scatter's: a tensor src, or a number as value, each with
+// reduce=; masked_fill's: a tensor or a number as value) that match none of its
+// signatures: an invalid combination, as torch words it (with its signatures).
+// overloads: [[name, kind]...] each, and what the signature adds after them.
+function overloaded(name, values, overloads, offset = 0) {
+  const fits = (kind, value) => (kind === "Number" ? isNumber(value) : ARG_KINDS[kind](value));
+  if (overloads.some(([spec]) => spec.every(([, kind], k) => fits(kind, values[k])))) return;
+  const input = offset ? "Tensor input, " : "";
+  const given = [...(offset ? ["Tensor"] : []), ...values.map(typeName)];
+  const signatures = overloads
+    .map(
+      ([spec, more]) =>
+        ` * (${input}${spec.map(([arg, kind]) => `${kind} ${arg}`).join(", ")}${more})`,
+    )
     .join("\n");
   throw new PyError(
     "TypeError",
     `${name}() received an invalid combination of arguments - got (${given.join(", ")}), but expected one of:\n${signatures}`,
   );
 }
+const SCATTER_OVERLOADS = [
+  [
+    [
+      ["dim", "int"],
+      ["index", "Tensor"],
+      ["src", "Tensor"],
+    ],
+    "",
+  ],
+  [
+    [
+      ["dim", "int"],
+      ["index", "Tensor"],
+      ["src", "Tensor"],
+    ],
+    ", *, str reduce",
+  ],
+  [
+    [
+      ["dim", "int"],
+      ["index", "Tensor"],
+      ["value", "Number"],
+    ],
+    "",
+  ],
+  [
+    [
+      ["dim", "int"],
+      ["index", "Tensor"],
+      ["value", "Number"],
+    ],
+    ", *, str reduce",
+  ],
+];
+const MASKED_FILL_OVERLOADS = [
+  [
+    [
+      ["mask", "Tensor"],
+      ["value", "Tensor"],
+    ],
+    "",
+  ],
+  [
+    [
+      ["mask", "Tensor"],
+      ["value", "Number"],
+    ],
+    "",
+  ],
+];
 
 // A gather-family call through core.mjs's diagnose: the rule a bad call breaks.
 export function family(op, input, dim, index) {
@@ -620,12 +669,20 @@ function unique(x) {
 
 // x.index_put_(indices, values, accumulate=False): x[indices] = values on a copy, or
 // with accumulate every value added where it goes (a repeated position adds up).
-function indexPut(name, x, indices, values, accumulate) {
+function indexPut(name, x, indices, values, accumulate, offset = 0) {
   if (indices.t !== "tuple" && indices.t !== "list")
     throw new PyError(
       "TypeError",
-      `${name}(): argument 'indices' (position 1) must be tuple of Tensors, not ${typeName(indices)}`,
+      `${name}(): argument 'indices' (position ${1 + offset}) must be tuple of Tensors, not ${typeName(indices)}`,
     );
+  parsed(
+    name,
+    [
+      ["indices", "Tensor", undefined],
+      ["values", "Tensor", values],
+    ],
+    offset,
+  );
   const v = asTensor(values);
   if (v.dtype !== x.dtype)
     throw new PyError(
@@ -1524,6 +1581,7 @@ export function callMethod(t, name, g, kw, offset = 0) {
     case "masked_fill":
     case "masked_fill_": {
       const a = dimKw(["mask", "value"]);
+      overloaded(name, [a.mask, a.value], MASKED_FILL_OVERLOADS, offset);
       const mask = asTensor(a.mask);
       if (mask.dtype !== "bool")
         throw new PyError(
@@ -1732,7 +1790,7 @@ export function callMethod(t, name, g, kw, offset = 0) {
           ],
           offset,
         );
-      else scatterParsed(name, a.dim, a.index, a.src, offset);
+      else overloaded(name, [a.dim, a.index, a.src], SCATTER_OVERLOADS, offset);
       const out = scatterOp(
         name,
         t,
@@ -1799,7 +1857,7 @@ export function callMethod(t, name, g, kw, offset = 0) {
     case "index_put":
     case "index_put_": {
       const a = dimKw(["indices", "values", "accumulate=False"]);
-      const out = indexPut(name, t, a.indices, a.values, truthy(a.accumulate));
+      const out = indexPut(name, t, a.indices, a.values, truthy(a.accumulate), offset);
       return name.endsWith("_") ? inPlace(t, out) : out;
     }
     case "put":
