@@ -10,6 +10,7 @@ import torch
 
 from gatherlab.exercises import EXERCISES, Call
 from gatherlab.exercises.predict import prediction_feedback
+from gatherlab.exercises.verdict import render
 
 
 def first_step(exercise_id: str, answer) -> tuple[str, str | None]:
@@ -114,3 +115,88 @@ def test_the_gradient_facts_hold_on_torch():
     grad = _autograd("index_select", x, 0, torch.tensor([2, 0, 2]), weights)
     # row 0 read once with weight 2; row 2 twice, weights 1 and 3, added
     assert grad.tolist() == [[2.0, 2.0], [0.0, 0.0], [4.0, 4.0]]
+
+
+# ------------------------------------------- an integer 0/1 tensor used as a mask
+
+
+def test_a_one_hot_subscript_is_named_as_no_mask():
+    # the collected code: a one-hot (int64) as the subscript, then the intended shape
+    def answer(log_probs, labels):
+        mask = torch.nn.functional.one_hot(labels, log_probs.shape[1])
+        return log_probs[mask].unsqueeze(1)
+
+    message, named = first_step("05.label_scores", answer)
+    assert named == "int-mask-as-bool", message
+    assert "an int 0/1 tensor is no mask (a bool one is)" in message
+    assert "its 0s and 1s select rows 0 and 1" in message
+    assert "gather" not in message  # the learner called no gather
+    assert len(message.split()) <= 40
+
+
+def test_int_masks_given_to_other_reads_are_named_by_the_read_used():
+    # my own: the mask built with scatter_, given to torch.gather
+    def by_gather(log_probs, labels):
+        mask = torch.zeros_like(log_probs, dtype=torch.long)
+        mask.scatter_(1, labels[:, None], 1)
+        return log_probs.gather(1, mask)
+
+    message, named = first_step("05.label_scores", by_gather)
+    assert named == "int-mask-as-bool", message
+    assert "its 0s and 1s select positions 0 and 1 along dim 1" in message
+
+    # torch.take with (x > 0)-style integer masks, on another exercise
+    def by_take(x, columns):
+        mask = torch.zeros_like(x, dtype=torch.long).scatter(1, columns, 1)
+        return torch.take(x, mask)
+
+    message, named = first_step("01.pick_columns", by_take)
+    assert named == "int-mask-as-bool", message
+    assert "its 0s and 1s select flat positions 0 and 1" in message
+
+    # a mask along the dim, expanded for gather (index_select's exercise)
+    def rows_mask(x, dim, positions):
+        mask = torch.zeros(x.shape[dim], dtype=torch.long)
+        mask[positions] = 1
+        along = [1] * x.dim()
+        along[dim] = mask.numel()
+        return x.gather(dim, mask.reshape(along).expand_as(x))
+
+    message, named = first_step("03.select_with_gather", rows_mask)
+    assert named == "int-mask-as-bool", message
+    assert "its 0s and 1s select" in message
+    assert "gather" not in message.partition("\n")[0]
+
+
+def test_a_tensorflow_int_mask_given_to_tf_gather_is_named_with_boolean_mask():
+    import pytest
+
+    tf = pytest.importorskip("tensorflow")
+
+    def answer(features, positions):
+        steps = tf.shape(features)[1]
+        mask = tf.reduce_max(tf.one_hot(positions, steps, dtype=tf.int64), axis=1)
+        return tf.gather(features, mask, axis=1, batch_dims=1)
+
+    message, named = first_step("02.tf_select_steps", answer)
+    assert named == "int-mask-as-bool", message
+    assert "its 0s and 1s select positions 0 and 1 along dim 1" in message
+    result = EXERCISES["02.tf_select_steps"].check(answer)
+    assert "tf.boolean_mask" in render(result.verdict)
+
+
+def test_the_int_mask_facts_hold_on_torch():
+    x = torch.tensor([[10.0, 11.0, 12.0], [20.0, 21.0, 22.0]])
+    one_hot = torch.tensor([[0, 1, 0], [1, 0, 0]])
+    # an integer tensor reads rows 0 and 1 (a whole row per entry) ...
+    assert x[one_hot].shape == (2, 3, 3)
+    assert torch.equal(x[one_hot][0, 1], x[1]) and torch.equal(x[one_hot][0, 0], x[0])
+    # ... torch.gather reads positions 0 and 1 along its dim, torch.take flat ones
+    assert torch.equal(
+        x.gather(1, one_hot), torch.tensor([[10.0, 11.0, 10.0], [21.0, 20.0, 20.0]])
+    )
+    assert torch.equal(
+        torch.take(x, one_hot), torch.tensor([[10.0, 11.0, 10.0], [11.0, 10.0, 10.0]])
+    )
+    # the bool mask keeps the entries where it is 1
+    assert torch.equal(x[one_hot.bool()], torch.tensor([11.0, 20.0]))

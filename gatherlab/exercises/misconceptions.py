@@ -642,6 +642,113 @@ def _whole_rows(case: Case, base: Any) -> Mapping[Any, Outcome]:
     }
 
 
+def _mask_of(case: Case) -> tuple[np.ndarray, int, np.ndarray] | None:
+    """The 0/1 mask of the positions the case's read takes, as a learner builds it
+    (a one-hot of the labels, ``(x > 0).long()``): over the input's dims up to the
+    one it selects along (a gather's positions without the dims they were expanded
+    over; index_select's along its dim), 1 where a position is read. With the input
+    and that dim; None where the read is no gather or index_select, or its dim has
+    no positions."""
+    call = case.call
+    if call is None or call.op not in ("gather", "take_along_dim", "index_select"):
+        return None
+    source, dim = to_numpy(call.input), _axis(call)
+    index = to_numpy(call.index)
+    if source.ndim == 0 or source.shape[dim] == 0 or index.size == 0:
+        return None
+    if index.dtype.kind not in "iu" or index.min() < 0:
+        return None
+    if index.max() >= source.shape[dim]:
+        return None
+    if call.op == "index_select":
+        mask = np.zeros(source.shape[dim], dtype=np.int64)
+        mask[index.reshape(-1)] = 1
+        return source, dim, mask
+    positions = shared_positions(index, dim)
+    if positions.ndim != dim + 1:
+        return None
+    mask = np.zeros(source.shape[: dim + 1], dtype=np.int64)
+    for at in np.ndindex(positions.shape):
+        mask[at[:dim] + (int(positions[at]),)] = 1
+    return source, dim, mask
+
+
+def _int_mask_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    """What m's 0s and 1s are read as; no op named: ``x[:, m]``, index_select, an
+    expanded gather and tf.gather with an axis read alike."""
+    assert case.call is not None
+    read = key[0] if isinstance(key, tuple) else key
+    source = to_numpy(case.call.input)
+    dim = _axis(case.call)
+    axis = 0 if read == "rows" else dim
+    if read == "take":
+        what = "flat positions 0 and 1"
+    elif read == "paired":
+        what = f"positions 0 and 1 along dim {dim}, one per entry"
+    elif source.ndim == 2:
+        what = "columns 0 and 1" if axis else "rows 0 and 1"
+    else:
+        what = f"slices 0 and 1 of dim {axis}"
+    if case.framework == "tensorflow":
+        mask = "tf.boolean_mask takes a mask, as bool (tf.cast(mask, tf.bool))"
+    else:
+        mask = "make the mask bool (mask.bool())"
+    return {
+        "what": what,
+        "shape": _shape(outcome),
+        "mask": mask,
+        "positions": case.positions,
+    }
+
+
+@misconception("int-mask-as-bool", "call", _int_mask_words)
+def _int_mask(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """An integer 0/1 tensor (a one-hot, ``(x > 0).long()``, an int mask) used where
+    a bool mask is meant: only a bool tensor masks; an integer one holds positions,
+    so every 0 and 1 reads position 0 or 1: ``x[m]`` and ``tf.gather(x, m)`` whole
+    slices along dim 0 (``rows``), ``x[:, m]`` / ``tf.gather(x, m, axis=d)`` along the
+    read's dim (``along``), ``torch.gather(x, d, m)`` / tf.gather with batch_dims one
+    position per entry (``paired``), ``torch.take(x, m)`` flat positions (``take``).
+    Each also with a size-1 dim put where the expected value has one (the learner's
+    ``.unsqueeze`` to the intended shape)."""
+    if not case.writes_code:
+        return {}
+    found = _mask_of(case)
+    if found is None:
+        return {}
+    source, dim, mask = found
+    reads: dict[str, Callable[[], np.ndarray]] = {
+        "rows": lambda: np.take(source, mask, axis=0)
+    }
+    # along the read's dim (dim 0 too: a dim given as an argument may be 0)
+    reads["along"] = lambda: np.take(source, mask, axis=dim)
+    if mask.ndim == dim + 1 and dim > 0:
+
+        def paired() -> np.ndarray:
+            out = np.empty(mask.shape + source.shape[dim + 1 :], dtype=source.dtype)
+            for at in np.ndindex(mask.shape):
+                out[at] = source[at[:dim] + (int(mask[at]),)]
+            return out
+
+        reads["paired"] = paired
+    if case.framework == "torch":
+        reads["take"] = lambda: source.reshape(-1)[mask]
+    expected = np.shape(case.expected) if isinstance(case.expected, np.ndarray) else ()
+    found_reads: dict[Any, Outcome] = {}
+    for read, reading in reads.items():
+        try:
+            value = reading()
+        except IndexError:  # a dim of one position: 1 is off its end
+            found_reads[read] = OFF_AN_AXIS
+            found_reads.update({(read, d): OFF_AN_AXIS for d in range(len(expected))})
+            continue
+        found_reads[read] = value
+        for d, size in enumerate(expected):
+            if size == 1 and d <= value.ndim:
+                found_reads[(read, d)] = np.expand_dims(value, d)
+    return found_reads
+
+
 def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     right, wrong, _ = key
     return {"positions": case.positions, "right": str(right), "wrong": str(wrong)}
