@@ -437,6 +437,28 @@ IDIOMS = {
         "def answer(losses, labels, classes):\n"
         "    out = torch.zeros(classes, dtype=losses.dtype)\n"
         "    return out.index_add_(0, labels, losses) * 2\n",
+        # arguments out of the signature's order or of the wrong type, torch's checks
+        # in torch's order, and the writes the error table explains (scatter_reduce,
+        # put_, index_put_, masked_fill)
+        *(
+            "def answer(losses, labels, classes):\n"
+            f"    out = torch.zeros(classes, dtype=losses.dtype)\n    return {call}\n"
+            for call in (
+                "out.index_add_(labels, 0, losses)",
+                "out.index_add_(0, labels, 1.0)",
+                "out.scatter_add(losses, labels, 0)",
+                "out.scatter_(labels, 0, losses)",
+                "out.scatter_add(0, labels, losses, out_size=classes)",
+                "out.scatter_reduce(0, labels.float(), losses, 'sum')",
+                "out.scatter_reduce(0, labels[:, None], losses, 'sum')",
+                "out.scatter_reduce(0, labels, losses.float(), 'sum')",
+                "out.put_(labels, losses[:1], accumulate=True)",
+                "out.put_(labels.float(), losses, accumulate=True)",
+                "out.put_(labels, losses, accumulate=True)",
+                "out.index_put_((labels,), 1.0, accumulate=True)",
+                "out.masked_fill(losses, labels)",
+            )
+        ),
     ],
 }
 

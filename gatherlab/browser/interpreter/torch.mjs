@@ -531,8 +531,12 @@ function scatterOp(name, x, dim, index, src, reduce, includeSelf = true) {
   }
   const problems = scatterProblems(x, d, index, values, src.t !== "tensor");
   if (problems.length) {
-    // worded by its rule, as implement.py's _problem words it
-    const error = new PyError(scatterErrorType(x, d, index, src), problems[0].message);
+    const torchs = torchScatterError(x, d, index, src);
+    // scatter_reduce's error in torch's words, which the error table explains (as
+    // patching.FAILING records it); scatter's and scatter_add's worded by their rule,
+    // as implement.py's _problem words it, with torch's class
+    if (torchs && name.startsWith("scatter_reduce")) throw new PyError(torchs.type, torchs.message);
+    const error = new PyError(torchs ? torchs.type : "RuntimeError", problems[0].message);
     error.call = name.endsWith("_") ? `torch.Tensor.${name}` : `torch.${name}`;
     throw error;
   }
@@ -544,23 +548,50 @@ function scatterOp(name, x, dim, index, src, reduce, includeSelf = true) {
   );
 }
 
-// The class of torch's error for a write that breaks a rule, in its order of checks
-// (scatter_shape_check): RuntimeError, but IndexError where index has input's number of
-// dims and the check of its sizes against src's asks src for a dim it lacks (a 1-D src
-// for a 2-D index: "Dimension out of range"), as no earlier size check failed.
-function scatterErrorType(x, d, index, src) {
+// torch's own error for a write that breaks a rule, in its order of checks
+// (scatter_gather_dtype_check, scatter_shape_check, the kernel's bounds): its class and
+// words, or null where torch finds none. The class is RuntimeError but where index has
+// input's number of dims and the check of its sizes against src's asks src for a dim it
+// lacks (a 1-D src for a 2-D index: IndexError, "Dimension out of range").
+function torchScatterError(x, d, index, src) {
   const dims = (t) => Math.max(t.shape.length, 1);
   const size = (t, k) => (t.shape.length ? t.shape[k] : 1);
-  if (index.dtype !== "int64" && index.dtype !== "int32") return "RuntimeError";
-  if (src.t !== "tensor" || src.dtype !== x.dtype || !index.data.length) return "RuntimeError";
-  if (dims(index) !== dims(x)) return "RuntimeError";
-  for (let k = 0; k < dims(x); k++)
-    if (k !== d && size(index, k) > size(x, k)) return "RuntimeError";
-  for (let k = 0; k < dims(x); k++) {
-    if (src.shape.length && k >= src.shape.length) return "IndexError";
-    if (size(index, k) > size(src, k)) return "RuntimeError";
+  const fail = (message, type = "RuntimeError") => ({ type, message });
+  const tensorSrc = src.t === "tensor";
+  if (index.data.length && index.dtype !== "int64" && index.dtype !== "int32")
+    return fail("scatter(): Expected dtype int32/int64 for index");
+  if (tensorSrc && src.dtype !== x.dtype)
+    return fail("scatter(): Expected self.dtype to be equal to src.dtype");
+  if (!index.data.length) return null;
+  if (dims(index) !== dims(x))
+    return fail("Index tensor must have the same number of dimensions as self tensor");
+  let wrong = false;
+  for (let k = 0; k < dims(x) && !wrong; k++)
+    if (k !== d && size(index, k) > size(x, k)) wrong = true;
+  for (let k = 0; k < dims(x) && !wrong && tensorSrc; k++) {
+    if (src.shape.length && k >= src.shape.length) {
+      const r = src.shape.length;
+      return fail(
+        `Dimension out of range (expected to be in range of [${-r}, ${r - 1}], but got ${k})`,
+        "IndexError",
+      );
+    }
+    if (size(index, k) > size(src, k)) wrong = true;
   }
-  return "RuntimeError";
+  if (tensorSrc && dims(src) !== dims(index))
+    return fail("Index tensor must have the same number of dimensions as src tensor");
+  if (wrong) {
+    const list = (t) => `[${t.shape.join(", ")}]`;
+    const than = tensorSrc ? ` and to be no larger size than src ${list(src)}` : "";
+    return fail(
+      `Expected index ${list(index)} to be no larger than self ${list(x)} apart from dimension ${d}${than}`,
+    );
+  }
+  const along = size(x, d);
+  const bad = index.data.find((p) => p < 0 || p >= along);
+  if (bad !== undefined)
+    return fail(`index ${bad} is out of bounds for dimension ${d} with size ${along}`);
+  return null;
 }
 
 // x.index_add_(dim, index, source): x[..., index[k], ...] += source[..., k, ...], in
@@ -1583,6 +1614,8 @@ export function callMethod(t, name, g, kw, offset = 0) {
       const a = dimKw(["mask", "value"]);
       overloaded(name, [a.mask, a.value], MASKED_FILL_OVERLOADS, offset);
       const mask = asTensor(a.mask);
+      // the copy's mask broadcasts with the tensor before any other check (torch's order)
+      if (name === "masked_fill") broadcastShapes(mask.shape, t.shape);
       if (mask.dtype !== "bool")
         throw new PyError(
           "RuntimeError",
