@@ -113,10 +113,26 @@ def _tf_tensor_scatter_int(losses, labels, classes):
     return torch.tensor(sums.numpy(), dtype=losses.dtype)
 
 
+def _gathered_long(log_probs, labels):
+    return log_probs.long().gather(1, labels.unsqueeze(1))
+
+
+def _gathered_long_back(log_probs, labels):
+    return log_probs.long().to(log_probs.dtype).gather(1, labels.unsqueeze(1))
+
+
+def _scatter_add_long_kept(losses, labels, classes):
+    return torch.zeros(classes, dtype=torch.long).scatter_add_(0, labels, losses.long())
+
+
 TRUNCATED = [
     ("06.class_loss_sums", _scatter_add_long),
     ("06.class_loss_sums", _index_put_int),
     ("06.class_loss_sums", _tf_tensor_scatter_int),
+    # an integer result too: the truncation, which explains its dtype, comes first
+    ("06.class_loss_sums", _scatter_add_long_kept),
+    ("05.label_scores", _gathered_long),
+    ("05.label_scores", _gathered_long_back),
 ]
 
 
@@ -129,7 +145,8 @@ def test_values_cast_to_integers_before_a_write_are_named(exercise_id, answer):
     result = check(exercise_id, answer)
     assert result.verdict is not None
     assert result.verdict.misconception == "values-truncated", result.words
-    assert "cast to integers before the write" in result.message
+    step = "read" if exercise_id.startswith("05.") else "write"
+    assert f"cast to integers before the {step}" in result.message
     assert "Only the index must be integer" in result.words
     # no op the learner never called is named
     for op in ("index_add_", "scatter_add_", "tf."):
@@ -190,34 +207,28 @@ PAGE_CODE = {
 
 
 def test_the_page_names_them_as_the_notebook_does():
-    payloads = {k: payload(EXERCISES[k]) for k in PAGE_CODE}
-    said = node_judges({k: {"wrong": v} for k, v in PAGE_CODE.items()}, payloads)
-    for exercise_id, code in PAGE_CODE.items():
-        names: dict = {"torch": torch}
-        exec(code, names)
-        result = check(exercise_id, names["answer"])
-        page = said[exercise_id]["wrong"]
-        assert not page["passed"]
-        assert page["mistake"] == result.message.replace("`", ""), exercise_id
-
-
-def test_a_write_rule_is_said_of_the_result_for_code_answers():
-    def halved(values, segments, count):
-        out = torch.zeros(count, dtype=values.dtype)
-        return out.scatter_reduce(0, segments, values / 2, "mean", include_self=False)
-
-    message = check("06.segment_means", halved).message
-    assert "each written position holds the mean of the values written there" in message
-    assert "scatter_reduce" not in message
-
-    def marked_twice(labels, classes):
-        rows = torch.zeros(len(labels), classes, dtype=torch.int64)
-        return rows.scatter_(1, labels.unsqueeze(1), 2)
-
-    message = check("06.one_hot", marked_twice).message
-    assert "only the positions an index entry points to are written" in message
-    # the facts: unwritten positions keep their value, a written one without it
-    out = torch.full((3,), 9.0).scatter_reduce(
-        0, torch.tensor([0, 0]), torch.tensor([1.0, 3.0]), "mean", include_self=False
+    answers = {k: {"wrong": v} for k, v in PAGE_CODE.items()}
+    answers["06.class_loss_sums"]["int"] = (
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.zeros(classes, dtype=torch.long)\n"
+        "    return sums.scatter_add_(0, labels, losses.long())\n"
     )
-    assert out.tolist() == [2.0, 9.0, 9.0]
+    answers["05.label_scores"] = {
+        "int": (
+            "def answer(log_probs, labels):\n"
+            "    return log_probs.long().gather(1, labels.unsqueeze(1))\n"
+        )
+    }
+    payloads = {k: payload(EXERCISES[k]) for k in answers}
+    said = node_judges(answers, payloads)
+    for exercise_id, pair in answers.items():
+        for which, code in pair.items():
+            names: dict = {"torch": torch}
+            exec(code, names)
+            result = check(exercise_id, names["answer"])
+            page = said[exercise_id][which]
+            assert not page["passed"]
+            assert page["mistake"] == result.message.replace("`", ""), (
+                exercise_id,
+                which,
+            )

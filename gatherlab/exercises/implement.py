@@ -390,7 +390,7 @@ class Implement(Exercise):
         if run.error is None:
             early = self._python_only(case, run, expected)
             if early is not None:
-                return judged(self.id, early, details)
+                return judged(self.id, self._truncated(early, runs) or early, details)
         found = self._named(runs) or (
             self._unwritten(answer, case, run) if run.error is None else None
         )
@@ -400,6 +400,17 @@ class Implement(Exercise):
             # the library's own words, quoted under the words that explain them
             details = (*details, f"The library said: {short_error(run.error)}")
         return judged(self.id, found, details)
+
+    def _truncated(self, early: Verdict, runs: list[Run]) -> Verdict | None:
+        """A result of an integer dtype whose values are the values truncated
+        (``values.long()`` before the op): the truncation, which explains the dtype
+        too, before the dtype (exercises.mjs's judge alike)."""
+        if early.template not in ("differ.dtype", self.dtype_template):
+            return None
+        found = self._named(runs)
+        if found is None or found.misconception != "values-truncated":
+            return None
+        return found
 
     def _repaired(self, answer: Callable[..., Any], runs: list[Run]) -> Verdict | None:
         """An answer built in several steps, stopped by an error (a float index, a

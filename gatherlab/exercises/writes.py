@@ -36,6 +36,7 @@ from gatherlab.exercises.misconceptions import (
     Raised,
     _first_difference,
     misconception,
+    run,
 )
 from gatherlab.exercises.verdict import Field, phrase
 from gatherlab.trace import format_value
@@ -808,17 +809,37 @@ def _short_sizes(case: Case, base: Any) -> Mapping[Any, Outcome]:
     }
 
 
+def _truncated_values(case: Case) -> tuple[Any, str, str] | None:
+    """The float values an op writes (a write's src) or reads (a read's input, where
+    the learner's answer is no index), their name and the step: None where they
+    are not floats."""
+    import torch
+
+    write = _writes_of(case)
+    if write is not None:
+        values, name, step = write.src, write.src_name, "write"
+    elif case.call is not None and not case.index_answer and case.writes_code:
+        values, name, step = case.call.input, case.call.input_name, "read"
+    else:
+        return None
+    if not isinstance(values, torch.Tensor) or not values.is_floating_point():
+        return None
+    return values, name, step
+
+
 def _truncated_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    write, where = _base_words(case, outcome)
-    values = to_numpy(write.src)
-    fraction = next(
-        (v for v in np.ravel(values) if float(v) != float(np.trunc(v))), values.flat[0]
-    )
+    found = _truncated_values(case)
+    assert found is not None
+    values, name, step = found
+    where = _first_difference(outcome, case.expected) or (0,) * np.ndim(case.expected)
+    flat = to_numpy(values).reshape(-1)
+    fraction = next((v for v in flat if float(v) != float(np.trunc(v))), flat[0])
     return {
         "where": entry("out", where),
-        "got": _at(outcome, where),
+        "got": _at(np.asarray(outcome) + 0, where),  # -0.0 as 0
         "expected": _at(case.expected, where),
-        "src": write.src_name,
+        "src": name,
+        "step": step,
         "value": format_value(fraction),
         "truncated": format_value(np.trunc(fraction).astype(np.int64)),
     }
@@ -826,17 +847,18 @@ def _truncated_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
 
 @misconception("values-truncated", "call", _truncated_words, family="write")
 def _values_truncated(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """The values written cast to an integer dtype first (``.long()``,
-    ``tf.cast(values, tf.int64)``), in the belief that the write needs integers
-    there as it does for its positions: each value is truncated toward 0 before the
-    write."""
-    import torch
-
+    """The values an op writes or reads cast to an integer dtype first
+    (``.long()``, ``tf.cast(values, tf.int64)``), in the belief that the op needs
+    integers there as it does for its positions: each value is truncated toward 0
+    before the op."""
+    found = _truncated_values(case)
+    if found is None:
+        return {}
+    values = found[0].trunc()
+    # where every value is whole the op is unchanged (the words need a case with a
+    # fraction, which the search words it on)
     write = _writes_of(case)
-    if write is None or not isinstance(write.src, torch.Tensor):
-        return {}
-    if not write.src.is_floating_point():
-        return {}
-    # where every value is whole the write is unchanged (the words need a case
-    # with a fraction, which the search words it on)
-    return {"int": run_write(replace(write, src=write.src.trunc()), case)}
+    if write is not None:
+        return {"int": run_write(replace(write, src=values), case)}
+    assert case.call is not None
+    return {"int": run(replace(case.call, input=values), case.finish)}

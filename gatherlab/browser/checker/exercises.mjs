@@ -708,7 +708,7 @@ function judged(payload, answer) {
       return v("implement.forbidden", { case: found.case, name: found.forbidden });
     if (found.syntax) return v("page.syntax", { error: found.syntax });
     const early = payload.kind === "implement" && typeDifference(payload, found);
-    if (early) return early;
+    if (early) return truncatedFirst(payload, early, found.outputs) ?? early;
     // the notebook asks that the result come from one of them; an answer that raised
     // before it could call one is told its error, as the notebook does
     const failing = payload.cases.findIndex((c, k) => !equals(found.outputs[k], c.expected));
@@ -768,6 +768,22 @@ function repairedStep(payload, answer, mine) {
     },
     misconception: second.misconception,
   };
+}
+
+// implement._truncated: a result of the wrong dtype whose values are the values
+// truncated (values.long() before the op) is told the truncation, where the first
+// misconception matching every case is values-truncated
+function truncatedFirst(payload, early, outputs) {
+  if (![payload.dtype_template ?? "differ.dtype", "differ.dtype"].includes(early.template))
+    return null;
+  const candidates = payload.cases[0].misconceptions;
+  for (let j = 0; j < candidates.length; j++) {
+    if (payload.cases.every((c, k) => equals(outputs[k], c.misconceptions[j].output, c.expected)))
+      return candidates[j].id === "values-truncated"
+        ? payload.misconceptions[candidates[j].id]
+        : null;
+  }
+  return null;
 }
 
 // implement._python_only's strict checks (compare.differences) on the first case the
