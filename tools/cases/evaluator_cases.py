@@ -843,6 +843,7 @@ def build() -> dict[str, Any]:
         "f.masked_fill(torch.ones(5), torch.tensor(1.0))",
         "f.masked_fill(torch.ones(4), torch.ones(4))",
         "f.masked_fill(torch.ones(4), torch.tensor(1.0))",
+        "f.clone().masked_fill_(j[:, None], 2.0)",
         "f.index_put((j,), 1.0)",
         "f.scatter_add(0, i, torch.ones(3, 1), dim_size=3)",
         "tf.gather(tf.constant([1.0, 2.0]), tf.constant([0.0, 1.0]))",

@@ -457,6 +457,7 @@ IDIOMS = {
                 "out.put_(labels, losses, accumulate=True)",
                 "out.index_put_((labels,), 1.0, accumulate=True)",
                 "out.masked_fill(losses, labels)",
+                "out.masked_fill_(labels, 1.0)",
             )
         ),
     ],

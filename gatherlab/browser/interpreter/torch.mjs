@@ -1012,6 +1012,16 @@ export const TORCH_DTYPES = {
   float16: "float16",
   half: "float16",
 };
+// The C++ type torch names a dtype by in some of its words (a TypeMeta's name).
+const C_TYPES = {
+  float32: "float",
+  float64: "double",
+  int64: "long int",
+  int32: "int",
+  int16: "short int",
+  int8: "signed char",
+  uint8: "unsigned char",
+};
 export const torchDtypeName = (d) =>
   ({
     int64: "Long",
@@ -1619,7 +1629,7 @@ export function callMethod(t, name, g, kw, offset = 0) {
       if (mask.dtype !== "bool")
         throw new PyError(
           "RuntimeError",
-          `masked_fill_ only supports boolean masks, but got mask with dtype ${torchDtypeName(mask.dtype)}`,
+          `masked_fill_ only supports boolean masks, but got mask with dtype ${C_TYPES[mask.dtype] ?? mask.dtype}`,
         );
       if (a.value.t === "tensor" && a.value.shape.length)
         throw new PyError(
