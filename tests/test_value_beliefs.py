@@ -200,3 +200,72 @@ def test_the_int_mask_facts_hold_on_torch():
     )
     # the bool mask keeps the entries where it is 1
     assert torch.equal(x[one_hot.bool()], torch.tensor([11.0, 20.0]))
+
+
+# ------------------------------ tf.gather given an index built for torch.gather
+
+
+def _expanded_answer(batch_dims: bool):
+    def answer(features, positions):
+        import tensorflow as tf
+
+        width = tf.shape(features)[2:]
+        index = tf.broadcast_to(
+            positions[:, :, None], tf.concat([tf.shape(positions), width], 0)
+        )
+        if batch_dims:
+            return tf.gather(features, index, axis=1, batch_dims=1)
+        return tf.gather(features, index, axis=1)
+
+    return answer
+
+
+def test_tf_gather_given_torch_gathers_expanded_index_is_named_as_another_op():
+    import pytest
+
+    pytest.importorskip("tensorflow")
+    for batch_dims, shape in ((False, "(2, 2, 2, 2, 2)"), (True, "(2, 2, 2, 2)")):
+        answer = _expanded_answer(batch_dims)
+        message, named = first_step("02.tf_select_steps", answer)
+        assert named == "slices-for-expanded-index", message
+        assert (
+            "tf.gather is no torch.gather: it reads a whole slice per index entry"
+            in (message)
+        )
+        assert f"your result has shape {shape}" in message
+        fix = render(EXERCISES["02.tf_select_steps"].check(answer).verdict)
+        assert "tf.gather(features, positions, axis=1, batch_dims=1)" in fix
+
+
+def test_a_torch_subscript_given_the_expanded_index_is_named_as_no_gather():
+    def every_row(features, positions):
+        index = positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
+        return features[:, index]
+
+    def paired(features, positions):
+        index = positions.unsqueeze(-1).expand(-1, -1, features.shape[-1])
+        return features[torch.arange(features.shape[0])[:, None, None], index]
+
+    for answer in (every_row, paired):
+        message, named = first_step("02.select_steps", answer)
+        assert named == "slices-for-expanded-index", message
+        assert "a subscript is no torch.gather" in message
+        assert "tf.gather" not in message
+
+
+def test_the_tf_gather_facts_hold_on_tensorflow():
+    import pytest
+
+    tf = pytest.importorskip("tensorflow")
+    params = tf.reshape(tf.range(2 * 3 * 4), (2, 3, 4))
+    index = tf.constant([[[2] * 4, [0] * 4], [[1] * 4, [1] * 4]])  # (2, 2, 4)
+    # a whole slice per index entry: the index's shape in place of axis 1
+    assert tf.gather(params, index, axis=1).shape == (2, 2, 2, 4, 4)
+    # with batch_dims=1, the index's dims after the batch dims in place of axis 1
+    assert tf.gather(params, index, axis=1, batch_dims=1).shape == (2, 2, 4, 4)
+    positions = index[:, :, 0]
+    paired = tf.gather(params, positions, axis=1, batch_dims=1)
+    expected = torch.gather(
+        torch.tensor(params.numpy()), 1, torch.tensor(index.numpy())
+    )
+    assert (paired.numpy() == expected.numpy()).all()

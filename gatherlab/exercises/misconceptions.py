@@ -1341,21 +1341,41 @@ def _slices_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     dim = _axis(case.call)
     positions = shared_positions(to_numpy(case.call.index), dim)
+    name, batch = case.call.input_name, key == "slices"
+    if case.framework == "tensorflow":
+        replaced = "the index's dims after batch_dims" if batch else "the index's shape"
+        belief = (
+            f"tf.gather is no torch.gather: it reads a whole slice per index entry, "
+            f"{replaced} in place of axis {dim}"
+        )
+        fix = (
+            f"tf.gather({name}, {case.positions}, axis={dim}, batch_dims={dim}) pairs "
+            f"each batch row with its own positions"
+        )
+    else:
+        belief = (
+            "a subscript is no torch.gather: it reads a whole slice per index entry, "
+            "not one element"
+        )
+        fix = "torch.gather takes the expanded index; a subscript the positions"
     return {
+        "belief": belief,
         "shape": _shape(outcome),
         "expected": _shape(case.expected),
         "positions": case.positions,
         "count": shape_text(positions.shape),
         "dim": str(dim),
+        "fix": fix,
     }
 
 
 @misconception("slices-for-expanded-index", "call", _slices_words)
 def _slices(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """An index expanded over the dims after ``dim``, as gather needs, given to an op
-    that takes a whole slice for each index entry (tf.gather with batch_dims,
-    index_select, ``x[rows, index]``): each copy reads the whole slice, so the
-    result has those dims twice."""
+    that takes a whole slice for each index entry: each copy reads the whole slice,
+    so the result has those dims twice. ``slices``: batch rows paired (tf.gather
+    with batch_dims, ``x[rows, index]``); ``every-row``: not paired, every batch row
+    reads every entry (tf.gather with an axis alone, ``x[:, index]``)."""
     if not _gathering(case) or not case.writes_code or case.finish is not None:
         return {}
     assert case.call is not None
@@ -1372,7 +1392,10 @@ def _slices(case: Case, base: Any) -> Mapping[Any, Outcome]:
     out = np.empty(index.shape + source.shape[dim + 1 :], dtype=source.dtype)
     for at in np.ndindex(index.shape):
         out[at] = source[at[:dim] + (int(index[at]),)]
-    return {"slices": out}
+    found: dict[str, Outcome] = {"slices": out}
+    if dim > 0:
+        found["every-row"] = np.take(source, index, axis=dim)
+    return found
 
 
 def _other_size_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
