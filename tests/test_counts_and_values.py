@@ -232,3 +232,43 @@ def test_the_page_names_them_as_the_notebook_does():
                 exercise_id,
                 which,
             )
+
+
+# ------------------------------------------------------------------ the learner's op
+
+
+def _indexed_plus_one(x, columns):
+    return x[torch.arange(len(x))[:, None], columns] + 1
+
+
+def _gathered_plus_one(x, columns):
+    return torch.gather(x, 1, columns) + 1
+
+
+def test_a_reads_rule_names_its_op_only_where_the_answer_called_it():
+    indexed = check("01.pick_columns", _indexed_plus_one).message
+    assert "each entry is out[i, j] = x[i, columns[i, j]]" in indexed
+    assert "gather" not in indexed
+    gathered = check("01.pick_columns", _gathered_plus_one).message
+    assert "gather along dim 1 reads out[i, j] = x[i, columns[i, j]]" in gathered
+
+    # a shape: the rule of the result, in neutral words where gather was not called
+    def twice(x, columns):
+        return torch.stack([x[torch.arange(len(x))[:, None], columns]] * 2)
+
+    wide = check("01.pick_columns", twice).message
+    assert "the result has one value per index entry, in the index's shape" in wide
+    # the page alike
+    answers = {
+        "01.pick_columns": {
+            "indexed": "def answer(x, columns):\n"
+            "    return x[torch.arange(len(x))[:, None], columns] + 1\n",
+            "gathered": "def answer(x, columns):\n"
+            "    return torch.gather(x, 1, columns) + 1\n",
+        }
+    }
+    said = node_judges(
+        answers, {"01.pick_columns": payload(EXERCISES["01.pick_columns"])}
+    )
+    assert said["01.pick_columns"]["indexed"]["mistake"] == indexed
+    assert said["01.pick_columns"]["gathered"]["mistake"] == gathered

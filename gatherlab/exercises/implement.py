@@ -32,7 +32,7 @@ from gatherlab.exercises.misconceptions import (
     explain,
     reproduces,
 )
-from gatherlab.exercises.oprules import shape_rule, value_rule
+from gatherlab.exercises.oprules import names_no_op, shape_rule, value_rule
 from gatherlab.exercises.patching import (
     ForbiddenOpError,
     SpiedCall,
@@ -499,6 +499,12 @@ class Implement(Exercise):
             False, "implement.unwritten", case=case.name, where=entry("out", where)
         )
 
+    @staticmethod
+    def _names_no_op(case: Case, run: Run) -> bool:
+        """Whether the rules must name no op: the answer never called the op of the
+        case's read (it indexed, looped or used TensorFlow)."""
+        return names_no_op(case, {call.op.rstrip("_") for call in run.calls})
+
     def _fallback(self, case: Case, run: Run, expected: Any) -> Verdict:
         """What is known without a misconception: the error and the rule its call
         broke, or the first wrong coordinate and what it should read."""
@@ -548,7 +554,7 @@ class Implement(Exercise):
                 "expected_shape": shape_text(want.shape),
             }
             # the rule of the op the exercise is about, where one gives the shape
-            op_rule = shape_rule(case, self.tf_op)
+            op_rule = shape_rule(case, self.tf_op, self._names_no_op(case, run))
             if op_rule is not None:
                 return Verdict(
                     False, "implement.wrong_shape_rule", {**shapes, "rule": op_rule}
@@ -570,7 +576,7 @@ class Implement(Exercise):
             else None
         )
         # the rule every value follows, before the entry that breaks it
-        op_rule = value_rule(case)
+        op_rule = value_rule(case, self._names_no_op(case, run))
         ruled = "_rule" if op_rule is not None else ""
         if op_rule is not None:
             fields.update(rule=op_rule, expected=format_value(want[where]))

@@ -71,8 +71,9 @@ def read_formula(case: Case) -> str | None:
     return f"out[{', '.join(letters)}] = {name}[{', '.join(source_subs)}]"
 
 
-def value_rule(case: Case) -> Phrase | None:
-    """The rule every value of the case's read or write follows, as a phrase."""
+def value_rule(case: Case, neutral: bool = False) -> Phrase | None:
+    """The rule every value of the case's read or write follows, as a phrase;
+    ``neutral``: naming no op (an answer that never called the case's op)."""
     write = case.write
     if write is not None and hasattr(write, "op"):
         # the learner's code may write with another op than the exercise's (a
@@ -83,7 +84,7 @@ def value_rule(case: Case) -> Phrase | None:
     if formula is None:
         return None
     assert case.call is not None
-    if case.framework == "tensorflow":
+    if case.framework == "tensorflow" or (neutral and case.call.op != "take_along_dim"):
         return phrase("rule.value_each", formula=formula)
     if case.call.op == "take":
         negative = bool((to_numpy(case.call.index) < 0).any())
@@ -97,6 +98,9 @@ def value_rule(case: Case) -> Phrase | None:
     wraps = case.call.op == "take_along_dim" and (
         (index < 0).any() or (index >= source.shape[axis]).any()
     )
+    if neutral:
+        template = "rule.value_each_wraps" if wraps else "rule.value_each"
+        return phrase(template, formula=formula)
     template = "rule.value_read_wraps" if wraps else "rule.value_read"
     return phrase(template, op=case.call.op, dim=dim, formula=formula)
 
@@ -138,9 +142,10 @@ def _result_value_rule(write: Any) -> Phrase:
     return phrase("rule.result_one")
 
 
-def shape_rule(case: Case, tf_op: str = "") -> Phrase | None:
+def shape_rule(case: Case, tf_op: str = "", neutral: bool = False) -> Phrase | None:
     """The rule the case's result shape follows, as a phrase: ``tf_op`` names the
-    TensorFlow op a TensorFlow exercise asks for ("gather_nd", else tf.gather)."""
+    TensorFlow op a TensorFlow exercise asks for ("gather_nd", else tf.gather);
+    ``neutral``: naming no op (an answer that never called the case's op)."""
     write = case.write
     if write is not None and hasattr(write, "op"):
         return phrase("rule.shape_write")
@@ -153,9 +158,24 @@ def shape_rule(case: Case, tf_op: str = "") -> Phrase | None:
             if tf_op == "gather_nd"
             else "rule.shape_tf_gather"
         )
+    any_op = "_any" if neutral else ""
     if call.op == "index_select":
         dim = int(call.axis or 0) % max(to_numpy(call.input).ndim, 1)
-        return phrase("rule.shape_index_select", dim=str(dim))
+        return phrase(f"rule.shape_index_select{any_op}", dim=str(dim))
     if call.op == "take_along_dim":
-        return phrase("rule.shape_take_along_dim")
+        return phrase(f"rule.shape_take_along_dim{any_op}")
+    if neutral:
+        return phrase("rule.shape_read_any")
     return phrase("rule.shape_read", op=call.op)
+
+
+def names_no_op(case: Case, called: set[str]) -> bool:
+    """Whether an answer's rules must name no op: a torch read it could make with any
+    op (an implement exercise's), and none of ``called`` (the ops it called, by
+    name: ``gather``) is the case's op."""
+    call = case.call
+    if call is None or case.write is not None or case.framework != "torch":
+        return False
+    if case.index_answer or not case.writes_code:
+        return False
+    return call.op not in called

@@ -232,7 +232,7 @@ RULE_TEMPLATES = {
 def _with_rules(listed: list[dict[str, Any]], search: Search, tf_op: str = "") -> None:
     """Each case's rules of its op, as the fallback states them first (a phrase, or
     None): ``rule`` for a wrong value, ``shape_rule`` for a wrong shape."""
-    from gatherlab.exercises.oprules import shape_rule, value_rule
+    from gatherlab.exercises.oprules import names_no_op, shape_rule, value_rule
 
     for item, case in zip(listed, search.cases, strict=True):
         rules = (
@@ -246,6 +246,11 @@ def _with_rules(listed: list[dict[str, Any]], search: Search, tf_op: str = "") -
         item["rule"], item["shape_rule"] = (
             None if rule is None else field_json(rule) for rule in rules
         )
+        if names_no_op(case, set()):  # the words for an answer that never called it
+            neutral = (value_rule(case, True), shape_rule(case, tf_op, True))
+            item["rule_any"], item["shape_rule_any"] = (
+                None if rule is None else field_json(rule) for rule in neutral
+            )
 
 
 def _cases(
@@ -467,6 +472,11 @@ def _implement(exercise: Any) -> dict[str, Any]:
         "framework": framework_of(exercise.cases[0][1]),
         "forbid": list(exercise.forbid),
         "require": list(exercise.require),
+        # the op of the intended read, whose rules an answer that never calls it is
+        # told naming no op (oprules.names_no_op)
+        "read_op": exercise.search.cases[0].call.op
+        if exercise.search.cases[0].call is not None
+        else None,
         # the notebook's pass, word for word; the counts are in notebook_checks
         "passed": Verdict(
             True, "passed.implement_invalid" if invalid else "passed.implement"

@@ -377,6 +377,7 @@ function outputsOf(payload, answer) {
   }
   const require = payload.require ?? [];
   const missing = require.length > 0 && !require.some((name) => calls.has(name));
+  results.calls = calls; // the fallback's rules name an op only where it was called
   return { outputs: results, missing };
 }
 
@@ -909,6 +910,14 @@ function fallback(payload, mine) {
     misconception: null,
   });
   const kind = payload.kind === "fix" ? "fix" : "implement";
+  // oprules.names_no_op: an answer that never called the read's op is told its rules
+  // naming no op (the case's rule_any, shape_rule_any)
+  const neutral =
+    "rule_any" in testCase &&
+    mine.calls &&
+    ![...mine.calls].some((name) => name.split(".").pop() === payload.read_op);
+  const rule = neutral ? testCase.rule_any : testCase.rule;
+  const shapeRule = neutral ? testCase.shape_rule_any : testCase.shape_rule;
   if (want.error)
     // the notebook's words where the payload has them (page.py's must_raise)
     return (
@@ -948,8 +957,8 @@ function fallback(payload, mine) {
   const shapes = { got_shape: shapeText(got.tensor.shape), expected_shape: shapeText(w.shape) };
   // the rule of the op first, where the case names one (oprules, page.py's _with_rules)
   if (!sameShape(got.tensor.shape, w.shape))
-    return testCase.shape_rule
-      ? v(payload.fallback.rule_shape_template, { ...shapes, rule: testCase.shape_rule })
+    return shapeRule
+      ? v(payload.fallback.rule_shape_template, { ...shapes, rule: shapeRule })
       : v(shapeTemplate, shapes);
   const flat = got.tensor.data.findIndex((x, i) => !close(Number(x), Number(w.data[i])));
   // a gradient's coordinate is on the input's .grad (fallback.where names it)
@@ -958,8 +967,8 @@ function fallback(payload, mine) {
     got: formatValue(got.tensor.data[flat], got.tensor.dtype),
     expected: formatValue(w.data[flat], w.dtype),
   };
-  if (testCase.rule) {
-    const ruled = { ...fields, rule: testCase.rule };
+  if (rule) {
+    const ruled = { ...fields, rule };
     if (testCase.reads && got.read)
       return v(payload.fallback.rule_yours_template, {
         ...ruled,
