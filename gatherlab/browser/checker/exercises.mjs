@@ -377,7 +377,7 @@ function outputsOf(payload, answer) {
   }
   const require = payload.require ?? [];
   const missing = require.length > 0 && !require.some((name) => calls.has(name));
-  results.calls = calls; // the fallback's rules name an op only where it was called
+  /** @type {any} */ (results).calls = calls; // the fallback's rules name an op only where it was called
   return { outputs: results, missing };
 }
 
