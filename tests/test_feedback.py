@@ -757,6 +757,20 @@ def test_a_nan_the_function_computed_is_no_unwritten_memory():
     assert "0 / 0 is nan" in result.words
 
 
+def test_a_repaired_float_index_raises_by_the_rule_of_the_call_it_ran():
+    # with the float index made int64, gather along dim 0 reads rows with the column
+    # positions: the repaired call raises off the end, which the wrong-dim belief
+    # predicts, so the later step is named after the dtype error (the spied call is
+    # the repaired one, not the float index the learner passed)
+    def float_index_along_rows(x, columns):
+        return x.gather(0, columns.float())
+
+    result = gl.exercises.check("01.pick_columns", float_index_along_rows)
+    assert result.verdict.template == "repaired"
+    assert "With that repaired, another step is wrong too." in result.words
+    assert "along dim 0" in result.words
+
+
 def test_an_answer_that_cuts_the_gradient_fails_the_gradient_exercise():
     for cut in (
         lambda lp, labels: lp.detach().gather(1, labels.unsqueeze(1)),

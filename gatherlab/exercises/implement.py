@@ -341,10 +341,12 @@ class Implement(Exercise):
         results: list[Any] = []
         divisions: list[str] = []
         with (
-            repairing() if repair else contextlib.nullcontext(),
             filling_empty(0),
             noting_divisions(divisions),
             spying(calls),
+            # inside spying, so a call is recorded (and its error's rule found) with
+            # the arguments it ran with, repaired
+            repairing() if repair else contextlib.nullcontext(),
             forbidding(self.forbid),
             counting(self.require, results),
         ):

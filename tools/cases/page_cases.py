@@ -337,6 +337,12 @@ IDIOMS = {
         "def pick_columns(x, columns):\n    half = columns * 2 / 2\n"
         "    return x.gather(1, half)\n",
         "def pick_columns(x, columns):\n    return x.gather(1, columns.float())\n",
+        # a float index along the wrong dim: the dtype error, then (repaired) the dim
+        "def pick_columns(x, columns):\n    return x.gather(0, columns.float())\n",
+        "def pick_columns(x, columns):\n    return torch.gather(x, 0, columns / 1)\n",
+        # arguments out of the signature's order
+        "def pick_columns(x, columns):\n    return x.gather(columns, 1)\n",
+        "def pick_columns(x, columns):\n    return torch.gather(x, columns, 1)\n",
         "def pick_columns(x, columns):\n"
         "    out = torch.zeros(columns.shape, dtype=x.dtype)\n"
         "    for i in range(columns.shape[0]):\n"
