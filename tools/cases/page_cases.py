@@ -466,6 +466,12 @@ IDIOMS = {
                 "out.masked_fill_(labels, 1.0)",
             )
         ),
+        # one write per entry: a 0-d index and src are one entry to torch
+        "def answer(losses, labels, classes):\n"
+        "    out = torch.zeros(classes, dtype=losses.dtype)\n"
+        "    for k in range(len(labels)):\n"
+        "        out.scatter_add_(0, labels[k], losses[k])\n"
+        "    return out\n",
     ],
 }
 

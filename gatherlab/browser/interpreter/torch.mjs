@@ -525,22 +525,31 @@ function scatterOp(name, x, dim, index, src, reduce, includeSelf = true) {
       "TypeError",
       `${name}(): argument 'index' (position 2) must be Tensor, not ${typeName(index)}`,
     );
+  // torch's checks decide whether the write raises (a 0-d index or src is one entry);
+  // an error is worded by the rule it breaks, as implement.py's _problem words it, with
+  // torch's class, or (scatter_reduce's, and one no rule names) in torch's own words,
+  // which the error table explains (patching.FAILING)
+  const torchs = torchScatterError(x, d, index, src);
+  const one = (t) => (t.shape.length ? t : view(t, [1]));
   let values = src;
   if (src.t !== "tensor") {
-    values = filled(index.shape.slice(), numberOf(src), x.dtype, "torch");
+    values = filled(
+      index.shape.length ? index.shape.slice() : [1],
+      numberOf(src),
+      x.dtype,
+      "torch",
+    );
   }
-  const problems = scatterProblems(x, d, index, values, src.t !== "tensor");
-  if (problems.length) {
-    const torchs = torchScatterError(x, d, index, src);
-    // scatter_reduce's error in torch's words, which the error table explains (as
-    // patching.FAILING records it); scatter's and scatter_add's worded by their rule,
-    // as implement.py's _problem words it, with torch's class
-    if (torchs && name.startsWith("scatter_reduce")) throw new PyError(torchs.type, torchs.message);
-    const error = new PyError(torchs ? torchs.type : "RuntimeError", problems[0].message);
+  if (torchs) {
+    const problems = scatterProblems(x, d, index, values, src.t !== "tensor");
+    if (!problems.length || name.startsWith("scatter_reduce"))
+      throw new PyError(torchs.type, torchs.message);
+    const error = new PyError(torchs.type, problems[0].message);
     error.call = name.endsWith("_") ? `torch.Tensor.${name}` : `torch.${name}`;
     throw error;
   }
-  const { output } = scatterResult(x, scatterWrites(x, d, index, values), reduce, includeSelf);
+  const [xs, is, vs] = [one(x), one(index), one(values)];
+  const { output } = scatterResult(xs, scatterWrites(xs, d, is, vs), reduce, includeSelf);
   return tensor(
     x.shape.slice(),
     output.data.map((v) => cast(v, x.dtype)),
