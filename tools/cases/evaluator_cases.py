@@ -822,6 +822,8 @@ def build() -> dict[str, Any]:
         "f.scatter_reduce(1, i, torch.ones(3), 'amax')",
         "f.scatter_reduce(1, i, torch.tensor(1.0), 'sum')",
         "f.scatter_reduce(1, i * 3, torch.ones(3, 1), 'sum')",
+        "f.repeat(-1, 3)",
+        "f.repeat(0, -1)",
         # a 0-d index or src is one entry to torch's writes
         "f[0].scatter(0, j[1], 5.0)",
         "f[0].clone().scatter_add_(0, j[2], torch.tensor(2.0))",
@@ -860,6 +862,9 @@ def build() -> dict[str, Any]:
         "tf.scatter_nd(tf.constant([[1.0]]), tf.constant([1.0]), [2])",
         "tf.tensor_scatter_nd_add(tf.zeros([2]), tf.constant([[1.0]]), tf.constant([1.0]))",  # noqa: E501
         "tf.gather(tf.constant([1.0, 2.0]), tf.constant([0, 1]), dim=0)",
+        "tf.gather_nd(tf.constant([1.0, 2.0]), tf.constant([[1]]), axis=0)",
+        "tf.tile(tf.constant([1.0, 2.0]), [2], axis=0)",
+        "tf.tensor_scatter_nd_max(tf.zeros([2]), tf.constant([[1]]), tf.constant([1.0]), dim=0)",  # noqa: E501
         # put_ (flat positions, one source value each) and unique
         "f.clone().put_(torch.tensor([1, 5, -12]), torch.tensor([1.0, 2.0, 3.0]))",
         "f.put(torch.tensor([1, 1]), torch.tensor([1.0, 2.0]), accumulate=True)",

@@ -371,9 +371,18 @@ IDIOMS = {
         "    return torch.diagonal(log_probs[:, labels]).unsqueeze(1)\n",
     ],
     "02.tf_select_steps": [
+        # a keyword the TensorFlow op lacks
+        "def answer(features, positions):\n    import tensorflow as tf\n"
+        "    return tf.gather_nd(features, positions[..., None], axis=1,"
+        " batch_dims=1)\n",
         "import tensorflow as tf\n\ndef tf_select_steps(features, positions):\n"
         "    return tf.gather(features, positions, axis=1, batch_dims=1)\n",
         "def tf_select_steps(features, positions):\n    pass\n",
+    ],
+    "02.select_steps": [
+        "def answer(features, positions):\n"
+        "    index = positions.unsqueeze(-1).repeat(-1, -1, features.shape[2])\n"
+        "    return torch.gather(features, 1, index)\n",
     ],
     "01.fix_missing_axis": [
         "fixed_index: torch.Tensor = labels.unsqueeze(1)\nprint(fixed_index)\n",

@@ -629,21 +629,34 @@ export function writeAt(storage, offsets, values, dtype) {
 }
 
 // The words a library refuses a keyword its op lacks with: torch's, TensorFlow's (its
-// dispatched ops, tf.gather and tf.gather_nd, say it without the op's name; its
-// tensor_scatter_nd_* name their raw op, tensor_scatter_add...).
-const TF_DISPATCHED = ["gather", "gather_nd"];
+// dispatched ops say it without the op's name; its raw ops name themselves, the
+// tensor_scatter_nd_* arithmetic ones as tensor_scatter_add...).
+const TF_RAW = {
+  broadcast_to: "broadcast_to",
+  tile: "tile",
+  constant: "constant",
+  scatter_nd: "scatter_nd",
+  tensor_scatter_nd_add: "tensor_scatter_add",
+  tensor_scatter_nd_sub: "tensor_scatter_sub",
+  tensor_scatter_nd_min: "tensor_scatter_min",
+  tensor_scatter_nd_max: "tensor_scatter_max",
+};
 function unexpectedKeyword(fname, name, lib) {
-  if (lib === "tf" && TF_DISPATCHED.includes(fname))
+  if (lib === "tf" && !Object.hasOwn(TF_RAW, fname))
     return `Got an unexpected keyword argument '${name}'`;
-  const op = lib === "tf" ? fname.replace(/^tensor_scatter_nd_/, "tensor_scatter_") : fname;
+  const op = lib === "tf" ? TF_RAW[fname] : fname;
   return `${op}() got an unexpected keyword argument '${name}'`;
 }
+// The keywords TensorFlow's ops have that the page's specs leave out (it does not run
+// them); any other keyword a TensorFlow op is given is none of its own.
+const TF_UNRUN = ["name", "bad_indices_policy", "shape", "verify_shape", "layout", "conjugate"];
 
 export function args(spec, given, kwargs, fname, lib = "torch") {
   // spec: ["a", "b=default", ...]; returns {name: value}. A keyword not in spec is one
   // the page does not run, unless it is another library's (the error table's
-  // foreign_keywords: torch_scatter's dim_size= to torch, torch's dim= to TensorFlow):
-  // no keyword of the op at all, a TypeError as the library raises it.
+  // foreign_keywords: torch_scatter's dim_size= to torch, torch's dim= to TensorFlow)
+  // or, to a TensorFlow op, none of TF_UNRUN: no keyword of the op at all, a TypeError
+  // as the library raises it.
   const foreign = lib === "tf" ? TABLE.foreign_keywords_tf : TABLE.foreign_keywords;
   const out = {};
   const names = spec.map((s) => s.split("=")[0]);
@@ -656,7 +669,8 @@ export function args(spec, given, kwargs, fname, lib = "torch") {
     out[names[k]] = v;
   });
   for (const [name, v] of kwargs) {
-    if (!names.includes(name) && Object.hasOwn(foreign, name))
+    const foreignName = Object.hasOwn(foreign, name) || (lib === "tf" && !TF_UNRUN.includes(name));
+    if (!names.includes(name) && foreignName)
       throw new PyError("TypeError", unexpectedKeyword(fname, name, lib));
     if (!names.includes(name)) throw new UnsupportedError(`the argument ${name}= of ${fname}`);
     if (name in out)

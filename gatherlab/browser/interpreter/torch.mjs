@@ -149,13 +149,14 @@ export function repeatTensor(t, sizes) {
       "RuntimeError",
       "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor",
     );
+  const source = view(t, [...new Array(sizes.length - t.shape.length).fill(1), ...t.shape]);
+  const shape = source.shape.map((s, d) => s * sizes[d]);
+  // torch names the sizes it would create (each dim's size times its repeat)
   if (sizes.some((s) => s < 0))
     throw new PyError(
       "RuntimeError",
-      `Trying to create tensor with negative dimension ${sizes.find((s) => s < 0)}: [${sizes.join(", ")}]`,
+      `Trying to create tensor with negative dimension ${shape.find((s) => s < 0)}: [${shape.join(", ")}]`,
     );
-  const source = view(t, [...new Array(sizes.length - t.shape.length).fill(1), ...t.shape]);
-  const shape = source.shape.map((s, d) => s * sizes[d]);
   const st = strides(source.shape);
   const data = new Array(prod(shape));
   forEachCoord(shape, (at, flat) => {
