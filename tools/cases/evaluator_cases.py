@@ -823,6 +823,10 @@ def build() -> dict[str, Any]:
         "f.scatter_reduce(1, i, torch.tensor(1.0), 'sum')",
         "f.scatter_reduce(1, i * 3, torch.ones(3, 1), 'sum')",
         "f.repeat(-1, 3)",
+        # a write through tensor positions checks the values before the positions
+        "f[:1].clone().index_put_((torch.tensor([0, 1, 2, 1]),), torch.ones(4))",
+        "f[:1].index_put((torch.tensor([0, 1]),), torch.ones(4), accumulate=True)",
+        "f[:1].index_put((torch.tensor([0, 1]),), torch.ones(4, dtype=torch.int64))",
         "f.repeat(0, -1)",
         # a 0-d index or src is one entry to torch's writes
         "f[0].scatter(0, j[1], 5.0)",

@@ -475,6 +475,12 @@ IDIOMS = {
                 "out.masked_fill_(labels, 1.0)",
             )
         ),
+        # values of another shape written through positions past the end: the shape
+        # is checked first
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.zeros(classes, dtype=losses.dtype).unsqueeze(0)\n"
+        "    sums[labels] = losses\n"
+        "    return sums\n",
         # one write per entry: a 0-d index and src are one entry to torch
         "def answer(losses, labels, classes):\n"
         "    out = torch.zeros(classes, dtype=losses.dtype)\n"

@@ -290,6 +290,29 @@ const containsTensor = (index) =>
     ? index.items.some(containsTensor)
     : index.t === "tensor" || index.t === "list";
 
+// locate() for a write: an index of tensors only (and slices) that reaches past the
+// end is found by index_put_'s kernel, after its checks of the values' dtype and shape,
+// so its error (bounds) waits while the shape it selects is found with every position
+// at 0; a basic index (an int) is checked first, as torch's select does.
+export function locateForWrite(target, index) {
+  try {
+    return { ...locate(target, index), bounds: null };
+  } catch (error) {
+    const items = index.t === "tuple" ? index.items : [index];
+    const tensors = items.filter((item) => item.t === "tensor" && item.shape.length);
+    const advanced =
+      tensors.length &&
+      items.every((item) => ["tensor", "slice", "ellipsis", "none"].includes(item.t)) &&
+      tensors.every((item) => !isFloat(item.dtype) && item.dtype !== "bool");
+    if (!(error instanceof PyError) || error.type !== "IndexError" || !advanced) throw error;
+    if (!/out of bounds/.test(error.message)) throw error;
+    const zeros = (item) =>
+      item.t === "tensor" && item.shape.length ? { ...item, data: item.data.map(() => 0) } : item;
+    const atZero = index.t === "tuple" ? { ...index, items: index.items.map(zeros) } : zeros(index);
+    return { ...locate(target, atZero), bounds: error };
+  }
+}
+
 export function setItem(target, index, value) {
   if (target.t === "list") {
     const k = toInt(index, "list indices to be integers");
@@ -305,7 +328,7 @@ export function setItem(target, index, value) {
       "TypeError",
       "'tensorflow.python.framework.ops.EagerTensor' object does not support item assignment",
     );
-  const { shape, positions } = locate(target, index);
+  const { shape, positions, bounds } = locateForWrite(target, index);
   // torch writes a basic index through its view (copy_, which checks the view), an
   // advanced one with index_put_ (which checks only the whole tensor against the value)
   const layout = layoutOf(target);
@@ -355,6 +378,7 @@ export function setItem(target, index, value) {
       );
     throw error;
   }
+  if (bounds) throw bounds; // found by index_put_'s kernel, after the checks above
   const offsets = target.alias ? offsetsOf(target.shape, layout) : null;
   writeAt(
     layout.storage,

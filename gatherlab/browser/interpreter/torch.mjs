@@ -11,7 +11,7 @@ import {
   scatterWrites,
 } from "../explorers/scatter.mjs";
 import { NONE, PyError, pyInt, UnsupportedError } from "./python.mjs";
-import { locate, setItem } from "./indexing.mjs";
+import { locateForWrite, setItem } from "./indexing.mjs";
 import {
   args,
   assertNoInternalOverlap,
@@ -736,11 +736,21 @@ function indexPut(name, x, indices, values, accumulate, offset = 0) {
     setItem(out, where, v);
     return out;
   }
-  const { shape, positions } = locate(out, where);
-  const added = expand(
-    v.shape.length > shape.length ? view(v, v.shape.slice(v.shape.length - shape.length)) : v,
-    shape,
-  ).data;
+  const { shape, positions, bounds } = locateForWrite(out, where);
+  let added;
+  try {
+    added = expand(
+      v.shape.length > shape.length ? view(v, v.shape.slice(v.shape.length - shape.length)) : v,
+      shape,
+    ).data;
+  } catch (error) {
+    if (!(error instanceof PyError)) throw error;
+    throw new PyError(
+      "RuntimeError",
+      `shape mismatch: value tensor of shape [${v.shape.join(", ")}] cannot be broadcast to indexing result of shape [${shape.join(", ")}]`,
+    );
+  }
+  if (bounds) throw bounds; // the kernel's, after the values' shape is checked
   positions.forEach((p, k) => {
     out.data[p] = cast(out.data[p] + added[k], x.dtype);
   });
