@@ -269,3 +269,72 @@ def test_the_tf_gather_facts_hold_on_tensorflow():
         torch.tensor(params.numpy()), 1, torch.tensor(index.numpy())
     )
     assert (paired.numpy() == expected.numpy()).all()
+
+
+# ------------------------- a write called on its values, as if it made a new output
+
+
+def test_a_write_called_on_the_values_is_told_it_keeps_their_shape():
+    # the collected code: scatter_add on the values, their sizes subtracted back
+    def collected(values, segments, count):
+        sums = values.scatter_add(0, segments, values)
+        sizes = values.scatter_add(0, segments, torch.ones_like(values)) - values
+        return sums / sizes.clamp(min=1)
+
+    # my own: index_add (torch_scatter's scatter_mean read into torch's API)
+    def by_index_add(values, segments, count):
+        sums = values.index_add(0, segments, values)
+        ones = torch.ones_like(values)
+        sizes = torch.zeros_like(values).index_add(0, segments, ones)
+        return sums / sizes.clamp(min=1)
+
+    # my own: scatter_reduce called on the values
+    def by_reduce(values, segments, count):
+        return values.scatter_reduce(0, segments, values, "mean", include_self=False)
+
+    for answer in (collected, by_index_add, by_reduce):
+        message, named = first_step("06.segment_means", answer)
+        assert named == "write-into-source", (answer.__name__, message)
+        assert "a torch write keeps the shape of the tensor it is called on" in message
+        assert "(here values, (" in message and "not one entry per id" in message
+        # worded on a case where the values' length is not the count
+        assert not message.startswith("On the visible example"), message
+
+
+def test_the_values_returned_as_they_are_are_no_write_into_them():
+    def answer(losses, labels, classes):
+        return losses
+
+    message, named = first_step("06.class_loss_sums", answer)
+    assert named != "write-into-source", message
+
+
+def test_class_sums_written_into_the_losses_are_named_alike():
+    def answer(losses, labels, classes):
+        return losses.scatter_add(0, labels, losses)
+
+    message, named = first_step("06.class_loss_sums", answer)
+    assert named == "write-into-source", message
+    fix = render(EXERCISES["06.class_loss_sums"].check(answer).verdict)
+    assert "torch.zeros(" in fix and "dtype=losses.dtype" in fix
+
+
+def test_the_write_facts_hold_on_torch():
+    values = torch.tensor([1.0, 2.0, 4.0, 8.0, 16.0])
+    segments = torch.tensor([0, 2, 0, 2, 1])
+    for out in (
+        values.scatter_add(0, segments, values),
+        values.index_add(0, segments, values),
+        values.scatter_reduce(0, segments, values, "mean", include_self=False),
+    ):
+        assert out.shape == values.shape  # the shape of the tensor called on
+    # started from zeros of the output's shape, the write gives one sum per id
+    sums = torch.zeros(3, dtype=values.dtype).scatter_add(0, segments, values)
+    assert sums.tolist() == [5.0, 16.0, 10.0]
+    try:
+        values[:2].scatter_add(0, segments[:2], values[:2]).sum()
+        torch.tensor([1.0]).scatter_add(0, torch.tensor([3]), torch.tensor([1.0]))
+    except RuntimeError:
+        pass
+    else:  # pragma: no cover - an id past the tensor's length raises
+        raise AssertionError("scatter_add wrote past the end")

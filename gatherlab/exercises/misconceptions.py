@@ -95,9 +95,12 @@ NOT_EXPECTED = _NotExpected()
 
 @dataclass(frozen=True)
 class Shaped:
-    """The outcome "any value of this shape" (values a learner's loop never wrote)."""
+    """The outcome "any value of this shape" (values a learner's loop never wrote),
+    but ``but_not`` where given (a value that shows another mistake: an input
+    returned as it is)."""
 
     shape: tuple[int, ...]
+    but_not: Any = field(default=None, compare=False)
 
 
 Outcome = Any  # np.ndarray | Raised | _NotExpected
@@ -143,6 +146,8 @@ def reproduces(predicted: Outcome, learner: Outcome, expected: Outcome) -> bool:
     if predicted is NOT_EXPECTED:
         return not equal(learner, expected)
     if isinstance(predicted, Shaped):
+        if predicted.but_not is not None and equal(learner, predicted.but_not):
+            return False
         return isinstance(learner, np.ndarray) and learner.shape == predicted.shape
     return equal(predicted, learner)
 
@@ -2143,6 +2148,8 @@ class Search:
 def _changed(before: Sequence[Outcome], after: Sequence[Outcome]) -> int:
     """The first case on which a misconception changes the outcome."""
     for number, (old, new) in enumerate(zip(before, after, strict=True)):
+        if isinstance(new, Shaped) and np.shape(old) == new.shape:
+            continue  # any value of the shape the value has: no change shows there
         if new is NOT_EXPECTED or not equal(old, new):
             return number
     return 0

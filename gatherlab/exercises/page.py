@@ -66,8 +66,9 @@ no number; an input whose entries share memory, an expanded view, adds ``"stride
 ``input_tensor``), ``ERROR = {"error": {"rule": diagnose's rule id or null, "type":
 "IndexError" | ... | "Error" (any error)}}``, ``OUT`` is ``T``, ``ERROR``,
 ``{"not_expected": true}`` (any value but the expected one) or ``{"any_of_shape":
-[..]}`` (any value of that shape), ``V = {"passed": bool, "template": id, "fields":
-{name: str | P}, "misconception": id | null}`` and ``P = {"template": id, "fields":
+[..]}`` (any value of that shape; with ``"but_not": T``, any but that one),
+``V = {"passed": bool, "template": id, "fields": {name: str | P}, "misconception":
+id | null}`` and ``P = {"template": id, "fields":
 {name: str | P}}``, a phrase (a piece of the sentence, rendered by its own template,
 without its final period).
 
@@ -181,6 +182,8 @@ def outcome(value: Outcome) -> dict[str, Any]:
     if value is NOT_EXPECTED:
         return {"not_expected": True}
     if isinstance(value, Shaped):
+        if value.but_not is not None:
+            return {"any_of_shape": list(value.shape), "but_not": tensor(value.but_not)}
         return {"any_of_shape": list(value.shape)}
     return tensor(value)
 

@@ -29,11 +29,13 @@ import numpy as np
 
 from gatherlab._arrays import entry, to_numpy
 from gatherlab.exercises.call import TORCH_ERRORS, Part, _resolve
+from gatherlab.exercises.compare import shape_text
 from gatherlab.exercises.misconceptions import (
     SIZES_DO_NOT_BROADCAST,
     Case,
     Outcome,
     Raised,
+    Shaped,
     _first_difference,
     misconception,
     run,
@@ -862,3 +864,49 @@ def _values_truncated(case: Case, base: Any) -> Mapping[Any, Outcome]:
         return {"int": run_write(replace(write, src=values), case)}
     assert case.call is not None
     return {"int": run(replace(case.call, input=values), case.finish)}
+
+
+# ---------------------------------------------------------------- the tensor written
+
+
+def _into_source_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    write = _writes_of(case)
+    assert write is not None
+    base = to_numpy(write.base)
+    src = to_numpy(write.src)
+    shape = shape_text(tuple(base.shape))
+    if case.framework == "tensorflow":
+        start = f"tf.zeros({shape}, {write.src_name}.dtype)"
+    else:
+        start = f"torch.zeros({shape}, dtype={write.src_name}.dtype)"
+    return {
+        "src": write.src_name,
+        "shape": shape_text(tuple(src.shape)),
+        "index": write.index_name,
+        "start": start,
+    }
+
+
+@misconception("write-into-source", "call", _into_source_words, family="write")
+def _into_source(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The write called on the values it writes (``values.scatter_add(0, ids,
+    values)``, ``src.index_add(...)``), in the belief that it makes a new output
+    sized by the ids, as torch_scatter's ``scatter(src, index)`` does: a torch write
+    keeps the shape of the tensor it is called on, so the result has the values'
+    shape (any values: what the learner computes with it varies), or the write
+    raises where an id is past the values' own length."""
+    write = _writes_of(case)
+    if write is None or write.op in ("index_put", "plus_equals"):
+        return {}
+    source, src = to_numpy(write.base), to_numpy(write.src)
+    if src.ndim != source.ndim:
+        return {}
+    index = to_numpy(write.index)
+    dim = write.indexed_dim
+    if index.size and (index.min() < 0 or index.max() >= src.shape[dim]):
+        return {"source": Raised("Error")}
+    # the values returned as they are show no write at all: told on the visible
+    # example where an id repeats (a write into them changes them there; on random
+    # cases a mean may equal the value it replaces)
+    shown = case.visible and np.unique(index).size < index.size
+    return {"source": Shaped(tuple(src.shape), but_not=src if shown else None)}

@@ -249,7 +249,7 @@ function asTensor(value) {
   }
 }
 
-// Does `output` equal `want` (T, ERROR, {not_expected}, {any_of_shape}; page.py's
+// Does `output` equal `want` (T, ERROR, {not_expected}, {any_of_shape[, but_not]}; page.py's
 // rules, misconceptions.equal's)? Same shape and values (floats within rtol 1e-5 + atol
 // 1e-6); an ERROR of type "Error" matches any error where either rule is unknown; two
 // errors with rules match when the rules agree, one with and one without a rule match
@@ -258,8 +258,11 @@ function asTensor(value) {
 function equals(output, want, expected) {
   if (!output) return false;
   if (want.not_expected) return !equals(output, expected, null);
-  if (want.any_of_shape)
+  if (want.any_of_shape) {
+    // any value of that shape, but `but_not` where given (misconceptions.reproduces)
+    if (want.but_not && equals(output, want.but_not, null)) return false;
     return Boolean(output.tensor) && sameShape(output.tensor.shape, want.any_of_shape);
+  }
   if (want.error) {
     if (!output.error) return false;
     // a fix's index that raised is matched only by the same index (misconceptions.
