@@ -827,6 +827,9 @@ def build() -> dict[str, Any]:
         "f[:1].clone().index_put_((torch.tensor([0, 1, 2, 1]),), torch.ones(4))",
         "f[:1].index_put((torch.tensor([0, 1]),), torch.ones(4), accumulate=True)",
         "f[:1].index_put((torch.tensor([0, 1]),), torch.ones(4, dtype=torch.int64))",
+        "f[:1].index_put((torch.tensor([0, 1]),), torch.ones(2, 4, dtype=torch.int64))",
+        "f.scatter(0, i, torch.ones(3, 1), dim_size=3)",
+        "f.masked_fill(f > 0, 1.0, foo=2)",
         "f.repeat(0, -1)",
         # a 0-d index or src is one entry to torch's writes
         "f[0].scatter(0, j[1], 5.0)",

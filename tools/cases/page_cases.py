@@ -473,6 +473,7 @@ IDIOMS = {
                 "out.index_put_((labels,), 1.0, accumulate=True)",
                 "out.masked_fill(losses, labels)",
                 "out.masked_fill_(labels, 1.0)",
+                "out.scatter(0, labels, losses, dim_size=classes)",
             )
         ),
         # values of another shape written through positions past the end: the shape
@@ -480,6 +481,10 @@ IDIOMS = {
         "def answer(losses, labels, classes):\n"
         "    sums = torch.zeros(classes, dtype=losses.dtype).unsqueeze(0)\n"
         "    sums[labels] = losses\n"
+        "    return sums\n",
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.zeros(classes, dtype=losses.dtype).unsqueeze(0)\n"
+        "    sums[labels] += losses\n"
         "    return sums\n",
         # one write per entry: a 0-d index and src are one entry to torch
         "def answer(losses, labels, classes):\n"

@@ -981,23 +981,29 @@ export function run(source, inputs = {}, options = {}) {
             target.e === "subscript"
               ? [evaluate(target.value), evaluate(target.index)]
               : [null, null];
-          const current = root ? getItem(root, index) : evaluate(target);
+          const current = root
+            ? failing("__getitem__", root, [index], [], () => getItem(root, index))
+            : evaluate(target);
           const other = evaluate(statement.value);
           if (current.t === "list" && statement.op === "+") {
             current.items.push(...iterate(other)); // a list's += extends it in place
-            if (root) setItem(root, index, current);
+            if (root)
+              failing("__setitem__", root, [index, current], [], () =>
+                setItem(root, index, current),
+              );
             break;
           }
           if (current.t !== "tensor" || current.lib !== "torch") {
             const value = binary(statement.op, current, other);
-            if (root) setItem(root, index, value);
+            if (root)
+              failing("__setitem__", root, [index, value], [], () => setItem(root, index, value));
             else bind(target, value);
             break;
           }
           augmented(statement.op, current, other);
           // a basic index's view wrote into root; an advanced one's copy is put back
           if (root && (root.t !== "tensor" || !basicLayout(root, index)))
-            setItem(root, index, current);
+            failing("__setitem__", root, [index, current], [], () => setItem(root, index, current));
           break;
         }
         case "expr": {

@@ -333,6 +333,7 @@ export function setItem(target, index, value) {
   // advanced one with index_put_ (which checks only the whole tensor against the value)
   const layout = layoutOf(target);
   const basic = basicLayout(target, index);
+  let dtypeError = null;
   if (basic) {
     assertNoInternalOverlap(shape, basic);
     assertNoPartialOverlap(shape, basic, value);
@@ -350,8 +351,9 @@ export function setItem(target, index, value) {
       advanced[0].t === "tensor" &&
       advanced[0].dtype === "bool" &&
       advanced[0].shape.length;
+    // checked after the values' shape (below), as index_put_ checks them
     if (value.t === "tensor" && value.dtype !== target.dtype && !(mask && value.data.length === 1))
-      throw new PyError(
+      dtypeError = new PyError(
         "RuntimeError",
         `Index put requires the source and destination dtypes match, got ${torchDtypeName(target.dtype)} for the destination and ${torchDtypeName(value.dtype)} for the source.`,
       );
@@ -378,6 +380,7 @@ export function setItem(target, index, value) {
       );
     throw error;
   }
+  if (dtypeError) throw dtypeError;
   if (bounds) throw bounds; // found by index_put_'s kernel, after the checks above
   const offsets = target.alias ? offsetsOf(target.shape, layout) : null;
   writeAt(

@@ -367,11 +367,20 @@ function parsed(name, spec, offset = 0) {
 // reduce=; masked_fill's: a tensor or a number as value) that match none of its
 // signatures: an invalid combination, as torch words it (with its signatures).
 // overloads: [[name, kind]...] each, and what the signature adds after them.
-function overloaded(name, values, overloads, offset = 0) {
+// A keyword none of the signatures has (kwargs: [name, value]) matches none of them too.
+function overloaded(name, values, overloads, offset = 0, kwargs = []) {
   const fits = (kind, value) => (kind === "Number" ? isNumber(value) : ARG_KINDS[kind](value));
-  if (overloads.some(([spec]) => spec.every(([, kind], k) => fits(kind, values[k])))) return;
+  const named = new Set(overloads.flatMap(([spec]) => spec.map(([arg]) => arg)));
+  const stranger = kwargs.some(([key]) => !named.has(key) && key !== "reduce");
+  if (kwargs.length && !stranger) return; // the arguments are matched once bound
+  if (!stranger && overloads.some(([spec]) => spec.every(([, kind], k) => fits(kind, values[k]))))
+    return;
   const input = offset ? "Tensor input, " : "";
-  const given = [...(offset ? ["Tensor"] : []), ...values.map(typeName)];
+  const given = [
+    ...(offset ? ["Tensor"] : []),
+    ...values.map(typeName),
+    ...kwargs.map(([key, value]) => `${key}=${typeName(value)}`),
+  ];
   const signatures = overloads
     .map(
       ([spec, more]) =>
@@ -1641,6 +1650,7 @@ export function callMethod(t, name, g, kw, offset = 0) {
     }
     case "masked_fill":
     case "masked_fill_": {
+      overloaded(name, g, MASKED_FILL_OVERLOADS, offset, kw); // a keyword none of them has
       const a = dimKw(["mask", "value"]);
       overloaded(name, [a.mask, a.value], MASKED_FILL_OVERLOADS, offset);
       const mask = asTensor(a.mask);
@@ -1842,6 +1852,7 @@ export function callMethod(t, name, g, kw, offset = 0) {
     case "scatter_":
     case "scatter_add":
     case "scatter_add_": {
+      if (!name.startsWith("scatter_add")) overloaded(name, g, SCATTER_OVERLOADS, offset, kw); // a keyword none of them has
       const a = dimKw(["dim", "index", "src"]);
       if (name.startsWith("scatter_add"))
         parsed(
