@@ -829,6 +829,9 @@ def build() -> dict[str, Any]:
         "f[:1].index_put((torch.tensor([0, 1]),), torch.ones(4, dtype=torch.int64))",
         "f[:1].index_put((torch.tensor([0, 1]),), torch.ones(2, 4, dtype=torch.int64))",
         "f.scatter(0, i, torch.ones(3, 1), dim_size=3)",
+        "f[:1].index_put((j,), torch.ones(4, dtype=torch.int64), accumulate=True)",
+        "f.expand(-1, -1, 5)",
+        "tf.zeros((2, 2), dtype=torch.float32)",
         "f.masked_fill(f > 0, 1.0, foo=2)",
         "f.repeat(0, -1)",
         # a 0-d index or src is one entry to torch's writes

@@ -371,7 +371,10 @@ IDIOMS = {
         "    return torch.diagonal(log_probs[:, labels]).unsqueeze(1)\n",
     ],
     "02.tf_select_steps": [
-        # a keyword the TensorFlow op lacks
+        # a torch dtype given to TensorFlow, a keyword the TensorFlow op lacks
+        "def answer(features, positions):\n    import tensorflow as tf\n"
+        "    out = tf.zeros(positions.shape, dtype=torch.float32)\n"
+        "    return out\n",
         "def answer(features, positions):\n    import tensorflow as tf\n"
         "    return tf.gather_nd(features, positions[..., None], axis=1,"
         " batch_dims=1)\n",
@@ -485,6 +488,10 @@ IDIOMS = {
         "def answer(losses, labels, classes):\n"
         "    sums = torch.zeros(classes, dtype=losses.dtype).unsqueeze(0)\n"
         "    sums[labels] += losses\n"
+        "    return sums\n",
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.zeros(classes, dtype=torch.float64).unsqueeze(0)\n"
+        "    sums.index_put_((labels,), losses.float(), accumulate=True)\n"
         "    return sums\n",
         # one write per entry: a 0-d index and src are one entry to torch
         "def answer(losses, labels, classes):\n"

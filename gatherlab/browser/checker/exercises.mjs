@@ -762,7 +762,11 @@ function repairedStep(payload, answer, mine) {
   );
   if (j < 0) return null;
   const second = payload.misconceptions[candidates[j].id];
-  const first = fallback(payload, mine);
+  const first = fallback(
+    payload,
+    mine,
+    mine.findIndex((out) => out.error),
+  );
   return {
     passed: false,
     template: "repaired",
@@ -895,13 +899,14 @@ function explainedError(error, called) {
 // fallback): a shape, or the first wrong coordinate and what it should read. An error,
 // or a value where the case must raise, is worded by the page (the notebook words it
 // with what only Python sees: the rule the call broke, the exercise's hints).
-function fallback(payload, mine) {
+function fallback(payload, mine, at = -1) {
   const {
     template,
     reads_template: readsTemplate,
     shape_template: shapeTemplate,
   } = payload.fallback;
-  const k = payload.cases.findIndex((c, i) => !equals(mine[i], c.expected));
+  // the first case that differs, or the one asked for (repairedStep: the first that raised)
+  const k = at >= 0 ? at : payload.cases.findIndex((c, i) => !equals(mine[i], c.expected));
   const testCase = payload.cases[k];
   const got = mine[k];
   const want = testCase.expected;

@@ -117,25 +117,30 @@ export function expand(t, sizes) {
       `expand(torch.LongTensor{[${t.shape.join(", ")}]}, size=[${sizes.join(", ")}]): the number of sizes provided (${sizes.length}) must be greater or equal to the number of dimensions in the tensor (${t.shape.length})`,
     );
   const offset = sizes.length - t.shape.length;
-  const shape = sizes.map((s, k) => {
-    const own = k >= offset ? t.shape[k - offset] : null;
-    if (s === -1) {
-      if (own === null)
+  // torch checks the sizes from the last dim back: a mismatch there before a leading -1
+  const shape = [...sizes]
+    .map((s, k) => [s, k])
+    .reverse()
+    .map(([s, k]) => {
+      const own = k >= offset ? t.shape[k - offset] : null;
+      if (s === -1) {
+        if (own === null)
+          throw new PyError(
+            "RuntimeError",
+            `The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension ${k}`,
+          );
+        return own;
+      }
+      if (own !== null && own !== 1 && own !== s)
         throw new PyError(
           "RuntimeError",
-          `The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension ${k}`,
+          `The expanded size of the tensor (${s}) must match the existing size (${own}) at non-singleton dimension ${k}.  Target sizes: [${sizes.join(", ")}].  Tensor sizes: [${t.shape.join(", ")}]`,
         );
-      return own;
-    }
-    if (own !== null && own !== 1 && own !== s)
-      throw new PyError(
-        "RuntimeError",
-        `The expanded size of the tensor (${s}) must match the existing size (${own}) at non-singleton dimension ${k}.  Target sizes: [${sizes.join(", ")}].  Tensor sizes: [${t.shape.join(", ")}]`,
-      );
-    if (s < 0)
-      throw new PyError("RuntimeError", `The expanded size of the tensor (${s}) isn't allowed`);
-    return s;
-  });
+      if (s < 0)
+        throw new PyError("RuntimeError", `The expanded size of the tensor (${s}) isn't allowed`);
+      return s;
+    })
+    .reverse();
   const source = layoutOf(t);
   const steps = shape.map((s, k) =>
     k < offset || (t.shape[k - offset] === 1 && s !== 1) ? 0 : source.strides[k - offset],
@@ -734,15 +739,19 @@ function indexPut(name, x, indices, values, accumulate, offset = 0) {
     offset,
   );
   const v = asTensor(values);
-  if (v.dtype !== x.dtype)
-    throw new PyError(
-      "RuntimeError",
-      `Index put requires the source and destination dtypes match, got ${torchDtypeName(x.dtype)} for the destination and ${torchDtypeName(v.dtype)} for the source.`,
-    );
+  // checked after the values' shape, as index_put_ checks them
+  const dtypeError =
+    v.dtype !== x.dtype
+      ? new PyError(
+          "RuntimeError",
+          `Index put requires the source and destination dtypes match, got ${torchDtypeName(x.dtype)} for the destination and ${torchDtypeName(v.dtype)} for the source.`,
+        )
+      : null;
   const out = tensor(x.shape.slice(), x.data.slice(), x.dtype);
   const where = { t: "tuple", items: indices.items };
   if (!accumulate) {
     setItem(out, where, v);
+    if (dtypeError) throw dtypeError;
     return out;
   }
   const { shape, positions, bounds } = locateForWrite(out, where);
@@ -759,6 +768,7 @@ function indexPut(name, x, indices, values, accumulate, offset = 0) {
       `shape mismatch: value tensor of shape [${v.shape.join(", ")}] cannot be broadcast to indexing result of shape [${shape.join(", ")}]`,
     );
   }
+  if (dtypeError) throw dtypeError;
   if (bounds) throw bounds; // the kernel's, after the values' shape is checked
   positions.forEach((p, k) => {
     out.data[p] = cast(out.data[p] + added[k], x.dtype);
@@ -1067,6 +1077,11 @@ export const dtypeValue = (name, lib) => ({ t: "dtype", name, lib });
 
 export function dtypeArg(v, lib) {
   if (v.t === "none") return null;
+  if (v.t === "dtype" && lib === "tf" && v.lib === "torch")
+    throw new PyError(
+      "TypeError",
+      `Cannot convert the argument \`type_value\`: torch.${v.name} to a TensorFlow DType.`,
+    );
   if (v.t === "dtype") return v.name;
   if (v.t === "str" && lib === "tf" && TORCH_DTYPES[v.v]) return TORCH_DTYPES[v.v];
   throw new PyError(
