@@ -295,8 +295,8 @@ def test_a_write_called_on_the_values_is_told_it_keeps_their_shape():
     for answer in (collected, by_index_add, by_reduce):
         message, named = first_step("06.segment_means", answer)
         assert named == "write-into-source", (answer.__name__, message)
-        assert "a torch write keeps the shape of the tensor it is called on" in message
-        assert "(here values, (" in message and "not one entry per id" in message
+        assert "a write keeps the shape of the tensor it writes into" in message
+        assert "has values's shape (" in message and "not one entry per id" in message
         # worded on a case where the values' length is not the count
         assert not message.startswith("On the visible example"), message
 
