@@ -832,6 +832,13 @@ def build() -> dict[str, Any]:
         "f[:1].index_put((j,), torch.ones(4, dtype=torch.int64), accumulate=True)",
         "f.expand(-1, -1, 5)",
         "tf.zeros((2, 2), dtype=torch.float32)",
+        # a Python float beside an integer TensorFlow tensor
+        "tf.constant([1, 2]) * 1.5",
+        "2.0 - tf.constant([1, 2])",
+        "tf.constant([1, 2]) + 0.5",
+        "tf.constant([1, 2]) / 1.5",
+        "tf.constant([1, 2]) + tf.constant([1.0, 2.0])",
+        "tf.constant([1.0, 2.0]) * 2",
         "f.masked_fill(f > 0, 1.0, foo=2)",
         "f.repeat(0, -1)",
         # a 0-d index or src is one entry to torch's writes

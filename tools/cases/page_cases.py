@@ -371,7 +371,10 @@ IDIOMS = {
         "    return torch.diagonal(log_probs[:, labels]).unsqueeze(1)\n",
     ],
     "02.tf_select_steps": [
-        # a torch dtype given to TensorFlow, a keyword the TensorFlow op lacks
+        # a Python float times integer positions, a torch dtype given to TensorFlow, a
+        # keyword the TensorFlow op lacks
+        "def answer(features, positions):\n    import tensorflow as tf\n"
+        "    return tf.gather(features, 1.5 * positions, axis=1, batch_dims=1)\n",
         "def answer(features, positions):\n    import tensorflow as tf\n"
         "    out = tf.zeros(positions.shape, dtype=torch.float32)\n"
         "    return out\n",

@@ -5,7 +5,7 @@
 
 import { isFloat } from "../explorers/core.mjs";
 import TABLE from "../errors/error_rules.mjs";
-import { NONE, PyError, pyInt, UnsupportedError } from "./python.mjs";
+import { floatRepr, NONE, PyError, pyInt, UnsupportedError } from "./python.mjs";
 
 export const MAX_ENTRIES = 100000;
 
@@ -323,12 +323,39 @@ export function promote(a, b) {
   return x;
 }
 
+// TensorFlow's names for dtypes in its kernels' words (float, double: C++ types).
+const TF_KERNEL_NAMES = { float32: "float", float64: "double", float16: "half" };
+const tfName = (dtype) => TF_KERNEL_NAMES[dtype] ?? dtype;
+
 export function tfDtypeCheck(a, b, name) {
   if (a.dtype !== b.dtype)
     throw new PyError(
       "InvalidArgumentError",
-      `cannot compute ${name} as input #1(zero-based) was expected to be a ${a.dtype} tensor but is a ${b.dtype} tensor`,
+      `cannot compute ${name} as input #1(zero-based) was expected to be a ${tfName(a.dtype)} tensor but is a ${tfName(b.dtype)} tensor`,
     );
+}
+
+// A Python float beside an integer TensorFlow tensor: TensorFlow converts it to the
+// tensor's dtype and refuses (TypeError), but where the tensor is on the left of + (the
+// float becomes a float32 tensor AddV2 refuses) or of / (truediv's own check).
+function tfFloatOperand(op, left, right) {
+  const [tensorSide, number] = left.t === "tensor" ? [left, right] : [right, left];
+  if (number.t !== "float" || tensorSide.t !== "tensor" || !isIntDtype(tensorSide.dtype)) return;
+  const dtype = tensorSide.dtype;
+  if (left === tensorSide && op === "+")
+    throw new PyError(
+      "InvalidArgumentError",
+      `cannot compute AddV2 as input #1(zero-based) was expected to be a ${dtype} tensor but is a float tensor`,
+    );
+  if (left === tensorSide && op === "/")
+    throw new PyError(
+      "TypeError",
+      `\`x\` and \`y\` must have the same dtype, got tf.${dtype} != tf.float32.`,
+    );
+  throw new PyError(
+    "TypeError",
+    `Cannot convert ${floatRepr(number.v)} to EagerTensor of dtype ${dtype}`,
+  );
 }
 
 const floorDiv = (x, y) => Math.floor(x / y);
@@ -389,6 +416,7 @@ export const TRUE_DIVISIONS = { count: 0 };
 
 export function tensorBinary(op, left, right) {
   const lib = left.t === "tensor" ? left.lib : right.lib;
+  if (lib === "tf") tfFloatOperand(op, left, right);
   const a = asTensor(left, lib, right.t === "tensor" ? right : null);
   const b = asTensor(right, lib, left.t === "tensor" ? left : null);
   let dtype;
