@@ -63,7 +63,7 @@ CASES = {
     ),
     "scatter_add_, number src": (
         f"{X}.scatter_add_(0, {I2}, 1)",
-        ["scatter_add_ takes no number as src", "Only scatter_ takes a plain number"],
+        ["scatter_add_ takes no number as src", "scatter and scatter_ take a plain number"],
         ["torch.gather(", "is converted"],
     ),
     "scatter_reduce_, number src": (
@@ -216,8 +216,12 @@ def test_the_facts_the_source_messages_state_hold_for_each_op() -> None:
         "index_put_": f"{x}.index_put_(({index},), 1.0)",
     }.items():
         assert not runs(call), op
-    # "only scatter_ takes a plain number"; index_fill_ and x[i] = v take one too
+    # "scatter and scatter_ take a plain number" (torch.scatter too); index_fill_ and
+    # x[i] = v take one too
     assert runs(f"{x}.scatter_(0, {index}, 1.0)")
+    assert runs(f"{x}.scatter(0, {index}, 1.0)")
+    assert runs(f"torch.scatter({x}, 0, {index}, 1.0)")
+    assert runs(f"{x}.index_fill(0, {index}, 1.0)")
     assert runs(f"{x}.index_fill_(0, {index}, 1.0)")
     assert runs(f"{x}.__setitem__({index}, 1.0)")
     # the fixes the messages give run

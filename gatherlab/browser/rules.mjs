@@ -94,7 +94,7 @@ export default {
     "take_along_dim": "indices has {index_rank} dims but input has {input_rank}: take_along_dim broadcasts sizes, never the number of dims",
     "scatter": "index has {index_rank} dims, input {input_rank} and src {src_rank}: scatter needs the same number of dims (src[i][j] is written where index[i][j] says)",
     "scatter-value": "index has {index_rank} dims but input has {input_rank}: scatter needs the same number of dims (a number as src is written at every position of index)",
-    "scatter-0d-src": "src is 0-d, but a tensor src needs one value per index entry, {index_rank} dims like index: pass the number itself (scatter_ only) or src.expand(index.shape)",
+    "scatter-0d-src": "src is 0-d, but a tensor src needs one value per index entry, {index_rank} dims like index: pass the number itself (src.item()) or src.expand(index.shape)",
     "scalar-explorer": "{name} is 0-d: this explorer writes into tensors of 1 dim or more"
    },
    "hints": {
@@ -192,7 +192,7 @@ export default {
   },
   "src-dtype": {
    "messages": {
-    "scatter": "src has dtype {src_dtype} but input has {input_dtype}: scatter needs a tensor src of input's dtype (only scatter_ takes a Python number, as value, and converts it)"
+    "scatter": "src has dtype {src_dtype} but input has {input_dtype}: scatter needs a tensor src of input's dtype (scatter and scatter_ also take a Python number, which they convert; scatter_add_ and scatter_reduce_ take none)"
    },
    "hints": {}
   },

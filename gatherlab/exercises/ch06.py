@@ -297,7 +297,7 @@ predict(
         torch.tensor([1, 1, 3]),
         torch.tensor([5, 6, 7], dtype=torch.int32),
         accumulate=True,
-        text="tf.scatter_nd (unlike tf.tensor_scatter_nd_update)",
+        text="tf.scatter_nd",
         index_name="indices",
         src_name="updates",
     ),

@@ -37,6 +37,7 @@ from gatherlab.exercises.verdict import (
     Phrase,
     Verdict,
     fields_of,
+    messages,
     phrase,
     picked,
 )
@@ -2013,11 +2014,19 @@ class Candidate:
         return "+".join(m.id for m, _ in self.parts)
 
 
+def shows(outcome: Outcome, expected: Outcome) -> bool:
+    """Whether a misconception's outcome on a case tells it from the expected value:
+    "any value of the expected value's shape" does not (a shape-only misconception
+    whose shape is right on every case names nothing, whatever the mistake)."""
+    if outcome is NOT_EXPECTED:
+        return True
+    if isinstance(outcome, Shaped) and np.shape(expected) == outcome.shape:
+        return False
+    return not equal(outcome, expected)
+
+
 def _differs(outcomes: Sequence[Outcome], cases: Sequence[Case]) -> bool:
-    return any(
-        o is NOT_EXPECTED or not equal(o, c.expected)
-        for o, c in zip(outcomes, cases, strict=True)
-    )
+    return any(shows(o, c.expected) for o, c in zip(outcomes, cases, strict=True))
 
 
 class Search:
@@ -2092,9 +2101,10 @@ class Search:
     def matching(self, learner: Sequence[Outcome]) -> Candidate | None:
         """The first misconception (single, else a pair) reproducing ``learner``."""
         for item in LIBRARY:
-            keys = self._surviving(item, None, learner)
-            if keys:
-                return self.candidate(((item, keys[0]),))
+            for key in self._surviving(item, None, learner):
+                found = self.candidate(((item, key),))
+                if _differs(found.outcomes, self.cases):
+                    return found
         if len(self.cases) < 2:  # one case is too little evidence for a pair
             return None
         finishes = _finishes()
@@ -2103,9 +2113,10 @@ class Search:
                 continue
             for key in self._variants(first, 0, None):
                 for item in finishes:
-                    keys = self._surviving(item, (first, key), learner)
-                    if keys:
-                        return self.candidate(((first, key), (item, keys[0])))
+                    for second in self._surviving(item, (first, key), learner):
+                        found = self.candidate(((first, key), (item, second)))
+                        if _differs(found.outcomes, self.cases):
+                            return found
         return None
 
     def _keys(
@@ -2173,8 +2184,13 @@ def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
             "lead": voice.lead(case) if number not in numbers[:1] else "",
             "yours": voice.yours,
         }
-        wanted = fields_of(item.template)
-        texts.append(Phrase(item.template, {name: fields[name] for name in wanted}))
+        # a prediction writes no code: a template whose fix is code has a ".value"
+        # form without it (or with a fix in terms of the value)
+        template = item.template
+        if not case.writes_code and f"{template}.value" in messages():
+            template = f"{template}.value"
+        wanted = fields_of(template)
+        texts.append(Phrase(template, {name: fields[name] for name in wanted}))
         numbers.append(number)
     if len(texts) == 1:
         return Verdict(False, texts[0].template, texts[0].fields, candidate.id)

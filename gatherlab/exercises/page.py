@@ -132,6 +132,7 @@ from gatherlab.exercises.misconceptions import (
     Voice,
     equal,
     gradient_of,
+    shows,
     verdict_of,
 )
 from gatherlab.exercises.verdict import Verdict, field_json, messages, render
@@ -388,7 +389,7 @@ def _page_hidden(exercise: Any) -> list[int]:
         wrong = [
             k
             for k in range(valid)
-            if not equal(candidate.outcomes[k], search.cases[k].expected)
+            if shows(candidate.outcomes[k], search.cases[k].expected)
         ]
         told = not wrong or wrong[0] == 0 or set(wrong) & set(numbers)
         if not told and len(numbers) < PAGE_HIDDEN + PAGE_EXTRA:

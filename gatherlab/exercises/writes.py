@@ -223,7 +223,19 @@ def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]
         "dim": str(write.dim),
         "index": write.index_name,
         "along": along,
+        "fix": _other_dim_fix(case, write, rank),
     }
+
+
+def _other_dim_fix(case: Case, write: Write, rank: int) -> str:
+    """Code advice where the learner writes the call; for a prediction, which writes
+    no call, where each entry goes (rank 2), else nothing."""
+    if case.writes_code:
+        return f"Write with dim={write.dim}."
+    if rank != 2:
+        return ""
+    to = "[{i}[i][j]][j]" if write.dim == 0 else "[i][{i}[i][j]]"
+    return f"Each {write.src_name}[i][j] goes to out{to.format(i=write.index_name)}."
 
 
 @misconception("write-other-dim", "call", _other_dim_words, family="write")

@@ -970,21 +970,21 @@ export default {
      "needs": [
       "is_index_put"
      ],
-     "text": "Convert the values to the input's dtype: values.to(x.dtype) (x[indices] = v converts a Python number for you)."
+     "text": "Make the two dtypes agree, with the one the result should have: create the buffer with it (torch.zeros(..., dtype=values.dtype)) or convert the values (values.to(x.dtype)); x[indices] = v converts a Python number for you."
     },
     {
      "needs": [
       "source_slices"
      ],
-     "text": "Convert source to the input's dtype: source.to(x.dtype) ({op} takes no Python number)."
+     "text": "Make the two dtypes agree, with the one the result should have: create the buffer with it (torch.zeros(..., dtype=source.dtype)) or convert source (source.to(x.dtype)); {op} takes no Python number."
     },
     {
      "needs": [
       "is_scatter"
      ],
-     "text": "Convert src to the input's dtype: src.to(x.dtype) (a Python number as value= is converted for you)."
+     "text": "Make the two dtypes agree, with the one the result should have: create the buffer with it (torch.zeros(..., dtype=src.dtype)) or convert src (src.to(x.dtype)); a Python number as value= is converted for you."
     },
-    "Convert the values to the input's dtype: src.to(x.dtype)."
+    "Make the two dtypes agree, with the one the result should have: create the input with the values' dtype, or convert the values (src.to(x.dtype))."
    ],
    "section": [
     {
@@ -1287,7 +1287,7 @@ export default {
      "needs": [
       "src_rank"
      ],
-     "text": "{op} writes one value at every selected position: value must be a number or a 0-d tensor, and yours has {src_rank} dims."
+     "text": "{op} writes one value everywhere it selects (index_fill_ fills the whole slice at each index entry, not one entry per index entry): value must be a number or a 0-d tensor, and yours has {src_rank} dims."
     },
     {
      "needs": [
@@ -1299,7 +1299,7 @@ export default {
      "needs": [
       "op_is_tf"
      ],
-     "text": "{op} takes one update per row of indices: the updates need the shape indices.shape[:-1] (plus the slice each coordinate selects), and a single number has no shape."
+     "text": "A TensorFlow scatter takes one update per coordinate, never a single number: indices is a list of coordinates, shape (n, depth) ([[i, j]] for one position, not [i, j]), and updates hold n values (each with the slice its coordinate selects)."
     }
    ],
    "fix": [
@@ -1313,7 +1313,7 @@ export default {
      "needs": [
       "src_rank"
      ],
-     "text": "Pass one number (value.item() for a 0-d tensor); to write one value per position use index_copy_ (or masked_scatter_ for a mask)."
+     "text": "Pass one number (value.item() for a 0-d tensor) where every selected entry gets the same value; to give each position its own value, write with scatter_ (an index with x's number of dims) or index_put_ (masked_scatter_ for a mask)."
     },
     {
      "needs": [
@@ -1325,7 +1325,7 @@ export default {
      "needs": [
       "op_is_tf"
      ],
-     "text": "Pass updates with one entry per row of indices: tf.fill(tf.shape(indices)[:-1], v)."
+     "text": "Write one position with indices [[i, j]] and updates [v], not [i, j] and v; for indices of shape (n, depth), pass updates tf.fill(tf.shape(indices)[:-1], v)."
     }
    ],
    "section": [
@@ -1942,28 +1942,28 @@ export default {
       "number_arg",
       "source_tensor_src"
      ],
-     "text": "{op} takes no number as {argument}: it reads one value of a tensor {argument} per index entry, so {argument} needs (at least) the index's shape. Only scatter_ takes a plain number."
+     "text": "{op} takes no number as {argument}: it reads one value of a tensor {argument} per index entry, so {argument} needs (at least) the index's shape. scatter and scatter_ take a plain number; {op} does not."
     },
     {
      "needs": [
       "number_arg",
       "source_slices"
      ],
-     "text": "{op} takes no number as {argument}: it needs one slice of a tensor {argument} per index entry along dim (source.size(dim) == index.numel()). index_fill_ is the op that takes a number."
+     "text": "{op} takes no number as {argument}: it needs one slice of a tensor {argument} per index entry along dim (source.size(dim) == index.numel()). index_fill_ (or index_fill) takes a number."
     },
     {
      "needs": [
       "number_arg",
       "source_flat"
      ],
-     "text": "put_ takes no number as {argument}: it needs a tensor with one value per index entry (source.numel() == index.numel())."
+     "text": "{op} takes no number as {argument}: it needs a tensor with one value per index entry (source.numel() == index.numel())."
     },
     {
      "needs": [
       "number_arg",
       "source_values"
      ],
-     "text": "index_put_ takes its values as a tensor, not a Python number (x[indices] = v is the form that takes a number)."
+     "text": "{op} takes its values as a tensor, not a Python number (x[indices] = v is the form that takes a number)."
     },
     {
      "needs": [
@@ -2107,7 +2107,7 @@ export default {
       "number_arg",
       "source_tensor_src"
      ],
-     "text": "Pass a tensor shaped like the index: torch.ones_like(index, dtype=x.dtype) (times your number), or torch.full(index.shape, v, dtype=x.dtype); scatter_ is the op for setting positions to one number."
+     "text": "Pass a tensor shaped like the index: torch.ones_like(index, dtype=x.dtype) (times your number), or torch.full(index.shape, v, dtype=x.dtype); scatter_ (or scatter) sets positions to one number."
     },
     {
      "needs": [
