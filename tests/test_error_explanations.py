@@ -63,7 +63,10 @@ CASES = {
     ),
     "scatter_add_, number src": (
         f"{X}.scatter_add_(0, {I2}, 1)",
-        ["scatter_add_ takes no number as src", "scatter and scatter_ take a plain number"],
+        [
+            "scatter_add_ takes no number as src",
+            "scatter and scatter_ take a plain number",
+        ],
         ["torch.gather(", "is converted"],
     ),
     "scatter_reduce_, number src": (
