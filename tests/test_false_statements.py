@@ -191,6 +191,29 @@ def test_a_dtype_fix_offers_the_buffer_the_result_needs(
         assert not checked(exercise, converted).passed
 
 
+def test_a_tensorflow_dtype_fix_offers_the_tensor_the_result_needs() -> None:
+    pytest.importorskip("tensorflow")
+    code = one_hot(
+        "import tensorflow as tf\n"
+        "rows = tf.zeros((len(labels), classes))\n"
+        "steps = tf.range(len(labels), dtype=tf.int64)\n"
+        "pairs = tf.stack([steps, tf.constant(labels.numpy())], axis=1)\n"
+        "ones = tf.ones(len(labels), tf.int64)\n"
+        "rows = tf.tensor_scatter_nd_update(rows, pairs, ones)\n"
+        "return torch.tensor(rows.numpy())"
+    )
+    result = checked("06.one_hot", code)
+    assert "create the tensor with it (tf.zeros(..., dtype=updates.dtype))" in (
+        result.fix
+    )
+    # the updates' dtype, int64, is the one the result should have
+    followed = code.replace("classes))", "classes), dtype=tf.int64)")
+    assert checked("06.one_hot", followed).passed
+    # casting the updates instead keeps float32, which the check refuses
+    cast = code.replace(", ones)", ", tf.cast(ones, rows.dtype))")
+    assert not checked("06.one_hot", cast).passed
+
+
 # ---------------------------------------- a TensorFlow scatter given one coordinate
 
 

@@ -852,7 +852,7 @@ export default {
      "needs": [
       "updates"
      ],
-     "text": "Cast the updates to the tensor's dtype: tf.cast(updates, tensor.dtype) (or build them in that dtype)."
+     "text": "Make the two dtypes agree, with the one the result should have: create the tensor with it (tf.zeros(..., dtype=updates.dtype)) or cast the updates (tf.cast(updates, tensor.dtype))."
     },
     "Cast one side so both have the same dtype, e.g. tf.cast(positions, tf.int32) or tf.range(n, dtype=tf.int64), before tf.stack or the scatter."
    ],
