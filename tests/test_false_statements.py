@@ -66,6 +66,32 @@ def test_a_write_called_on_the_values_is_still_named_and_its_fix_runs() -> None:
     assert torch.equal(values, before)
 
 
+LOSSES = "torch.zeros(classes, dtype=losses.dtype)"
+
+
+@pytest.mark.parametrize(
+    ("exercise", "arguments", "call", "buffer"),
+    [
+        ("06.class_loss_sums", "losses, labels, classes",
+         "losses.index_add(0, labels, losses)", LOSSES),
+        ("06.class_loss_sums", "losses, labels, classes",
+         "losses.scatter_add(0, labels, losses)", LOSSES),
+        ("06.segment_means", "values, segments, count",
+         'values.scatter_reduce(0, segments, values, "mean", include_self=False)',
+         "torch.zeros(count, dtype=values.dtype)"),
+    ],
+)  # fmt: skip
+def test_the_write_into_source_fix_followed_passes(
+    exercise: str, arguments: str, call: str, buffer: str
+) -> None:
+    code = f"def answer({arguments}):\n    return {call}\n"
+    result = checked(exercise, code)
+    assert result.verdict.misconception == "write-into-source"
+    assert "Call the write on a tensor of the output's shape" in result.fix
+    on = call.partition(".")[0]
+    assert checked(exercise, code.replace(f"return {on}.", f"return {buffer}.")).passed
+
+
 # ------------------------------------------------- which ops take a Python number
 
 
