@@ -270,6 +270,25 @@ def test_one_coordinate_and_one_number_get_a_fix_that_runs() -> None:
     assert tf.tensor_scatter_nd_update(zeros, pairs, ones).numpy().sum() == 2
 
 
+def test_updates_of_the_wrong_shape_get_a_fix_that_runs() -> None:
+    tf = pytest.importorskip("tensorflow")
+    zeros = tf.zeros((3, 4), tf.int64)
+    # a flat [i, j] with updates [v]; rows as coordinates with one number each
+    for indices, updates, fixed, right in (
+        ([1, 2], [1], [[1, 2]], tf.constant([1], tf.int64)),
+        ([[1], [2]], [1, 2], [[1], [2]], tf.ones((2, 4), tf.int64)),
+    ):
+        with pytest.raises(tf.errors.InvalidArgumentError) as raised:
+            tf.tensor_scatter_nd_update(zeros, indices, tf.constant(updates, tf.int64))
+        said = explain(str(raised.value))
+        assert "[[i, j]] for one position, not [i, j]" in said.fix
+        assert "indices.shape[:-1] + output.shape[depth:]" in said.fix
+        depth = len(fixed[0])
+        shape = [len(fixed), *zeros.shape[depth:]]
+        assert list(right.shape) == shape
+        tf.tensor_scatter_nd_update(zeros, fixed, right)  # runs
+
+
 # ------------------------------------------------ a prediction gets no code to write
 
 

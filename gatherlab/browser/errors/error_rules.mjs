@@ -1431,7 +1431,7 @@ export default {
      "needs": [
       "is_put"
      ],
-     "text": "put_ writes one value of source per index entry and never repeats source (as numpy.put does): index has {count} entries but source {src_size}."
+     "text": "{op} writes one value of source per index entry and never repeats source (as numpy.put does): index has {count} entries but source {src_size}."
     },
     "{op} writes one slice of source per position: {count} positions but {src_size} slices of source.",
     "The values have shape {src_shape} and the positions select {index_shape}: the values must broadcast to the shape of what the positions select.",
@@ -1448,7 +1448,7 @@ export default {
      "needs": [
       "op_is_tf"
      ],
-     "text": "Give one update per row of indices: updates of shape indices.shape[:-1] plus the slice each coordinate selects."
+     "text": "Make indices a list of coordinates, shape (..., depth) with 2 dims or more ([[i, j]] for one position, not [i, j]), and give updates the shape indices.shape[:-1] + output.shape[depth:]."
     },
     {
      "needs": [
