@@ -153,6 +153,7 @@ def derive(
             fields["empty_dims"] = ", ".join(empty)
     if "value" in fields and "size" in fields and "past_end" in fields:
         _fits_other(fields, lists.get("input_shape"))
+        _stacked_pairs(fields, lists.get("input_shape"), lists.get("index_shape"))
     if "coordinates" in fields and "input_shape" in lists:
         _reversed(fields, lists["input_shape"])
     if "depth" in fields and "input_rank" in fields:
@@ -190,6 +191,20 @@ def _fits_other(fields: dict[str, str], shape: Sequence[int] | None) -> None:
     ]
     if others:
         fields["fits_other"] = " and ".join(others)
+
+
+def _stacked_pairs(
+    fields: dict[str, str],
+    shape: Sequence[int] | None,
+    index: Sequence[int] | None,
+) -> None:
+    """``stacked_pairs``: a subscript (no op) by one index tensor whose last dim holds
+    one coordinate per dim of the input (``x[torch.stack([rows, columns], -1)]``),
+    past the end of dim 0: one tensor indexes dim 0 only."""
+    if not shape or not index or "op" in fields or len(shape) < 2 or len(index) < 2:
+        return
+    if index[-1] == len(shape) and int(fields.get("dim", -1)) == 0:
+        fields["stacked_pairs"] = "yes"
 
 
 def _reversed(fields: dict[str, str], shape: Sequence[int]) -> None:

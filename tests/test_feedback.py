@@ -237,7 +237,8 @@ def test_an_index_unsqueezed_in_the_middle_is_told_to_add_the_axis_last():
         lambda f, p: torch.gather(f, 1, p.unsqueeze(1).expand(-1, p.shape[1], -1)),
     )
     assert "the new axis of positions is in the wrong place" in text
-    assert "`positions.unsqueeze(1)` gives" in text and "`.unsqueeze(2)`" in text
+    assert "`positions.unsqueeze(1)` expanded along dim 1 to" in text
+    assert "`.unsqueeze(2)`" in text
     fix = message("02.fix_wrong_axis", EXERCISES["02.fix_wrong_axis"].broken.index)
     assert "the new axis of positions is in the wrong place" in fix
 
@@ -1004,8 +1005,11 @@ def test_negative_positions_moved_up_by_the_rank_are_named():
 
     result = EXERCISES["04.gather_python_style"].check(plus_rank)
     assert result.verdict.misconception == "python-style-rank"
-    assert "adds the number of dims (2)" in result.message
-    assert "The size of dim 1 is 3" in result.fix
+    # worded where the function returned a result (a 1-D case: 1 dim), after the
+    # visible example, where the moved positions raised
+    assert "your function raised an error" in result.message
+    assert "adds the number of dims (1)" in result.message
+    assert "The size of dim 0 is 4" in result.fix
 
     def plus_size(input, dim, index):  # the right size: not taken for the rank
         moved = torch.where(index < 0, index + input.size(dim), index)

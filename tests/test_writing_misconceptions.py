@@ -202,7 +202,7 @@ def test_a_count_as_wide_as_the_largest_position_is_named_without_blaming_bincou
         assert "torch.bincount stops" not in result.words
     # the visible one-hot has 4 classes and its largest label is 2
     message = check("06.one_hot", _widest_label).message
-    assert "3 entries, not 4: a size from the ids" in message
+    assert "3 entries along dim 1, not 4: labels.max()+1" in message
 
 
 def test_a_read_by_the_write_positions_is_named_in_the_fix():

@@ -750,7 +750,11 @@ def like_torch(value: Any) -> Any:
     return value
 
 
-IMPLEMENT_VOICE = Voice(lambda case: phrase("lead.case", case=case.name), "your result")
+IMPLEMENT_VOICE = Voice(
+    lambda case: phrase("lead.case", case=case.name),
+    "your result",
+    lambda raised, case: phrase("lead.raised_then", raised=raised.name, case=case.name),
+)
 
 
 @dataclass

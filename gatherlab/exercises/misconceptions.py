@@ -195,6 +195,9 @@ class Voice:
 
     lead: Callable[[Case], Phrase]
     yours: str
+    # the lead of words shown on a later case than the first one the answer fails,
+    # where that one raised: (case that raised, case worded on) -> Phrase
+    after_error: Callable[[Case, Case], Phrase] | None = None
 
 
 def run(call: Call, finish: Callable[[Any], Any] | None = None) -> Outcome:
@@ -755,9 +758,17 @@ def _int_mask(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return found_reads
 
 
-def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    right, wrong, _ = key
-    return {"positions": case.positions, "right": str(right), "wrong": str(wrong)}
+def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    right, wrong, expanded = key
+    assert case.call is not None
+    size = np.shape(to_numpy(case.call.index))[wrong]
+    names = {"positions": case.positions, "wrong": str(wrong)}
+    made = (
+        phrase("wrong_axis.expanded", **names, size=str(size))
+        if expanded == "expanded" and size != 1
+        else phrase("wrong_axis.as_is", **names)
+    )
+    return {**names, "right": str(right), "made": made}
 
 
 @misconception(
@@ -1076,14 +1087,22 @@ def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     row, column = divmod(int(flat[at]), columns)
     name, pairs = case.call.input_name, case.positions
     code = f"{pairs}[:, 0] * {name}.shape[1] + {pairs}[:, 1]"
+    numbers = {"row": str(row), "column": str(column), "right": str(int(flat[at]))}
+    if key == "read-column-major":  # the position itself is right; its reading is not
+        down = int(flat[at])
+        place = phrase(
+            "stride.place_read",
+            **numbers,
+            your_row=str(down % rows),
+            your_column=str(down // rows),
+        )
+    else:  # the learner's flat position for (row, column)
+        place = phrase("stride.place", **numbers, yours_at=str(int(wrong[at])))
     return {
         "input": name,
-        "row": str(row),
-        "column": str(column),
         "columns": str(columns),
         "rows": str(rows),
-        "right": str(int(flat[at])),
-        "yours_at": str(int(wrong[at])),
+        "place": place,
         "fix": (
             phrase("stride.fix_code", code=code, columns=str(columns))
             if case.writes_code
@@ -1633,12 +1652,24 @@ def _negative_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
 # ---------------------------------------------------------------- output misconceptions
 
 
-def _squeezed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _squeezed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     expected = np.shape(case.expected)
+    everywhere = key != "all"  # .squeeze() drops a dim of size 1 on these inputs only
     if key == "all":
         ones = [d for d, size in enumerate(expected) if size == 1]
         key = ones[-1] if ones else 0
-    return {"d": str(key), "shape": _shape(outcome), "expected": shape_text(expected)}
+    shown = case.visible_expected
+    visible = np.shape(shown) if shown is not None else ()
+    if len(visible) > key and visible[key] != 1:
+        everywhere = False  # size 1 on this case, not on the visible example
+    how = "back" if everywhere else "squeeze"
+    keep = phrase(f"dropped_axis.{how}.{case.framework}", d=str(key))
+    return {
+        "d": str(key),
+        "shape": _shape(outcome),
+        "expected": shape_text(expected),
+        "keep": keep,
+    }
 
 
 @misconception(
@@ -1990,6 +2021,16 @@ def _gradient_other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {k: v for k, v in found.items() if v is not None}
 
 
+# A gradient case's value is the input's gradient: a misconception about the forward
+# read (a wrong dim, a broadcast index, take_along_dim) gives a forward value there,
+# so only the gradient's own beliefs and the shape-only ones are tried on it.
+GRADIENT_SHAPE_ONLY = {"dropped-axis", "extra-axis", "flattened", "transposed-result"}
+
+
+def _on_gradients(item: Misconception) -> bool:
+    return item.id.startswith("gradient-") or item.id in GRADIENT_SHAPE_ONLY
+
+
 # Finishes never used in a pair: one number says too little to tell a mistake under it.
 SINGLE_ONLY = {"reduced-to-one-value"}
 
@@ -2049,7 +2090,11 @@ class Search:
         if memo_key not in self._memo:
             case = self.cases[number]
             base: Any = case.expected
-            if first is not None:
+            if case.gradient and not (
+                _on_gradients(item) and (first is None or _on_gradients(first[0]))
+            ):
+                base = None  # no forward misconception describes a gradient
+            elif first is not None:
                 base = self._variants(first[0], number, None).get(first[1])
             if base is None:
                 found: Mapping[Any, Outcome] = {}
@@ -2150,13 +2195,13 @@ class Search:
                 for item in finishes:
                     for second in self._keys(item, (first, key)):
                         found = self.candidate(((first, key), (item, second)))
-                        if _changed(alone, found.outcomes) or not equal(
+                        if first_change(alone, found.outcomes) or not equal(
                             alone[0], found.outcomes[0]
                         ):
                             yield found
 
 
-def _changed(before: Sequence[Outcome], after: Sequence[Outcome]) -> int:
+def first_change(before: Sequence[Outcome], after: Sequence[Outcome]) -> int:
     """The first case on which a misconception changes the outcome."""
     for number, (old, new) in enumerate(zip(before, after, strict=True)):
         if isinstance(new, Shaped) and np.shape(old) == new.shape:
@@ -2166,22 +2211,47 @@ def _changed(before: Sequence[Outcome], after: Sequence[Outcome]) -> int:
     return 0
 
 
+def worded_on(
+    before: Sequence[Outcome],
+    after: Sequence[Outcome],
+    item: Misconception | None = None,
+) -> int:
+    """The case a part (of misconception ``item``) is worded on: where its words
+    describe the learner's result (``{yours}``: "your result reads ..."), the first
+    case it changes to a value, since a case that raised has no result (the first it
+    changes at all where every change is an error); else the first it changes."""
+    if item is not None and "yours" not in fields_of(item.template):
+        return first_change(before, after)
+    for number, (old, new) in enumerate(zip(before, after, strict=True)):
+        if isinstance(new, Raised):
+            continue
+        if isinstance(new, Shaped) and np.shape(old) == new.shape:
+            continue
+        if new is NOT_EXPECTED or not equal(old, new):
+            return number
+    return first_change(before, after)
+
+
 def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
-    """The candidate's verdict: each part worded on the first case it shows on. A
-    pair's second part on another case than the first's says which, as the first
-    does, in a sentence of its own (``pair.apart``)."""
+    """The candidate's verdict: each part worded on the first case it shows a
+    result on (``worded_on``). A pair's second part on another case than the first's
+    says which, as the first does, in a sentence of its own (``pair.apart``)."""
     cases = search.cases
     texts: list[Phrase] = []
     numbers: list[int] = []
     before: Sequence[Outcome] = [case.expected for case in cases]
     for position, (item, key) in enumerate(candidate.parts):
         own = search.candidate(candidate.parts[: position + 1])
-        number = _changed(before, own.outcomes)
+        number = worded_on(before, own.outcomes, item)
         before = own.outcomes
         case, outcome = cases[number], own.outcomes[number]
+        lead = voice.lead(case)
+        raised_at = first_change([c.expected for c in cases], own.outcomes)
+        if raised_at < number and voice.after_error is not None and not numbers:
+            lead = voice.after_error(cases[raised_at], case)
         fields = {
             **item.words(case, key, outcome),
-            "lead": voice.lead(case) if number not in numbers[:1] else "",
+            "lead": lead if number not in numbers[:1] else "",
             "yours": voice.yours,
         }
         # a prediction writes no code: a template whose fix is code has a ".value"

@@ -38,7 +38,8 @@ Python). The payload JSON is::
      "choices": [{"label", "raises": bool, "verdict": V}]   # raises
               | [{"label", "verdict": V}]                   # choose
      "passed": V,
-     "verdicts": {"unanswered": V, "says_raises": V}        # says_raises: predict only
+     "verdicts": {"unanswered": V, "says_raises": V, "none": V}  # says_raises, none:
+                                                 # predict only
      "raise_words": regex source                             # predict: an answer that
                                                              # matches says it raises
      "fallback": {"template", "reads_template", "shape_template",
@@ -131,9 +132,11 @@ from gatherlab.exercises.misconceptions import (
     Shaped,
     Voice,
     equal,
+    first_change,
     gradient_of,
     shows,
     verdict_of,
+    worded_on,
 )
 from gatherlab.exercises.verdict import Verdict, field_json, messages, render
 
@@ -407,6 +410,15 @@ def _page_hidden(exercise: Any) -> list[int]:
         ]
         if reads and len(numbers) < PAGE_HIDDEN + PAGE_EXTRA:
             numbers.append(reads[0])
+    # a misconception worded on a later case than the first it changes, which raised
+    # (verdict_of: words about a result need a case with one): both cases, so the page
+    # words it on the same ones
+    expected = [case.expected for case in search.cases]
+    for candidate in candidates:
+        raised_at = first_change(expected, candidate.outcomes)
+        worded = worded_on(expected, candidate.outcomes, candidate.parts[0][0])
+        if worded != raised_at:
+            numbers += [k for k in (raised_at, worded) if k and k not in numbers]
     budget = len(numbers) + PAGE_APART
     for later, candidate in enumerate(candidates):
         for earlier in candidates[:later]:
@@ -574,7 +586,11 @@ def _predict(exercise: Any) -> dict[str, Any]:
         verdicts[f"known-{number}"] = exercise.check(wrong).verdict.to_json()
         known.append({"id": f"known-{number}", "output": tensor(np.asarray(wrong))})
     data["cases"][0]["misconceptions"][:0] = known
-    data["verdicts"] = {"says_raises": exercise.check("it raises").verdict.to_json()}
+    data["verdicts"] = {
+        "says_raises": exercise.check("it raises").verdict.to_json(),
+        # `None` typed, as the notebook's `prediction = None` (a gradient's: none flows)
+        "none": exercise.check(None).verdict.to_json(),
+    }
     if exercise.gradient:  # the coordinate is on the input's gradient: x.grad[0, 1]
         data["fallback"]["reads_template"] = "predict.wrong_gradient"
         data["fallback"]["where"] = gradient_of(exercise.search.cases[0])

@@ -25,6 +25,7 @@ from gatherlab.exercises.misconceptions import explain as explain_misconception
 from gatherlab.exercises.oprules import shape_rule, value_rule
 from gatherlab.exercises.rendering import as_shown, assigned, body
 from gatherlab.exercises.result import Feedback, Result, not_attempted
+from gatherlab.exercises.typed import normalized
 from gatherlab.exercises.verdict import (
     Field,
     Phrase,
@@ -422,6 +423,10 @@ class Predict(Exercise):
     def _check(self, answer: Any) -> Result:
         if answer is ...:
             return not_attempted(self.id, "predict")
+        if isinstance(answer, str) and normalized(answer) == "None":
+            answer = None  # typed on the page as the notebook's `prediction = None`
+        if answer is None and self.gradient:
+            return self._gradient_none().result(self.id)
         verdict = prediction_feedback(
             self.solution,
             answer,
@@ -434,6 +439,24 @@ class Predict(Exercise):
             search=self.search,
         )
         return verdict.result(self.id)
+
+    def _gradient_none(self) -> Feedback:
+        """A gradient predicted None: the belief that no gradient reaches the input
+        through an integer index (only the index itself gets none)."""
+        case = self.search.cases[0]
+        expected = np.asarray(case.expected)
+        nonzero = [tuple(int(c) for c in at) for at in np.argwhere(expected != 0)]
+        where = nonzero[0] if nonzero else (0,) * expected.ndim
+        gradient = gradient_of(case)
+        return Feedback(
+            verdict(
+                False,
+                "predict.gradient_none",
+                grad=gradient,
+                where=entry(gradient, where),
+                expected=format_value(expected[where]),
+            )
+        )
 
     def wrong_answers(self) -> dict[str, Any]:
         expected = to_numpy(self.solution)

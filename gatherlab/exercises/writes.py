@@ -250,7 +250,7 @@ def _other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     }
 
 
-def _read_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _read_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     write = _writes_of(case)
     assert write is not None
     index, src = write.index_name, write.src_name
@@ -263,7 +263,9 @@ def _read_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
         fix = f" Write with {_op(write)}, which puts each entry where {index} says."
     else:
         fix = ""
-    return {"index": index, "src": src, "fix": fix}
+    # the write as one line per entry: an adding write's repeats add up
+    model = phrase(f"read_write.{'add' if write.adds else 'set'}", index=index, src=src)
+    return {"index": index, "src": src, "fix": fix, "model": model}
 
 
 @misconception("read-instead-of-write", "call", _read_words, family="write")
@@ -738,11 +740,14 @@ def _other_reduction(case: Case, base: Any) -> Mapping[Any, Outcome]:
 # ---------------------------------------------------------------- counts
 
 
-def _short_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _short_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     write = _writes_of(case)
     assert write is not None
     dim = write.indexed_dim
+    # a result of several dims is short along one of them (3 columns, not 3 rows)
+    along = phrase("short.along", dim=str(dim)) if np.ndim(outcome) > 1 else ""
     return {
+        "along": along,
         "got": str(int(np.shape(outcome)[dim])),
         "dim": str(dim),
         "top": str(int(to_numpy(write.index).max(initial=-1))),

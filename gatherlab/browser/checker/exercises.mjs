@@ -689,6 +689,8 @@ function judged(payload, answer) {
   }
   let mine;
   if (payload.kind === "predict") {
+    // `None`, as the notebook's `prediction = None` (Predict._check)
+    if (normalized(answer) === "None") return payload.verdicts.none;
     // the answer as typed.py reads it: a value, or else the text itself (a str)
     const read = readTyped(answer);
     if (read.unsupported) return v("page.unsupported_value", { what: read.unsupported });

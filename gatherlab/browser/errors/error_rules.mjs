@@ -330,6 +330,13 @@ export default {
     {
      "needs": [
       "past_end",
+      "stacked_pairs"
+     ],
+     "text": "Position {value} is past the end of dim 0 (size {size}): one index tensor, of shape {index_shape}, indexes dim 0 only, so every number in it, row and column alike, is read as a row: no tensor's last dim is split into coordinates."
+    },
+    {
+     "needs": [
+      "past_end",
       "fits_other"
      ],
      "text": "Position {value} is past the end of dim {dim} (size {size}) but fits {fits_other}: if your index tensors hold (row, column) pairs, check their order (x[i, j] reads dim 0 at i, dim 1 at j)."
@@ -383,6 +390,13 @@ export default {
     "A position in the index is outside the dim it selects along (this message names neither the position nor the size)."
    ],
    "fix": [
+    {
+     "needs": [
+      "past_end",
+      "stacked_pairs"
+     ],
+     "text": "Give each dim its own index tensor: split the coordinates, x[pairs[..., 0], pairs[..., 1]] for (row, column) pairs (x[tuple(pairs.unbind(-1))] for any number of dims)."
+    },
     {
      "needs": [
       "past_end",
@@ -542,7 +556,13 @@ export default {
     "Entry indices[{entry}] = {value} is past the end of an axis of size {size} (valid positions 0..{high}). On a GPU TensorFlow returns 0 for it instead of raising, and under XLA it clamps it."
    ],
    "fix": [
-    "Keep every position in 0..{high}: tf.debugging.assert_less(indices, {size}) and assert_non_negative before the call, or tf.where/tf.clip_by_value if a clamp is really meant."
+    {
+     "needs": [
+      "negative"
+     ],
+     "text": "If {value} meant the last entries as in Python, add the axis size ({size}) to the negative positions; if it marks padding or a missing label, mask those entries out before the call. Clamping it would turn a loud bug into a silent one."
+    },
+    "Find where {value} was made and fix it there: an off-by-one, a 1-based count, a size taken from another tensor, or flat positions counted over several axes, which read a tensor reshaped to one axis there (tf.reshape(params, [-1, ...])). Clamping it would turn a loud bug into a silent one; tf.debugging.assert_less(indices, {size}) before the call raises on a GPU too."
    ],
    "section": [
     {

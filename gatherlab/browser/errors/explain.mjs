@@ -105,8 +105,10 @@ export function derive(found, shapes, dim, op, text) {
     for (let d = 0; d < n; d++) if (source[d] === 0) empty.push(String(d));
     if (empty.length) fields.empty_dims = empty.join(", ");
   }
-  if ("value" in fields && "size" in fields && "past_end" in fields)
+  if ("value" in fields && "size" in fields && "past_end" in fields) {
     fitsOther(fields, lists.input_shape);
+    stackedPairs(fields, lists.input_shape, lists.index_shape);
+  }
   if ("coordinates" in fields && lists.input_shape) reversedFields(fields, lists.input_shape);
   // more entries per coordinate than axes
   if (
@@ -142,6 +144,14 @@ function fitsOther(fields, shape) {
   for (let d = 0; d < n; d++)
     if (d !== along && value >= 0 && value < shape[d]) others.push(`dim ${d} (size ${shape[d]})`);
   if (others.length) fields.fits_other = others.join(" and ");
+}
+
+// error_rules._stacked_pairs: a subscript by one index tensor of coordinates (its last
+// dim one per dim of the input), past the end of dim 0: one tensor indexes dim 0 only.
+function stackedPairs(fields, shape, index) {
+  if (!shape || !index || "op" in fields || shape.length < 2 || index.length < 2) return;
+  if (index[index.length - 1] === shape.length && Number(fields.dim ?? -1) === 0)
+    fields.stacked_pairs = "yes";
 }
 
 // error_rules._reversed: a coordinate outside the shape that fits it reversed.
