@@ -240,6 +240,21 @@ def test_a_tensorflow_dtype_fix_offers_the_tensor_the_result_needs() -> None:
     assert not checked("06.one_hot", cast).passed
 
 
+def test_a_result_of_the_wrong_dtype_is_not_pointed_at_the_values_dtype() -> None:
+    # float ones into a float32 buffer: the values' dtype is wrong too
+    code = one_hot(
+        "rows = torch.zeros(labels.shape[0], classes)\n"
+        "return rows.scatter_(1, labels.unsqueeze(1), torch.ones(labels.shape[0], 1))"
+    )
+    result = checked("06.one_hot", code)
+    assert "or the dtype of the values written" not in result.fix
+    assert "`dtype=torch.int64`, and write values of that dtype" in result.fix
+    followed = code.replace("classes)", "classes, dtype=torch.int64)").replace(
+        "[0], 1)", "[0], 1, dtype=torch.int64)"
+    )
+    assert checked("06.one_hot", followed).passed
+
+
 # ---------------------------------------- a TensorFlow scatter given one coordinate
 
 
