@@ -147,7 +147,7 @@ def test_values_cast_to_integers_before_a_write_are_named(exercise_id, answer):
     assert result.verdict.misconception == "values-truncated", result.words
     step = "read" if exercise_id.startswith("05.") else "write"
     assert f"cast to integers before the {step}" in result.message
-    assert "Only the index must be integer" in result.words
+    assert "only positions must be integers" in result.message
     # no op the learner never called is named
     for op in ("index_add_", "scatter_add_", "tf."):
         assert op not in result.message

@@ -2124,7 +2124,10 @@ class Search:
             ]
             if not keys:
                 return []
-        return keys or []
+        # a variant giving the expected outcome on every case is no evidence (an
+        # answer right in value, wrong in dtype, matches it): as ``candidates``
+        outcomes = [self._variants(item, n, first) for n in range(len(self.cases))]
+        return [k for k in keys or [] if _differs([o[k] for o in outcomes], self.cases)]
 
     def one_error(self, outcome: Outcome) -> bool:
         """Too little evidence: one case, and on it an error. Any index that breaks
