@@ -98,6 +98,15 @@ function inTfWords(run, message) {
   }
 }
 
+// tf.gather's axis: one integer (GatherV2 refuses a list, a tuple or a tensor with
+// dims: "axis must be scalar"), or None
+function gatherAxis(axis) {
+  const many = axis.t === "list" || axis.t === "tuple";
+  if (many || (axis.t === "tensor" && axis.shape.length > 0))
+    throw new PyError("InvalidArgumentError", "axis must be scalar");
+  return optionalInt(axis);
+}
+
 function tfGather(params, indices, axis, batchDims) {
   const p = tfTensorArg(params);
   const i = tfIndices(indices, "GatherV2");
@@ -251,7 +260,7 @@ export const TF = {
       "gather",
       "tf",
     );
-    return tfGather(a.params, a.indices, optionalInt(a.axis), toInt(a.batch_dims));
+    return tfGather(a.params, a.indices, gatherAxis(a.axis), toInt(a.batch_dims));
   }),
   gather_nd: fn("tf.gather_nd", (g, kw) => {
     const a = args(["params", "indices", "batch_dims=0"], g, kw, "gather_nd", "tf");
