@@ -319,3 +319,34 @@ def test_the_facts_the_none_and_squeeze_words_state_hold():
     ones = tf.zeros([5, 1, 1])
     assert tf.squeeze(ones).shape == (5,)
     assert tf.squeeze(ones, axis=1).shape == (5, 1)
+
+
+def test_a_gradient_read_at_the_positions_is_told_backward_adds_it_back():
+    from gatherlab.exercises import Call
+    from gatherlab.exercises.predict import prediction_feedback
+
+    # tfjs#7942: the upstream read at the gathered rows
+    answer = [[4.0, 2.0, 6.0], [4.0, 5.0, 3.0]]
+    result = check("05.predict_weighted_gradient", answer)
+    assert result.verdict.misconception == "gradient-read-back"
+    assert "backward adds each output's gradient to the entry of x" in result.message
+    # mine: along dim 1, with an input unlike its upstream, so the read-back and the
+    # forward value differ
+    x = torch.tensor([[10.0, 20.0, 30.0], [40.0, 50.0, 60.0]], requires_grad=True)
+    index = torch.tensor([[2, 2, 0], [1, 0, 0]])
+    upstream = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    (torch.gather(x, 1, index) * upstream).sum().backward()
+    call = Call("gather", x.detach(), 1, index, index_name="index")
+
+    def said(answer):
+        return prediction_feedback(
+            x.grad, answer, call, gradient=True, grad_output=upstream
+        ).verdict
+
+    read_back = torch.gather(upstream, 1, index)
+    assert said(read_back.tolist()).misconception == "gradient-read-back"
+    forward = torch.gather(x.detach(), 1, index)
+    assert said(forward.tolist()).misconception != "gradient-read-back"
+    # what the words say backward does: the gradient is upstream added back
+    added = torch.zeros(2, 3).scatter_add(1, index, upstream)
+    assert torch.equal(added, x.grad)

@@ -2021,6 +2021,31 @@ def _gradient_other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {k: v for k, v in found.items() if v is not None}
 
 
+def _read_back_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    assert case.call is not None
+    return {
+        **_gradient_words(case, key, outcome),
+        "input": case.call.input_name,
+        "index": case.positions,
+    }
+
+
+@misconception("gradient-read-back", "call", _read_back_words)
+def _read_back(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The backward of a gather taken for another gather: the upstream gradient read
+    at the positions of the index, where each output's upstream gradient is added to
+    the entry it read (a scatter_add). Only where the reads are weighted (with every
+    weight 1 it reads all ones) and the read has the input's shape."""
+    call = case.call
+    if not case.gradient or call is None or call.op != "gather" or not _weighted(case):
+        return {}
+    upstream = _torch(to_numpy(case.grad_output))
+    found = run(call.with_part("input", upstream))
+    if isinstance(found, Raised) or np.shape(found) != np.shape(case.expected):
+        return {}
+    return {"read": found}
+
+
 # A gradient case's value is the input's gradient: a misconception about the forward
 # read (a wrong dim, a broadcast index, take_along_dim) gives a forward value there,
 # so only the gradient's own beliefs and the shape-only ones are tried on it.
