@@ -166,6 +166,8 @@ def derive(
             fields["index_outer"] = shape_text(lists["index_shape"][:-1])
     if "segment" in named:
         fields["op_is_segment"] = "yes"
+    if named.startswith("tf.math.segment_"):  # the variant taking ids in any order
+        fields["unsorted"] = named.replace("tf.math.", "tf.math.unsorted_")
     _op_fields(fields, named)
     _argument_fields(fields)
     _foreign_fields(fields)

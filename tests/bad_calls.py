@@ -241,6 +241,16 @@ def tensorflow_calls() -> Iterator[tuple[str, Thunk]]:
         "tf.gather_nd: batch_dims",
         lambda: tf.gather_nd(x, [[0], [1], [1]], batch_dims=1),
     )
+    for axis in ([0, 1], (0, 1), tf.constant([1])):  # several axes: one is taken
+        yield "tf.gather: axis list", lambda a=axis: tf.gather(x, [[0, 1]], axis=a)
+    values = tf.constant([1.0, 2.0, 3.0])
+    for name in ("sum", "mean", "max", "min", "prod"):
+        segment = getattr(tf.math, f"segment_{name}")
+        for ids in ([1, 0, 1], [0, -1, 1], [0, 0, -1], [-1, -1, 0], [0, 1]):
+            yield (
+                f"tf.math.segment_{name}: {ids}",
+                lambda s=segment, i=ids: s(values, tf.constant(i)),
+            )
 
 
 def messages(calls: Iterator[tuple[str, Thunk]]) -> dict[str, str]:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gatherlab import error_rules
 from gatherlab.error_rules import closest, explain, table
+from gatherlab.exercises.implement import explained_error
 from gatherlab.rules import rules
 from tests import bad_calls
 from tests.test_page_cases import node_module
@@ -363,3 +365,37 @@ def test_coordinates_on_the_first_axis_are_told_the_last_axis_in_reads_and_write
     assert "updates (4, 2)" in slices.meaning and "axis=-1" not in slices.fix
     with pytest.raises(tf.errors.InvalidArgumentError, match="Dimensions \\[1,2\\)"):
         tf.scatter_nd([[0], [1], [1], [0]], tf.ones((4, 2)), [2, 3])
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_tensorflow_axis_and_segment_errors_get_their_rule_not_the_raw_text() -> None:
+    tf = pytest.importorskip("tensorflow")
+    values, x = tf.constant([1.0, 2.0, 3.0]), tf.reshape(tf.range(6.0), (2, 3))
+
+    def raised(thunk: Any) -> BaseException:
+        with pytest.raises(Exception) as caught:
+            thunk()
+        return caught.value
+
+    several = raised(lambda: tf.gather(x, [[0, 1]], axis=[0, 1]))
+    out = explain(f"InvalidArgumentError: {several}")
+    assert out.rule == "tf-axis-not-scalar" and "one axis, an integer" in out.meaning
+    assert "batch_dims=1" in out.fix and "tf.gather_nd" in out.fix
+    for name in ("sum", "mean", "max"):
+        segment = getattr(tf.math, f"segment_{name}")
+        error = raised(lambda s=segment: s(values, tf.constant([1, 0, 1])))
+        found = explained_error(error, "answer")
+        assert found is not None and "sorted" in found["meaning"], name
+        assert f"tf.math.segment_{name} needs" in found["meaning"]
+        assert f"tf.math.unsorted_segment_{name}(data" in found["fix"]
+    negative = explain(
+        str(raised(lambda: tf.math.segment_sum(values, tf.constant([-1, -1, 0]))))
+    )
+    assert negative.rule == "tf-segment-unsorted"
+    assert "never negative" in negative.meaning
+    # the unsorted variant the fix names takes ids in any order and a count
+    means = tf.math.unsorted_segment_mean(values, tf.constant([1, 0, 1]), 3)
+    assert means.numpy().tolist() == [2.0, 2.0, 0.0]
+    # and drops a negative id, as the meaning says
+    dropped = tf.math.unsorted_segment_sum(values, tf.constant([-1, 0, 0]), 2)
+    assert dropped.numpy().tolist() == [5.0, 0.0]

@@ -807,6 +807,10 @@ def explained_error(
         dim = call.dim if isinstance(call.dim, int) else None
         op = None if call.op.startswith("__") else call.op
         known = {"shapes": call.shapes(), "dim": dim, "op": op}
+    else:  # a TensorFlow op names itself in the whole text ([Op:SegmentMean])
+        named = error_rules.TF_OP.search(str(error))
+        if named and named[1] in error_rules.table()["tf_ops"]:
+            known = {"op": error_rules.table()["tf_ops"][named[1]]}
     found = error_rules.explain(detail, **known) if detail else None
     if found is None or not found.recognised or not found.meaning:
         return None

@@ -185,7 +185,12 @@ export default {
   "UnsortedSegmentMax": "tf.math.unsorted_segment_max",
   "UnsortedSegmentMin": "tf.math.unsorted_segment_min",
   "UnsortedSegmentProd": "tf.math.unsorted_segment_prod",
-  "Pack": "tf.stack"
+  "Pack": "tf.stack",
+  "SegmentSum": "tf.math.segment_sum",
+  "SegmentMean": "tf.math.segment_mean",
+  "SegmentMax": "tf.math.segment_max",
+  "SegmentMin": "tf.math.segment_min",
+  "SegmentProd": "tf.math.segment_prod"
  },
  "ops": {
   "gather": {
@@ -669,6 +674,131 @@ export default {
     "segment",
     "range",
     "unsortedsegmentsum"
+   ]
+  },
+  {
+   "id": "tf-axis-not-scalar",
+   "checks": null,
+   "title": "tf.gather: axis is one integer",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "axis must be scalar",
+     "fields": {
+      "op": "tf.gather"
+     }
+    }
+   ],
+   "meaning": [
+    "tf.gather takes one axis, an integer: a list, tuple or tensor of axes is refused. It reads whole slices of params along that one axis; it does not read a (batch, position) pair per index entry."
+   ],
+   "fix": [
+    "To pick positions within each row of a batch, pass the one axis and the shared batch dim: tf.gather(params, positions, axis=1, batch_dims=1). To read coordinate pairs, stack them on the last axis of the index and use tf.gather_nd(params, tf.stack([rows, positions], axis=-1))."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "axis",
+    "must",
+    "scalar",
+    "gatherv2"
+   ]
+  },
+  {
+   "id": "tf-segment-unsorted",
+   "checks": null,
+   "title": "tf.math.segment_*: segment ids must be sorted",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "segment ids are not increasing"
+    },
+    {
+     "library": "tensorflow",
+     "re": "segment ids must be >= 0",
+     "fields": {
+      "negative": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "Segment id (?<value>-?\\d+) out of range \\[0, (?<size>\\d+)\\), possibly because 'segment_ids' input is not sorted"
+    }
+   ],
+   "meaning": [
+    {
+     "needs": [
+      "negative"
+     ],
+     "text": "{op} needs segment ids that are sorted and never negative: 0, 0, 1, 2, ...; a negative id is refused (the unsorted_segment_* ops drop it instead). It sizes its output by the largest id + 1."
+    },
+    {
+     "needs": [
+      "negative"
+     ],
+     "text": "A sorted segment op (tf.math.segment_sum, _mean, _max, _min, _prod) needs segment ids that are sorted and never negative: 0, 0, 1, 2, ...; a negative id is refused (the unsorted_segment_* ops drop it instead). It sizes its output by the largest id + 1."
+    },
+    "{op} needs its segment ids sorted, never going down (0, 0, 1, 2, ...): here an id is smaller than the one before it. It also sizes its output by the largest id + 1, not by a count you pass.",
+    "A sorted segment op (tf.math.segment_sum, _mean, _max, _min, _prod) needs its segment ids sorted, never going down (0, 0, 1, 2, ...): here an id is smaller than the one before it. It also sizes its output by the largest id + 1, not by a count you pass."
+   ],
+   "fix": [
+    {
+     "needs": [
+      "unsorted"
+     ],
+     "text": "For ids in any order and an output of a fixed number of segments, use the unsorted variant, which takes that number: {unsorted}(data, segment_ids, num_segments)."
+    },
+    "For ids in any order and an output of a fixed number of segments, use the unsorted variant, which takes that number: tf.math.unsorted_segment_sum(data, segment_ids, num_segments) (and _mean, _max, _min, _prod)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "segment"
+    }
+   ],
+   "keywords": [
+    "segment",
+    "ids",
+    "increasing",
+    "sorted",
+    "segment_ids",
+    "segmentsum",
+    "segmentmean"
+   ]
+  },
+  {
+   "id": "tf-segment-size",
+   "checks": null,
+   "title": "tf.math.segment_*: one segment id per row of data",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "segment_ids should be the same size as dimension 0 of input"
+    }
+   ],
+   "meaning": [
+    "{op} takes one segment id per entry along the first dim of data: segment_ids must have as many entries as data has rows.",
+    "A segment op takes one segment id per entry along the first dim of data: segment_ids must have as many entries as data has rows."
+   ],
+   "fix": [
+    "Pass one id for each row of data (segment_ids of shape (data.shape[0],)); to sum along another axis, move that axis first (tf.transpose)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "segment"
+    }
+   ],
+   "keywords": [
+    "segment_ids",
+    "same",
+    "size",
+    "dimension",
+    "segment"
    ]
   },
   {

@@ -123,6 +123,8 @@ export function derive(found, shapes, dim, op, text) {
     if (lists.index_shape) fields.index_outer = shapeText(lists.index_shape.slice(0, -1));
   }
   if (named.includes("segment")) fields.op_is_segment = "yes";
+  if (named.startsWith("tf.math.segment_"))
+    fields.unsorted = named.replace("tf.math.", "tf.math.unsorted_");
   opFields(fields, named);
   argumentFields(fields);
   foreignFields(fields);
