@@ -55,6 +55,38 @@ def test_floats_cut_by_floor_division_are_not_blamed_on_long():
         assert "where `//` was meant" not in text
 
 
+def test_whole_floats_from_floor_ceil_round_or_floor_division_keep_the_float_dtype():
+    # the learner believed `//` or floor() gives integers: the first thing said is
+    # that they keep the float dtype gather refuses, then the truncation if any
+    exercise = EXERCISES["05.fix_float_positions"]
+    soft = exercise.broken.index
+    right = {
+        "(soft + 0.5) // 1": (soft + 0.5) // 1,
+        "round": soft.round(),
+        "ceil": soft.ceil(),
+        "floor_divide float64": torch.floor_divide(soft.double() + 0.5, 1),
+    }
+    for name, answer in right.items():
+        assert answer.is_floating_point(), name  # the fact the message states
+        with pytest.raises(RuntimeError):
+            torch.gather(exercise.broken.input, 1, answer)  # refused, as it says
+        text = message("05.fix_float_positions", answer)
+        dtype = str(answer.dtype).removeprefix("torch.")
+        start = f"Still broken: your index holds whole numbers but is {dtype}"
+        assert text.startswith(start), name
+        assert "on a float tensor keep its float dtype" in text, name
+        assert "add `.long()` at the end" in text, name
+        assert exercise.check(answer.long()).passed, name  # the fix, followed
+    for floored in (soft.floor(), soft // 1, torch.floor(soft.double())):
+        text = message("05.fix_float_positions", floored)
+        first = text.split("\n")[0]
+        assert "on a float tensor keep its float dtype" in first
+        assert "0.9999999 became 0, although it stands for 1" in text
+        assert "`.round().long()`" in text
+        assert not exercise.check(floored.long()).passed  # .long() alone is not it
+    assert exercise.check(soft.round().long()).passed
+
+
 def test_the_cut_is_named_as_the_values_show_it():
     from gatherlab.exercises import strategies
     from gatherlab.exercises.verdict import render

@@ -346,6 +346,8 @@ PAGE_TEMPLATES = {
         "fix.float_wrong_positions",
         "fix.values_long",
         "fix.truncated",
+        "fix.whole_floats",
+        "fix.truncated_float",
         *(t for t in messages() if t.startswith("cut.")),
     ),
     "predict": (

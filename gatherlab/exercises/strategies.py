@@ -63,11 +63,15 @@ def float_positions(answer: Any, fix: Fix) -> Verdict | None:
     return _cut_fractions(values, fix)
 
 
-def _cut_fractions(values: np.ndarray, fix: Fix) -> Verdict | None:
+def _cut_fractions(
+    values: np.ndarray, fix: Fix, dtype: str | None = None
+) -> Verdict | None:
     """``fix.truncated``: whole numbers that are the broken index's floats with their
     fractions cut off (truncated toward zero, or rounded down by ``//``), where
     rounding them gives the intended positions; the cut named as the values show it
-    (for a positive float truncating and rounding down agree: either one did it)."""
+    (for a positive float truncating and rounding down agree: either one did it).
+    ``dtype``: the cut values are still floats of that dtype (`//`, floor), which the
+    op refuses first (``fix.truncated_float``)."""
     broken, reference = fix.broken, to_numpy(fix.reference_answer)
     original = to_numpy(broken.index)
     if original.dtype.kind != "f" or values.shape != original.shape:
@@ -81,9 +85,11 @@ def _cut_fractions(values: np.ndarray, fix: Fix) -> Verdict | None:
     if not made or not len(wrong):
         return None
     at = tuple(int(c) for c in wrong[0])
+    floats = {} if dtype is None else {"dtype": dtype, "op": broken.op}
     return verdict(
         False,
-        "fix.truncated",
+        "fix.truncated" if dtype is None else "fix.truncated_float",
+        **floats,
         position=entry(broken.index_name, at),
         value=f"{float(original[at]):.7g}",
         got=str(int(values[at])),
@@ -118,7 +124,11 @@ def _float_index(values: np.ndarray, fix: Fix) -> Verdict | None:
         return verdict(False, "fix.fractions", value=f"{float(fractions[0]):.4g}")
     import torch
 
+    # whole numbers in a float tensor: `//`, floor, ceil or round on floats keep the
+    # float dtype the op refuses (the learner believed they give integers)
+    dtype = str(values.dtype)
     if fix.gives_expected(torch.as_tensor(whole.astype(np.int64))):
-        return None
-    # whole numbers from `//` or .floor() (a float tensor still): the cut, not `/`
-    return _cut_fractions(values, fix) or verdict(False, "fix.float_wrong_positions")
+        return verdict(False, "fix.whole_floats", dtype=dtype, op=broken.op)
+    return _cut_fractions(values, fix, dtype) or verdict(
+        False, "fix.float_wrong_positions"
+    )

@@ -453,10 +453,15 @@ function floatPositions(payload, inputs, value) {
       });
     if (fractions.length)
       return v("fix.fractions", { value: formatValue(fractions[0], "float32") });
+    // whole numbers in a float tensor: `//`, floor, ceil or round on floats keep the
+    // float dtype the op refuses (the learner believed they give integers)
     const whole = { ...value, dtype: "int64", data: values.map(roundHalfEven) };
-    if (equals(fixedCall(payload, inputs, whole), payload.cases[0].expected)) return null;
-    // whole numbers from `//` or .floor() (a float tensor still): the cut, not `/`
-    return cutFractions(payload, inputs, value.shape, values) ?? v("fix.float_wrong_positions");
+    if (equals(fixedCall(payload, inputs, whole), payload.cases[0].expected))
+      return v("fix.whole_floats", { dtype: value.dtype, op: payload.call.op });
+    return (
+      cutFractions(payload, inputs, value.shape, values, value.dtype) ??
+      v("fix.float_wrong_positions")
+    );
   }
   if (
     isFloat(source.dtype) &&
@@ -468,8 +473,9 @@ function floatPositions(payload, inputs, value) {
 }
 
 // strategies._cut_fractions: the broken index's floats with their fractions cut off
-// (truncated toward zero, or rounded down by `//`), where rounding gives the positions.
-function cutFractions(payload, inputs, shape, values) {
+// (truncated toward zero, or rounded down by `//`), where rounding gives the positions;
+// `dtype`: the cut values are still floats of that dtype, which the op refuses first.
+function cutFractions(payload, inputs, shape, values, dtype = null) {
   const indexName = payload.args[1];
   const original = inputs[indexName];
   if (!isFloat(original.dtype) || !sameShape(shape, original.shape)) return null;
@@ -482,10 +488,12 @@ function cutFractions(payload, inputs, shape, values) {
   const made = Object.keys(cuts).filter((name) => values.every((x, k) => x === cuts[name][k]));
   const wrong = values.findIndex((x, k) => x !== rounded[k]);
   if (!made.length || wrong < 0) return null;
+  const floats = dtype === null ? {} : { dtype, op: payload.call.op };
   return {
     passed: false,
-    template: "fix.truncated",
+    template: dtype === null ? "fix.truncated" : "fix.truncated_float",
     fields: {
+      ...floats,
       position: entry(indexName, unravel(wrong, original.shape)),
       value: formatValue(original.data[wrong], "float32", 7),
       got: String(values[wrong]),
