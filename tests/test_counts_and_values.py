@@ -74,7 +74,7 @@ def test_a_result_sized_by_the_largest_id_says_where_the_size_came_from():
     result = check("06.class_loss_sums", _tf_sums_by_max_id)
     assert result.verdict is not None
     assert result.verdict.misconception == "short-count", result.words
-    assert "a size from the ids" in result.message
+    assert "ends at the largest id" in result.message
     assert "torch." not in result.message
 
 
