@@ -521,14 +521,15 @@ def test_which_calls_raise_refuses_a_call_that_raises_for_another_reason():
 
 
 def test_a_gather_that_runs_says_which_rule_it_does_not_apply():
-    """An empty index is not checked at all, int32 positions are accepted, and an
-    index need not have the input's shape: a learner who marks such a call as
-    raising is told so; other calls keep the plain words."""
+    """An empty index is not checked at all, int32 positions are accepted, a negative
+    dim counts from the end, and an index need not have the input's shape: a learner
+    who marks such a call as raising is told so in the first step; the fix gives the
+    call, its shape and the rule in full."""
     empty = check("01.which_calls_raise", ["B", "D", "E"])
-    assert empty.words.startswith("E runs: torch.gather(x, 1, torch.empty(0))")
-    assert "an empty index is not checked" in empty.words
+    assert empty.message == "E runs: an empty index is not checked."
+    assert empty.fix.startswith("E runs: torch.gather(x, 1, torch.empty(0))")
     int32 = check("04.which_calls_raise", ["D", "E", "F"])
-    assert "gather accepts int32 positions as well as int64" in int32.words
+    assert int32.message == "E runs: gather accepts int32 positions as well as int64."
     x = torch.tensor([[10, 11, 12], [20, 21, 22]])
     with pytest.raises(RuntimeError, match="int32/int64"):
         torch.gather(x, 1, torch.tensor([[2], [0]], dtype=torch.int16))
@@ -537,28 +538,104 @@ def test_a_gather_that_runs_says_which_rule_it_does_not_apply():
     # A's index is (1, 4) against x's (2, 3): smaller on dim 0, longer along dim 1
     sizes = check("01.which_calls_raise", ["A", "B", "D"])
     assert sizes.verdict.misconception == "same-size-rule"
-    assert sizes.words.startswith("A runs: torch.gather(x, 1, torch.tensor(")
-    assert "need not have the shape of x, (2, 3)" in sizes.words
-    assert "index.size(d) <= input.size(d), not equal sizes" in sizes.words
+    assert sizes.message == (
+        "A runs: the index may be longer along dim, smaller on other dims."
+    )
+    assert sizes.fix.startswith("A runs: torch.gather(x, 1, torch.tensor(")
+    assert "index.size(d) <= input.size(d), not equal sizes" in sizes.fix
     assert torch.gather(x, 1, torch.tensor([[2, 0, 1, 2]])).shape == (1, 4)
-    # with dim=-1, which the learner may have taken for the reason
+    # dim=-1 with an index of x's sizes but along dim: the negative dim is its fact,
+    # not the size rule (a learner who expects it to raise doubts the dim)
     negative = check("04.which_calls_raise", ["A", "D", "F"])
-    assert "Dim -1 counts from the end, so it is dim 1 of x" in negative.words
-    assert "Along dim 1 the index may hold any number of positions" in negative.fix
+    assert negative.message == "A runs: negative dims count from the end."
+    assert negative.verdict.misconception is None
+    assert "Dim -1 counts from the end, so it is dim 1 of x" in negative.fix
+    assert torch.gather(x, -1, torch.tensor([[2, 0], [1, 1]])).shape == (2, 2)
     # a 0-d input: dim -1 counts to dim 0 (its dims wrap as one dim's do)
     scalar = PredictRaises(
         "99.scalar",
         "scalar",
         calls={"A": Call("gather", torch.tensor(5), -1, torch.tensor([0]))},
     )
-    assert "so it is dim 0 of x" in scalar.check(["A"]).words
-    # a call with the index of the input's own shape keeps the plain words
+    said = scalar.check(["A"])
+    assert said.message == "A runs: negative dims count from the end."
+    assert "so it is dim 0 of x" in said.fix
+    # a call with the index of the input's own shape breaks no rule
     same = PredictRaises(
         "99.same", "same", calls={"A": Call("gather", x, 1, torch.zeros(2, 3).long())}
     )
     plain = same.check(["A"])
-    assert plain.words.endswith("returns shape (2, 3).")
+    assert plain.message == "A runs: its index breaks no rule."
+    assert plain.fix.endswith("returns shape (2, 3).")
     assert plain.verdict.misconception is None
+
+
+def test_every_misjudged_call_is_given_its_rule_in_the_first_step():
+    """Several calls judged wrongly: the first step names each with the rule that
+    decides it, the calls that run (wrongly picked) first, then the raising calls
+    missed, each its own fact; the fix holds every call's full reason."""
+    # the collected answers (issue 38: only the first misjudged call was answered)
+    assert check("04.which_calls_raise", ["B", "C", "F"]).message == (
+        "B and C run: the index may be longer along dim, smaller on other dims (B); "
+        "an empty index is not checked (C). "
+        "D raises: torch.take_along_dim takes positions as int64."
+    )
+    every = check("01.which_calls_raise", ["A", "B", "C", "D", "E"])
+    assert every.message == (
+        "A, C and E run: the index may be longer along dim, smaller on other dims "
+        "(A, C); an empty index is not checked (E)."
+    )
+    assert every.verdict.misconception == "same-size-rule"
+    # the fix: each rule's detail once, followed it gives the calls' outcomes
+    assert every.fix == (
+        "The sizes rule: index.size(d) <= input.size(d) on every dim d but dim, where "
+        "the index may hold any number of positions. An empty index's dtype and sizes "
+        "are not checked: gather returns an empty result of its shape."
+    )
+    x = torch.arange(6).reshape(2, 3)
+    assert torch.gather(x, 1, torch.tensor([[2, 0, 1, 2]])).shape == (1, 4)
+    assert torch.gather(x, 1, torch.empty(0, dtype=torch.float32)).shape == (0,)
+    fourth = check("04.which_calls_raise", ["A", "B", "C", "D", "E", "F"])
+    assert fourth.fix.startswith("In A, dim -1 is dim 1 of x. The sizes rule: ")
+    assert fourth.fix.endswith(
+        "Other integer dtypes raise; take_along_dim wants int64."
+    )
+    # other options: a longer index alone, an int32 one with a negative dim, a
+    # too-wide index and a position past the end, missed together
+    calls = {
+        "A": Call("gather", x, 0, torch.tensor([[1, 0, 1], [0, 1, 0], [1, 1, 1]])),
+        "B": Call("gather", x, -2, torch.tensor([[1, 0, 1]], dtype=torch.int32)),
+        "C": Call("gather", x, 0, torch.tensor([[0, 0, 0, 0]])),
+        "D": Call("gather", x, 1, torch.tensor([[5], [0]])),
+        "E": Call("gather", x, 1, torch.tensor([[0, 1]])),
+        "F": Call("gather", x, 1, torch.tensor([[0, 1], [1, 0]])),
+    }
+    quiz = PredictRaises("99.options", "options", calls=calls)
+    assert quiz.solution == ("C", "D")
+    both = quiz.check(["A", "B"])
+    assert both.message == (
+        "A and B run: the index may be longer along dim (A); negative dims count "
+        "from the end and gather accepts int32 positions as well as int64 (B). "
+        "C and D raise: apart from dim 0, index may not be larger than input (C); "
+        "valid positions are 0..2 (D)."
+    )
+    assert torch.gather(x, 0, calls["A"].index).shape == (3, 3)
+    assert torch.gather(x, -2, calls["B"].index).shape == (1, 3)
+    # calls sharing a fact are named together; a call shorter along dim alone is
+    # told so; a missed raising call alone keeps its whole diagnosis
+    smaller = quiz.check(["C", "D", "E", "F"])
+    assert smaller.message == (
+        "E and F run: the index may be smaller on other dims (E); "
+        "the index may be shorter along dim (F)."
+    )
+    assert smaller.verdict.misconception == "same-size-rule"
+    facts = quiz.check(["A", "C", "D", "E"]).message
+    assert facts.startswith("A and E run: the index may be longer along dim (A); ")
+    assert quiz.check(["C"]).message.startswith("D raises: index[0, 0] = 5, but")
+    for label, call in calls.items():
+        if label in quiz.solution:
+            with pytest.raises(RuntimeError):
+                call.run()
 
 
 @pytest.mark.parametrize(

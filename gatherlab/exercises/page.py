@@ -37,6 +37,8 @@ Python). The payload JSON is::
                                                  # (a variant worded apart: "id#2")
      "choices": [{"label", "raises": bool, "verdict": V}]   # raises
               | [{"label", "verdict": V}]                   # choose
+     "answers": {labels: V}      # raises: the verdict on every wrong set of labels,
+                                 # keyed by its labels in the calls' order ("ACE")
      "passed": V,
      "verdicts": {"unanswered": V, "says_raises": V, "none": V}  # says_raises, none:
                                                  # predict only
@@ -116,6 +118,7 @@ How the page reads typed text is ``gatherlab.exercises.typed``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -615,8 +618,16 @@ def _raises(exercise: Any) -> dict[str, Any]:
                 "verdict": exercise.check(wrong).verdict.to_json(),
             }
         )
+    labels = list(exercise.calls)
+    answers = {  # every set of labels, by its labels in the calls' order: "ACE"
+        "".join(chosen): exercise.check(list(chosen)).verdict.to_json()
+        for size in range(len(labels) + 1)
+        for chosen in combinations(labels, size)
+        if set(chosen) != set(solution)
+    }
     return {
         "choices": choices,
+        "answers": answers,
         "passed": exercise.check(solution).verdict.to_json(),
     }
 

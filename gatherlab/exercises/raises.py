@@ -19,7 +19,7 @@ from gatherlab.exercises.call import TORCH_ERRORS, Call
 from gatherlab.exercises.compare import kind_of, shape_text
 from gatherlab.exercises.rendering import assigned, wrapped
 from gatherlab.exercises.result import Feedback, Result, not_attempted
-from gatherlab.exercises.verdict import Verdict, render, verdict
+from gatherlab.exercises.verdict import Verdict, phrase, render, verdict
 
 LABEL_SEPARATORS = re.compile(r"[\s,;'\"\[\]()]+")
 
@@ -58,6 +58,130 @@ def _runs_words(call: Call, wrong: bool) -> tuple[str, str | None, dict[str, str
             fields["axis"] = str(dim % max(call.input.dim(), 1))
             return "raises.wrong_runs_sizes_negative_dim", "same-size-rule", fields
     return "raises.wrong_runs", None, {}
+
+
+def run_facts(label: str, call: Call) -> tuple[list[str], list[str], str | None]:
+    """The rules that let a call that runs run, in words, each the call's own fact (an
+    empty index, an int32 one, a negative dim, an index longer along dim or smaller on
+    another dim than the input); each rule's detail, for the fix; and the
+    misconception a learner who expected it to raise holds: the old same-size rule,
+    where the index is longer along dim or smaller on another dim."""
+    index = call.index
+    facts: list[str] = []
+    details: list[str] = []
+    misconception = None
+    if call.op != "gather" or not isinstance(index, torch.Tensor):
+        return [render(phrase("raises.fact_none"))], [], None
+    if index.numel() == 0:
+        empty = [render(phrase("raises.detail_empty"))]
+        return [render(phrase("raises.fact_empty"))], empty, None
+    dim, sizes = int(call.axis or 0), tuple(call.input.shape)
+    if dim < 0:
+        facts.append(render(phrase("raises.fact_negative_dim")))
+        axis = str(dim % max(len(sizes), 1))
+        details.append(
+            render(
+                phrase(
+                    "raises.detail_negative_dim",
+                    label=label,
+                    dim=str(dim),
+                    axis=axis,
+                    input=call.input_name,
+                )
+            )
+        )
+    if index.dtype == torch.int32:
+        facts.append(render(phrase("raises.fact_int32")))
+        details.append(render(phrase("raises.detail_int32")))
+    shape = tuple(index.shape)
+    if len(shape) == len(sizes) and sizes:
+        along = dim % len(sizes)
+        longer = shape[along] > sizes[along]
+        smaller = any(
+            i < s
+            for d, (i, s) in enumerate(zip(shape, sizes, strict=True))
+            if d != along
+        )
+        size_fact = {
+            (True, True): "raises.fact_longer_smaller",
+            (True, False): "raises.fact_longer",
+            (False, True): "raises.fact_smaller",
+        }.get((longer, smaller))
+        if not size_fact and not facts and shape[along] < sizes[along]:
+            size_fact = "raises.fact_shorter"  # its only difference
+        if size_fact:
+            facts.append(render(phrase(size_fact)))
+            details.append(render(phrase("raises.detail_sizes")))
+            if size_fact != "raises.fact_shorter":
+                misconception = "same-size-rule"
+    return facts or [render(phrase("raises.fact_none"))], details, misconception
+
+
+def broken_rule(call: Call) -> str:
+    """The rule a raising call breaks, in few words, from its diagnosis: the clause
+    after ", but " (or the message), then the rule after its last ": ", but a
+    negative position's clause up to it (that negatives do not wrap is the rule)."""
+    problems = call.problems()
+    if not problems:
+        return _outcome(call)
+    clause = problems[0].message.split(", but ", 1)[-1]
+    if problems[0].rule == "negative-index":
+        return clause.split(": ", 1)[0]
+    return clause.rsplit(": ", 1)[-1]
+
+
+def _grouped(template: str, labels: list[str], facts: Mapping[str, list[str]]) -> str:
+    """``A and C run: <fact> (A, C); <fact> (E).``: the facts of the same calls joined,
+    each naming its calls where the group holds several; "" for no calls."""
+    if not labels:
+        return ""
+    joined: dict[tuple[str, ...], list[str]] = {}
+    for fact, own in facts.items():
+        joined.setdefault(tuple(own), []).append(fact)
+    clauses = [
+        " and ".join(said) + (f" ({', '.join(own)})" if len(labels) > 1 else "")
+        for own, said in joined.items()
+    ]
+    many = template.replace("_one", "_many") if len(labels) > 1 else template
+    return render(phrase(many, labels=listed(labels), facts="; ".join(clauses)))
+
+
+def several_wrong(
+    calls: Mapping[str, Call], raising: tuple[str, ...], wrong: list[str]
+) -> Verdict:
+    """The verdict on an answer that judges the calls ``wrong`` wrongly (in the calls'
+    order; not one missed raising call alone, whose diagnosis says it): the first
+    step gives every one of them the rule that decides it, as that call's own fact,
+    the calls that run first, then those that raise; the fix holds each rule's
+    detail once (one call that runs: its full reason)."""
+    runs = [label for label in wrong if label not in raising]
+    raises = [label for label in wrong if label in raising]
+    run_words: dict[str, list[str]] = {}
+    details: list[str] = []
+    found: list[str] = []
+    for label in runs:
+        own, own_details, misconception = run_facts(label, calls[label])
+        for fact in own:
+            run_words.setdefault(fact, []).append(label)
+        details += own_details
+        if misconception and misconception not in found:
+            found.append(misconception)
+    raise_words: dict[str, list[str]] = {}
+    for label in raises:
+        raise_words.setdefault(broken_rule(calls[label]), []).append(label)
+    if len(wrong) == 1:  # one call that runs: its full reason
+        (label,) = wrong
+        details = [render(reason(label, calls[label], False)).replace("\n", " ")]
+    runs_text = _grouped("raises.runs_one", runs, run_words)
+    return verdict(
+        False,
+        "raises.wrong_several",
+        "+".join(found) or None,
+        runs=runs_text,
+        raises=(" " if runs_text and raises else "")
+        + _grouped("raises.raise_one", raises, raise_words),
+        details=" ".join(dict.fromkeys(details)),
+    )
 
 
 def reason(label: str, call: Call, raises: bool, wrong: bool = True) -> Verdict:
@@ -147,8 +271,10 @@ def raises_feedback(
             for label, call in calls.items()
         )
         return Feedback(verdict(True, "raises.right", labels=listed(raising)), reasons)
-    first = (missed + extra)[0]
-    return Feedback(reason(first, calls[first], first in raising))
+    wrong = [label for label in calls if label in missed or label in extra]
+    if wrong == missed and len(wrong) == 1:  # one raising call missed: its diagnosis
+        return Feedback(reason(wrong[0], calls[wrong[0]], True))
+    return Feedback(several_wrong(calls, raising, wrong))
 
 
 @dataclass(eq=False, kw_only=True)

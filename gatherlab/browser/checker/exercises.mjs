@@ -875,7 +875,8 @@ const kindOf = (value) =>
   value.t === "tensor" ? "a NumPy array" : (KINDS[value.t] ?? `a ${value.t}`);
 const pyList = (words) => `[${words.map(strRepr).join(", ")}]`;
 
-// The first label wrongly judged: the omitted raising ones first, then the others.
+// The verdict on the labels named: page.py's, stored for every set of labels (the
+// several misjudged calls' rules are worded together, raises.several_wrong).
 function raisesVerdict(payload, labels) {
   const known = payload.choices.map((c) => c.label);
   const unknown = labels.filter((l) => !known.includes(l)).sort();
@@ -886,10 +887,8 @@ function raisesVerdict(payload, labels) {
       fields: { label: strRepr(unknown[0]), labels: known.join(", ") },
       misconception: null,
     };
-  const missed = payload.choices.filter((c) => c.raises && !labels.includes(c.label));
-  const extra = payload.choices.filter((c) => !c.raises && labels.includes(c.label));
-  const first = [...missed, ...extra][0];
-  return first ? first.verdict : payload.passed;
+  const key = known.filter((l) => labels.includes(l)).join("");
+  return payload.answers[key] ?? payload.passed;
 }
 
 // The rule an error breaks, from the one table of error rules (error_rules.mjs): its
