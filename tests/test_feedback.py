@@ -9,6 +9,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -1218,3 +1219,33 @@ def test_the_fix_comes_on_request_in_the_notebook_and_on_the_page():
     assert all(line in str(result.hint()) for line in result.details)
     passed = check("01.pick_columns", lambda x, columns: x.gather(1, columns))
     assert passed.fix == "" and SHOW_FIX not in passed._repr_html_()
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_a_float_index_rounded_in_a_function_is_told_rounding_keeps_the_float_dtype():
+    # floor, ceil, round and // on floats give floats: the first step says so for
+    # torch.gather, a subscript and tf.gather alike (the learner believed otherwise)
+    keeps = "on a float tensor keep its float dtype"
+    answers = {
+        "floor division": lambda x, columns: torch.gather(
+            x, 1, (columns.float() + 0.2) // 1
+        ),
+        "ceil": lambda x, columns: torch.gather(x, 1, columns.float().ceil()),
+        "subscript of round": lambda x, columns: x[
+            torch.arange(x.shape[0])[:, None], columns.float().round()
+        ],
+    }
+    for name, answer in answers.items():
+        assert (torch.tensor([1.2]) // 1).dtype == torch.float32
+        first = check("01.pick_columns", answer).words.split("\n")[0]
+        assert keeps in first, name
+    tf = pytest.importorskip("tensorflow")
+    assert tf.math.floor(tf.constant([1.5])).dtype == tf.float32
+    assert (tf.constant([1.5]) // 1).dtype == tf.float32
+
+    def floored(features: Any, positions: Any) -> Any:
+        rounded = tf.math.floor(tf.cast(positions, tf.float32))
+        return tf.gather(features, rounded, axis=1, batch_dims=1)
+
+    first = check("02.tf_select_steps", floored).words.split("\n")[0]
+    assert "tf.math.floor, tf.math.ceil, tf.round and //" in first and keeps in first

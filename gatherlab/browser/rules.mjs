@@ -66,7 +66,7 @@ export default {
     "scatter": "index has dtype {dtype}, but scatter takes positions as int64 or int32"
    },
    "hints": {
-    "index-dtype": "convert with index.long(); positions are whole numbers, never floats or bools"
+    "index-dtype": "convert with index.long(); positions are whole numbers, never floats or bools, and `//`, floor(), ceil() and round() on a float tensor keep its float dtype"
    }
   },
   "negative-index": {

@@ -897,9 +897,21 @@ export default {
      "needs": [
       "subscript"
      ],
-     "text": "A subscript takes positions as int64 or int32 tensors (a bool or uint8 tensor is read as a mask): floats and other integer dtypes, such as int16, are refused."
+     "text": "A subscript takes positions as int64 or int32 tensors (a bool or uint8 tensor is read as a mask): floats and other integer dtypes, such as int16, are refused, and `//`, floor(), ceil() and round() on a float tensor keep its float dtype."
+    },
+    {
+     "needs": [
+      "dtype_is_float"
+     ],
+     "text": "The positions have dtype {dtype}, but {op} takes them as {allowed}: a float index is refused even when its values are whole, and `//`, floor(), ceil() and round() on a float tensor keep its float dtype."
     },
     "The positions have dtype {dtype}, but {op} takes them as {allowed}. Positions are whole numbers: a float index (from a division, a mean, or torch.tensor of floats) or a bool mask is refused, and int32 is accepted only by some ops in some releases.",
+    {
+     "needs": [
+      "dtype_is_float"
+     ],
+     "text": "The positions have dtype {dtype}, but {op} wants int64 (a long tensor): a float index is refused even when its values are whole, and `//`, floor(), ceil() and round() on a float tensor keep its float dtype."
+    },
     "The positions have dtype {dtype}, but {op} wants int64 (a long tensor). Positions are whole numbers: a float index or a bool mask is refused, and int32 is accepted only by some ops in some releases.",
     "The positions have the wrong dtype for {op}: it takes {allowed}. A float index (from a division or a mean) or a bool mask is refused.",
     "The positions have the wrong dtype: positions must be whole numbers (int64, and int32 where the op allows it), never floats or bools."
@@ -951,6 +963,12 @@ export default {
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "dtype_is_float"
+     ],
+     "text": "The indices have dtype {dtype}; this TensorFlow op accepts {allowed}. tf.math.floor, tf.math.ceil, tf.round and // on a float tensor keep its float dtype."
+    },
     "The indices have dtype {dtype}; this TensorFlow op accepts {allowed}."
    ],
    "fix": [
