@@ -283,6 +283,14 @@ test("raises exercises: labels as typed, the first misjudged call's verdict", ()
     judge(payload, raising.filter((l) => l !== missed.label).join(", ") || "none"),
     missed.verdict,
   );
+  // several calls misjudged: each named with its rule in the first step (issue 38)
+  const several = judge(payloads["04.which_calls_raise"], "b, C, F");
+  assert.equal(
+    said("04.which_calls_raise", several).split("\n")[0],
+    "B and C run: the index may be longer along dim, smaller on other dims (B); " +
+      "an empty index is not checked (C). " +
+      "D raises: torch.take_along_dim takes positions as int64.",
+  );
   const unknown = judge(payload, "Z");
   assert.equal(
     said("01.which_calls_raise", unknown),
