@@ -152,6 +152,7 @@ def derive(
         if empty:
             fields["empty_dims"] = ", ".join(empty)
     if "value" in fields and "size" in fields and "past_end" in fields:
+        _flat_fits(fields, (shapes or {}).get("params"))
         _fits_other(fields, lists.get("input_shape"))
         _stacked_pairs(fields, lists.get("input_shape"), lists.get("index_shape"))
     if "coordinates" in fields and "input_shape" in lists:
@@ -178,6 +179,20 @@ def derive(
     if fields.get("dtype", "").lower().removeprefix("torch.") in FLOAT_DTYPES:
         fields["dtype_is_float"] = "yes"
     return fields
+
+
+def _flat_fits(fields: dict[str, str], params: Sequence[int] | None) -> None:
+    """``flat_fits``: a tf.gather position past the end of axis 0 of ``params`` (the
+    exercise's params, where the caller knows them) that fits params flattened over
+    its first two axes (row * steps + position, with params never reshaped)."""
+    if not params or len(params) < 2 or fields.get("op") != "tf.gather":
+        return
+    value, size = int(fields["value"]), int(fields["size"])
+    rows, steps = int(params[0]), int(params[1])
+    if size == rows and value < rows * steps:
+        fields["flat_fits"] = "yes"
+        fields["params_shape"] = shape_text([int(n) for n in params])
+        fields["row_size"], fields["flat_size"] = str(steps), str(rows * steps)
 
 
 def _fits_other(fields: dict[str, str], shape: Sequence[int] | None) -> None:

@@ -242,6 +242,10 @@ def test_the_page_explains_every_message_as_python_does() -> None:
             "shapes": {"input": [7, 2], "index": [9, 2]},
         },
         *({"text": text, "op": op} for text, op in OP_OF_THE_CALL),
+        {  # flat positions into params never reshaped (explained_error's params)
+            "text": "indices[0,0] = 2 is not in [0, 2) [Op:GatherV2]",
+            "shapes": {"params": [2, 3, 2]},
+        },
     ]
     script = (
         'import { explain } from "./gatherlab/browser/errors/explain.mjs";\n'
@@ -399,3 +403,34 @@ def test_tensorflow_axis_and_segment_errors_get_their_rule_not_the_raw_text() ->
     # and drops a negative id, as the meaning says
     dropped = tf.math.unsorted_segment_sum(values, tf.constant([-1, 0, 0]), 2)
     assert dropped.numpy().tolist() == [5.0, 0.0]
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_flat_positions_into_params_never_reshaped_are_told_so() -> None:
+    tf = pytest.importorskip("tensorflow")
+    from gatherlab.exercises import check
+
+    def flat(features: Any, positions: Any) -> Any:
+        steps = features.shape[1]
+        rows = tf.range(tf.shape(positions)[0], dtype=positions.dtype)[:, None]
+        return tf.gather(features, positions + rows * steps)
+
+    text = check("02.tf_select_steps", flat).words
+    first, fix = text.split("\n")
+    assert "tf.gather reads axis 0 of params as it is" in first
+    assert "flattened over its first two axes" in first
+    assert "tf.reshape(params, [-1, ...])" in fix and "batch_dims=1" in fix
+
+    def reshaped(features: Any, positions: Any) -> Any:  # the fix, followed
+        steps, depth = features.shape[1], features.shape[2]
+        rows = tf.range(tf.shape(positions)[0], dtype=positions.dtype)[:, None]
+        return tf.gather(tf.reshape(features, [-1, depth]), positions + rows * steps)
+
+    assert check("02.tf_select_steps", reshaped).passed
+    # past the end of a flattened params too, or with no params known: no such claim
+    beyond = explain(
+        "indices[0] = 9 is not in [0, 2) [Op:GatherV2]", {"params": [2, 3]}
+    )
+    assert beyond.rule == "tf-position-out-of-range"
+    assert "flattened" not in beyond.meaning
+    assert "flattened" not in explain("indices[0] = 2 is not in [0, 2)").meaning

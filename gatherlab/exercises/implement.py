@@ -527,7 +527,10 @@ class Implement(Exercise):
             problem = _problem(run.calls)
             if problem is None:
                 explained = explained_error(
-                    run.error, self.id.split(".")[-1], run.failed_call
+                    run.error,
+                    self.id.split(".")[-1],
+                    run.failed_call,
+                    self.params_shape(case.args),
                 )
                 if explained is not None:
                     return verdict(
@@ -650,6 +653,16 @@ class Implement(Exercise):
         ) as error:  # a failing hint costs the hint (loud when debugging)
             package_bug(error)
             return None
+
+    def params_shape(self, args: Mapping[str, Any]) -> list[int] | None:
+        """The shape of the argument the exercise's call reads from (its params),
+        which the error table reads for an error no spied call gives shapes to (a
+        TensorFlow op's); page.py ships it with each case."""
+        if self.call is None or not isinstance(self.call.input, str):
+            return None
+        value = args.get(self.call.input)
+        shape = getattr(value, "shape", None)
+        return None if shape is None else [int(n) for n in shape]
 
     def _bound(self, args: Mapping[str, Any]) -> Call | None:
         return self.call.bind(args) if self.call is not None else None
@@ -788,7 +801,10 @@ def _outcome(value: Any) -> Outcome:
 
 
 def explained_error(
-    error: BaseException, called: str, call: SpiedCall | None = None
+    error: BaseException,
+    called: str,
+    call: SpiedCall | None = None,
+    params: list[int] | None = None,
 ) -> dict[str, str] | None:
     """The rule an error of the learner's code breaks, from the one table of error
     rules (``gatherlab.error_rules``): its meaning and fix for this error (the
@@ -797,7 +813,8 @@ def explained_error(
     ``called``, the exercise's function, itself. The page explains its evaluator's
     error with the same table (exercises.mjs). ``call``, the writing op or subscript
     that raised it, gives the table its op, dim and shapes, which name the argument
-    that broke the rule."""
+    that broke the rule; ``params``, the shape of the exercise's params, where no
+    call gives shapes (a flat position past the end of params never reshaped)."""
     words = short_error(error)
     detail = words.split(": ", 1)[1] if ": " in words else ""
     if detail.startswith(f"{called}()"):
@@ -811,6 +828,8 @@ def explained_error(
         named = error_rules.TF_OP.search(str(error))
         if named and named[1] in error_rules.table()["tf_ops"]:
             known = {"op": error_rules.table()["tf_ops"][named[1]]}
+        if params is not None:
+            known["shapes"] = {"params": params}
     found = error_rules.explain(detail, **known) if detail else None
     if found is None or not found.recognised or not found.meaning:
         return None

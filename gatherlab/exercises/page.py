@@ -31,8 +31,10 @@ Python). The payload JSON is::
                 "reads": [str, ...] | null,      # per flat coordinate of expected: what
                                                  # it reads, "x[1, 2] = 22 because ..."
                 "misconceptions": [{"id", "output": OUT}, ...],
-                "must_raise": V}],               # implement's invalid cases: the
+                "must_raise": V,                 # implement's invalid cases: the
                                                  # verdict on a value returned there
+                "params_shape": [int, ...]}],    # implement: the shape of the call's
+                                                 # input (explained_error's params)
      "misconceptions": {id: V}                   # each misconception's verdict, once
                                                  # (a variant worded apart: "id#2")
      "choices": [{"label", "raises": bool, "verdict": V}]   # raises
@@ -456,6 +458,10 @@ def _implement(exercise: Any) -> dict[str, Any]:
     verdicts: dict[str, Any] = {}
     listed = _cases(search, IMPLEMENT_VOICE, inputs, verdicts)
     _with_rules(listed, search, exercise.tf_op)
+    for case, data in zip(chosen, listed, strict=True):  # explained_error's params
+        params = exercise.params_shape(case.args)
+        if params is not None:
+            data["params_shape"] = params
     error_hint = None
     if isinstance(exercise.hint, ErrorHint):  # each case's fields for it
         error_hint = {

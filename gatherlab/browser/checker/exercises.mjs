@@ -893,13 +893,15 @@ function raisesVerdict(payload, labels) {
 
 // The rule an error breaks, from the one table of error rules (error_rules.mjs): its
 // meaning and fix; null where no rule recognises it (implement.explained_error).
-function explainedError(error, called) {
+function explainedError(error, called, params = null) {
   const detail = error.message ?? "";
   // a call of the learner's own function with other arguments than it takes breaks
   // no rule of an op
   if (detail.startsWith(`${called}()`)) return null;
   // the writing op or subscript that raised it gives the table its op, dim and shapes
-  const found = detail ? explain(detail, error.failed ?? {}) : null;
+  // an error no call gives shapes to (a TensorFlow op's): the shape of the case's params
+  const known = error.failed ?? (params ? { shapes: { params } } : {});
+  const found = detail ? explain(detail, known) : null;
   if (!found || !found.recognised || !found.meaning) return null;
   return { error: error.type, meaning: found.meaning, fix: found.fix };
 }
@@ -964,7 +966,8 @@ function fallback(payload, mine, at = -1) {
       return v("implement.raised_rule", fields);
     }
     const called = payload.id.split(".").pop(); // the function the check calls
-    const explained = explainedError(got.error, called); // implement.explained_error
+    // implement.explained_error
+    const explained = explainedError(got.error, called, testCase.params_shape ?? null);
     if (explained) return v("implement.raised_explained", explained);
     return v("implement.raised", { error });
   }

@@ -554,6 +554,12 @@ export default {
    "meaning": [
     {
      "needs": [
+      "flat_fits"
+     ],
+     "text": "tf.gather reads axis 0 of params as it is (size {size}) unless axis= names another: indices[{entry}] = {value} is past its end, but fits params {params_shape} flattened over its first two axes (row * {row_size} + position)."
+    },
+    {
+     "needs": [
       "negative"
      ],
      "text": "Entry indices[{entry}] = {value} is negative; TensorFlow's gather does not wrap negative positions: the axis has size {size}, so valid positions are 0..{high}."
@@ -561,6 +567,12 @@ export default {
     "Entry indices[{entry}] = {value} is past the end of an axis of size {size} (valid positions 0..{high}). On a GPU TensorFlow returns 0 for it instead of raising, and under XLA it clamps it."
    ],
    "fix": [
+    {
+     "needs": [
+      "flat_fits"
+     ],
+     "text": "Flat positions read only a reshaped params, tf.gather(tf.reshape(params, [-1, ...]), flat), whose first axis has {flat_size} entries; to pick positions within each row without flattening, tf.gather(params, positions, axis=1, batch_dims=1)."
+    },
     {
      "needs": [
       "negative"

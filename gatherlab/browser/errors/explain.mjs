@@ -106,6 +106,7 @@ export function derive(found, shapes, dim, op, text) {
     if (empty.length) fields.empty_dims = empty.join(", ");
   }
   if ("value" in fields && "size" in fields && "past_end" in fields) {
+    flatFits(fields, shapes?.params);
     fitsOther(fields, lists.input_shape);
     stackedPairs(fields, lists.input_shape, lists.index_shape);
   }
@@ -134,6 +135,21 @@ export function derive(found, shapes, dim, op, text) {
   const dtype = (fields.dtype || "").toLowerCase().replace(/^torch\./, "");
   if (FLOAT_DTYPES.includes(dtype)) fields.dtype_is_float = "yes";
   return fields;
+}
+
+// error_rules._flat_fits: a tf.gather position past the end of axis 0 of the params the
+// caller knows that fits them flattened over their first two axes.
+function flatFits(fields, params) {
+  if (!params || params.length < 2 || fields.op !== "tf.gather") return;
+  const value = Number(fields.value);
+  const size = Number(fields.size);
+  const [rows, steps] = params.map(Number);
+  if (size === rows && value < rows * steps) {
+    fields.flat_fits = "yes";
+    fields.params_shape = shapeText(params.map(Number));
+    fields.row_size = String(steps);
+    fields.flat_size = String(rows * steps);
+  }
 }
 
 // error_rules._fits_other: the other dims a position past the end of its own dim fits.
