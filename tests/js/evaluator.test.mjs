@@ -248,3 +248,13 @@ test("slice() builds what start:stop:step does", () => {
   ])
     assert.deepEqual(toPayload(run(built, { x })), toPayload(run(written, { x })), built);
 });
+
+test("min() and max() over a tensor compare its 0-d entries, as Python does", () => {
+  // torch: max(torch.tensor([0, 4, 1])) is tensor(4), int() of it 4 (once the first
+  // entry came back whatever the values)
+  const labels = fromPayload({ dtype: "int64", shape: [3], data: [0, 4, 1] });
+  assert.equal(repr(run("int(max(labels))", { labels })), "4");
+  assert.equal(repr(run("int(min(labels))", { labels })), "0");
+  assert.equal(repr(run("max(3, 7.5, 2)", {})), "7.5");
+  assert.equal(repr(run("min([5, 2, 9])", {})), "2");
+});

@@ -62,10 +62,7 @@ const PYTHON_ONLY = [
 ];
 // Defects: the page's words differ from the notebook's where they should not (issue
 // 38's note); each still fails on the page. Remove an entry once the words agree.
-const PAGE_GAPS = [
-  // the page does not name short-count for a one-hot as wide as labels.max() + 1
-  ["06.one_hot", "int(max(labels)) + 1", "short-count not found by the page"],
-];
+const PAGE_GAPS = [];
 const pythonOnly = (testCase) =>
   [...PYTHON_ONLY, ...PAGE_GAPS].find(
     ([id, part]) => id === testCase.id && (testCase.text ?? testCase.code).includes(part),

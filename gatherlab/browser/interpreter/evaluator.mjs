@@ -180,8 +180,8 @@ const BUILTINS = {
         ? pyFloat(Math.abs(g[0].v))
         : pyInt(Math.abs(numberOf(g[0]))),
   ),
-  min: fn("min", (g) => pickExtreme(g, (a, b) => a < b)),
-  max: fn("max", (g) => pickExtreme(g, (a, b) => a > b)),
+  min: fn("min", (g) => pickExtreme(g, "<")),
+  max: fn("max", (g) => pickExtreme(g, ">")),
   // print shows nothing on the page (the notebook prints): its arguments still run
   print: fn("print", () => NONE),
   repr: fn("repr", (g) => ({ t: "str", v: repr(g[0]) })),
@@ -252,10 +252,12 @@ Object.assign(BUILTINS, {
   bool: fn("bool", (g) => pyBool(g.length ? truthy(g[0]) : false)),
 });
 
-function pickExtreme(g, better) {
+// min and max compare as Python does, with the items' own `<` / `>`: the 0-d tensors
+// that iterating a tensor gives too (max(labels) is labels' largest entry)
+function pickExtreme(g, op) {
   const items = g.length === 1 ? iterate(g[0]) : g;
   if (!items.length) throw new PyError("ValueError", "max() arg is an empty sequence");
-  return items.reduce((best, v) => (better(numberOf(v), numberOf(best)) ? v : best));
+  return items.reduce((best, v) => (truthy(binary(op, v, best)) ? v : best));
 }
 
 // ------------------------------------------------------------------ interpreter
