@@ -243,6 +243,9 @@ def tensorflow_calls() -> Iterator[tuple[str, Thunk]]:
     )
     for axis in ([0, 1], (0, 1), tf.constant([1])):  # several axes: one is taken
         yield "tf.gather: axis list", lambda a=axis: tf.gather(x, [[0, 1]], axis=a)
+    cube = tf.reshape(tf.range(24.0), (2, 3, 4))
+    for mask in ([True, False, True], [[True]]):  # not the leading dims' shape
+        yield "tf.boolean_mask: shape", lambda m=mask: tf.boolean_mask(cube, m)
     values = tf.constant([1.0, 2.0, 3.0])
     for name in ("sum", "mean", "max", "min", "prod"):
         segment = getattr(tf.math, f"segment_{name}")

@@ -397,6 +397,11 @@ def test_tensorflow_axis_and_segment_errors_get_their_rule_not_the_raw_text() ->
     )
     assert negative.rule == "tf-segment-unsorted"
     assert "never negative" in negative.meaning
+    cube = tf.reshape(tf.range(24.0), (2, 3, 4))
+    mask = tf.constant([True, False, True])
+    shapes = explain(f"ValueError: {raised(lambda: tf.boolean_mask(cube, mask))}")
+    assert shapes.rule == "tf-shapes-incompatible" and "(2,) and (3,)" in shapes.meaning
+    assert tf.boolean_mask(cube, mask, axis=1).shape == (2, 2, 4)  # the fix's axis=
     # the unsorted variant the fix names takes ids in any order and a count
     means = tf.math.unsorted_segment_mean(values, tf.constant([1, 0, 1]), 3)
     assert means.numpy().tolist() == [2.0, 2.0, 0.0]

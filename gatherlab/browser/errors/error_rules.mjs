@@ -1717,6 +1717,35 @@ export default {
    ]
   },
   {
+   "id": "tf-shapes-incompatible",
+   "checks": null,
+   "title": "TensorFlow: two shapes that must agree differ (tf.boolean_mask's mask)",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "Shapes (?<first_shape>\\([\\d, ]*\\)) and (?<second_shape>\\([\\d, ]*\\)) are incompatible"
+    }
+   ],
+   "meaning": [
+    "TensorFlow compared two shapes that must agree, {first_shape} and {second_shape}, before running the op. tf.boolean_mask raises this when its mask's shape (the second) is not the shape of the tensor's leading dims (the first): a mask covers those dims exactly."
+   ],
+   "fix": [
+    "For tf.boolean_mask, build the mask over the dims it selects, from the tensor itself (tensor[..., 0] > 0), or pass axis= where it masks later dims."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "masks"
+    }
+   ],
+   "keywords": [
+    "shapes",
+    "incompatible",
+    "boolean_mask",
+    "mask"
+   ]
+  },
+  {
    "id": "expand-size",
    "checks": "index-too-large",
    "title": "expand only stretches dims of size 1",
