@@ -1123,6 +1123,28 @@ export function filled(shape, value, dtype, lib) {
   return tensor(shape, new Array(prod(shape)).fill(cast(value, dtype)), dtype, lib);
 }
 
+// torch.gather(input, dim, index) and torch.index_select alike: a float index repaired
+// where the answer is re-run, then torch's argument checks in its order
+function readAlongDim(name) {
+  return fn(`torch.${name}`, (g, kw) => {
+    const a = args(
+      ["input", "dim", "index"],
+      g.length ? [g[0], ...repairedArgs(name, g[0], g.slice(1))] : g,
+      kw,
+      name,
+    );
+    parsed(
+      name,
+      [
+        ["dim", "int", a.dim],
+        ["index", "Tensor", a.index],
+      ],
+      1,
+    );
+    return family(name, a.input, a.dim, a.index);
+  });
+}
+
 export const TORCH = {
   tensor: fn("torch.tensor", (g, kw) => {
     const a = args(["data", "dtype=None", "requires_grad=False"], g, kw, "tensor");
@@ -1141,40 +1163,8 @@ export const TORCH = {
   arange: fn("torch.arange", (g, kw) =>
     arange(args(["start", "end=None", "step=1", "dtype=None"], g, kw, "arange"), "torch"),
   ),
-  gather: fn("torch.gather", (g, kw) => {
-    const a = args(
-      ["input", "dim", "index"],
-      g.length ? [g[0], ...repairedArgs("gather", g[0], g.slice(1))] : g,
-      kw,
-      "gather",
-    );
-    parsed(
-      "gather",
-      [
-        ["dim", "int", a.dim],
-        ["index", "Tensor", a.index],
-      ],
-      1,
-    );
-    return family("gather", a.input, a.dim, a.index);
-  }),
-  index_select: fn("torch.index_select", (g, kw) => {
-    const a = args(
-      ["input", "dim", "index"],
-      g.length ? [g[0], ...repairedArgs("index_select", g[0], g.slice(1))] : g,
-      kw,
-      "index_select",
-    );
-    parsed(
-      "index_select",
-      [
-        ["dim", "int", a.dim],
-        ["index", "Tensor", a.index],
-      ],
-      1,
-    );
-    return family("index_select", a.input, a.dim, a.index);
-  }),
+  gather: readAlongDim("gather"),
+  index_select: readAlongDim("index_select"),
   take: fn("torch.take", (g, kw) => {
     const a = args(["input", "index"], g, kw, "take");
     parsed("take", [["index", "Tensor", a.index]], 1);
@@ -1547,18 +1537,7 @@ export function callMethod(t, name, g, kw, offset = 0) {
       `the method .${name}() of a TensorFlow tensor (use the tf.* function)`,
     );
   switch (name) {
-    case "gather": {
-      const a = dimKw(["dim", "index"]);
-      parsed(
-        name,
-        [
-          ["dim", "int", a.dim],
-          ["index", "Tensor", a.index],
-        ],
-        offset,
-      );
-      return family("gather", t, a.dim, a.index);
-    }
+    case "gather":
     case "index_select": {
       const a = dimKw(["dim", "index"]);
       parsed(
@@ -1569,7 +1548,7 @@ export function callMethod(t, name, g, kw, offset = 0) {
         ],
         offset,
       );
-      return family("index_select", t, a.dim, a.index);
+      return family(name, t, a.dim, a.index);
     }
     case "take": {
       const a = dimKw(["index"]);
