@@ -322,7 +322,8 @@ def test_a_raising_function_is_reported_by_type_and_first_line():
         "On the visible example, your function raised an error. On hidden case 1 of 50"
     )
     assert result.message.endswith(
-        "your result is what the same positions give along dim 0, but index count "
+        "your result is what the same positions give along dim 0, but the positions in "
+        "index count "
         "along dim 1 (a column in each row)."
     )
     assert result.fix == "Use dim=1."
@@ -494,7 +495,7 @@ def test_a_fix_reports_what_is_still_wrong():
     assert exercise.check(1).passed
     assert exercise.check(0).words == (
         "Still broken: your call is what the same positions give along dim 0, but "
-        "index count along dim 1 (a column in each row).\nUse dim=1."
+        "the positions in index count along dim 1 (a column in each row).\nUse dim=1."
     )
     assert exercise.check("1").message == "Your answer is a str; a dim is an int."
     assert exercise.check(np.int64(1)).passed
@@ -854,9 +855,14 @@ def test_a_prediction_read_as_columns_is_told_how_index_select_counts():
     assert result.verdict.misconception == "other-dim"
     assert result.message == (
         "Not quite: your answer is what the same positions give along dim 1, but "
-        "index count along dim 0."
+        "the positions in index count along dim 0."
     )
-    assert result.fix == ""  # a prediction writes no call: no "Use dim=0."
+    # a prediction writes no call (no "Use dim=0."): its fix traces one entry
+    assert result.fix == (
+        "Each entry of index sets only the coordinate on dim 0; out keeps its own "
+        "coordinates on the other dims: out[0, 0] reads x[1, 0] = 20 because "
+        "index[0] = 1."
+    )
     gradient = EXERCISES["05.predict_gradient"].check([[2, 0, 1]])
     assert gradient.words == (
         "Your answer has shape (1, 3), but it should have shape (2, 3)."

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from gatherlab._arrays import entry, framework_of, to_numpy
-from gatherlab.exercises.call import TORCH_ERRORS, Call
+from gatherlab.exercises.call import TORCH_ERRORS, Call, step_at
 from gatherlab.exercises.compare import shape_text
 from gatherlab.exercises.verdict import (
     Field,
@@ -332,15 +332,37 @@ def _no_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
 # ---------------------------------------------------------------- call misconceptions
 
 
+def counted(positions: str) -> str:
+    """The positions' name as the subject of "count": a plural name as it is
+    ("rows", "the positions"), else ``the positions in index``."""
+    return positions if positions.endswith("s") else f"the positions in {positions}"
+
+
+def _traced(call: Call, expected: Outcome, outcome: Outcome) -> str:
+    """``out[0, 0] reads x[1, 0] = 20 because rows[0, 0] = 1``: what the intended
+    call reads where ``outcome`` first differs from it (the first coordinate where
+    their shapes differ); "" where it cannot be traced."""
+    where = _first_difference(outcome, expected)
+    if where is None:
+        where = (0,) * np.ndim(expected)
+    step = step_at(call, where)
+    if step is None:
+        return ""
+    return f"{entry('out', where)} reads {call.reads(step)}"
+
+
 def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     dim = _axis(case.call)
     rank = max(to_numpy(case.call.input).ndim, 1)
+    trace = _traced(case.call, case.expected, outcome)
     return {
         "other": str((dim + key) % rank),
         "dim": str(dim),
         "along": _along(case.call, dim),
-        "positions": case.positions,
+        "positions": counted(case.positions),
+        "index": case.call.index_name,
+        "trace": phrase("other_dim.trace", trace=trace) if trace else "",
     }
 
 
