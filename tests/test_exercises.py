@@ -859,7 +859,7 @@ def test_a_prediction_read_as_columns_is_told_how_index_select_counts():
     )
     # a prediction writes no call (no "Use dim=0."): its fix traces one entry
     assert result.fix == (
-        "Each entry of index sets only the coordinate on dim 0; out keeps its own "
+        "Each entry of index sets the coordinate on dim 0; out keeps its own "
         "coordinates on the other dims: out[0, 0] reads x[1, 0] = 20 because "
         "index[0] = 1."
     )

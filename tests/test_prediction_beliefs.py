@@ -14,7 +14,7 @@ def test_a_gather_predicted_along_the_other_dim_gets_a_traced_fix():
     assert result.verdict.misconception == "other-dim"
     assert "rows count along dim 0 (a row in each column)" in result.message
     assert result.fix == (
-        "Each entry of rows sets only the coordinate on dim 0; out keeps its own "
+        "Each entry of rows sets the coordinate on dim 0; out keeps its own "
         "coordinates on the other dims: out[0, 0] reads x[1, 0] = 20 because "
         "rows[0, 0] = 1."
     )
