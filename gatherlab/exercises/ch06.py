@@ -192,8 +192,8 @@ predict(
         text="scatter_reduce",
     ),
     mistakes={
-        "scatter_reduce returns the whole tensor, positions nobody writes "
-        "included: position 1 keeps its 5.0": [5.0, 7.0],
+        "the result is the whole tensor scatter_reduce writes into, positions "
+        "nobody writes included: position 1 keeps its 5.0": [5.0, 7.0],
     },
 )
 

@@ -285,6 +285,39 @@ def _read_instead(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"gather": to_numpy(read)}
 
 
+def _sorted_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    write = _writes_of(case)
+    assert write is not None and case.call is not None
+    return {
+        "index": write.index_name,
+        "sorted": str(to_numpy(_sorted_positions(write)).reshape(-1).tolist()),
+        "input": case.call.input_name,
+    }
+
+
+def _sorted_positions(write: Write) -> Any:
+    return write.index.sort(dim=write.dim).values
+
+
+@misconception("sorted-values-as-order", "call", _sorted_words, family="write")
+def _sorted_as_order(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A read of what a write by a permutation puts where (the write's positions
+    read through their inverse, ``argsort``) given the permutation's values sorted
+    (``.sort().values``: 0, 1, ..., n - 1), not the positions that sort it
+    (``.sort().indices``): every entry read in place."""
+    import torch
+
+    write = _writes_of(case)
+    if write is None or case.call is None or not case.index_answer:
+        return {}
+    if not isinstance(write.index, torch.Tensor) or write.index.dim() != 1:
+        return {}
+    ordered = _sorted_positions(write)
+    if not torch.equal(ordered, torch.arange(len(ordered), dtype=ordered.dtype)):
+        return {}  # no permutation: its sort is no order to read in
+    return {"sorted": run(replace(case.call, index=ordered), case.finish)}
+
+
 def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     write = _writes_of(case)
     assert write is not None
@@ -426,6 +459,76 @@ def _lost(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"unchanged": to_numpy(write.base)}
 
 
+def _unwritten_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    write = _writes_of(case)
+    assert write is not None
+    where = _unwritten_changed(write, outcome, case.expected)
+    assert where is not None
+    reduce = write.op == "scatter_reduce" and write.include_self
+    return {
+        "op": _op(write),
+        "where": entry("out", where),
+        "got": _at(outcome, where),
+        "expected": _at(case.expected, where),
+        "old": phrase("unwritten.reduce") if reduce else "",
+    }
+
+
+def _unwritten_changed(
+    write: Write, outcome: Outcome, expected: Outcome
+) -> tuple[int, ...] | None:
+    """The first position no index entry writes where ``outcome`` differs from the
+    old value ``expected`` keeps there (None where there is none)."""
+    written = {to for to, _ in write.writes()}
+    got, want = np.asarray(outcome), np.asarray(expected)
+    if got.shape != want.shape:
+        return None
+    for at in np.ndindex(want.shape):
+        if at not in written and not np.isclose(got[at], want[at], equal_nan=True):
+            return at
+    return None
+
+
+@misconception("unwritten-reset", "call", _unwritten_words, family="write")
+def _unwritten_reset(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The result built from the written values alone, as if the write made a fresh
+    zero tensor (a scatter library's ``scatter(src, index)``, ``tf.scatter_nd``): a
+    position no index entry writes becomes 0 where the op leaves the old value
+    there. With the old values still reduced in where something is written, or a
+    fresh zero tensor written into, or only the written values reduced."""
+    import torch
+
+    write = _writes_of(case)
+    expected = case.expected
+    if write is None or not isinstance(expected, np.ndarray) or expected.ndim == 0:
+        return {}
+    old = to_numpy(write.base)
+    if old.shape != expected.shape:
+        return {}
+    try:
+        written = {to for to, _ in write.writes()}
+    except (IndexError, ValueError):
+        return {}
+    unwritten = [at for at in np.ndindex(old.shape) if at not in written]
+    if not any(old[at] != 0 for at in unwritten):
+        return {}  # nothing to reset: the belief gives the expected value
+    kept = expected.copy()
+    for at in unwritten:
+        kept[at] = 0
+    found: dict[Any, Outcome] = {"zeroed": kept}
+    fresh = run_write(replace(write, base=torch.zeros_like(write.base)), case)
+    if not isinstance(fresh, Raised):
+        found["fresh"] = fresh
+    if write.op == "scatter_reduce" and write.include_self:
+        own = run_write(
+            replace(write, base=torch.zeros_like(write.base), include_self=False),
+            case,
+        )
+        if not isinstance(own, Raised):
+            found["written-only"] = own
+    return found
+
+
 # ---------------------------------------------------------------- repeated positions
 
 
@@ -450,18 +553,17 @@ def _kept_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     if (old != 0 and not mean) or (mean and write.include_self):
         parts = [old, *parts]
     fix = ""
+    # a mean's key says which of its two writes kept one: the sums alone (the
+    # sizes counted every write) or both (_kept_in_a_mean)
+    both = mean and isinstance(key, tuple) and "one" in key
     if case.writes_code:
-        # a mean's key says which of its two writes kept one: the sums alone (the
-        # sizes counted every write) or both (_kept_in_a_mean)
-        both = isinstance(key, tuple) and "one" in key
         steps = (
-            ", for the sums and the sizes (both kept one write)."
+            ", for the sums and the sizes."
             if both
             else ", for the sums (the sizes count every write)."
         )
         fix = (
-            " Assignments (`out[i] = v`, `out[i] += v`), scatter_ and index_put_ "
-            "keep one write; add with index_add_, scatter_add_ or "
+            "Add the repeated writes with index_add_, scatter_add_ or "
             "index_put_(..., accumulate=True)" + (steps if mean else ".")
         )
     expected = _at(case.expected, where)
@@ -481,6 +583,8 @@ def _kept_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
         "got": _at(outcome, where),
         "should": should,
         "fix": fix,
+        "both": phrase("kept.both") if both else "",
+        "rule": phrase("kept.rule") if case.writes_code else "",
     }
 
 

@@ -1,0 +1,166 @@
+"""Beliefs about writes by index that the first step must name (issue 38, round 5):
+a write believed to build its result from the written values alone (a position no
+index entry writes reset to 0), a sort's values taken for the order that sorts
+(``.sort().values`` where ``argsort`` is meant), and ``x[i] += v`` believed to add
+repeats in both steps of a mean. Each is checked on the collected exercise and on
+variants of our own: other ops, other bases, other permutations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from gatherlab.exercises import check
+from gatherlab.exercises.misconceptions import Case, Search, explain
+from gatherlab.exercises.predict import PREDICT_VOICE
+from gatherlab.exercises.writes import Write
+
+
+def _predicted(write: Write, answer) -> tuple[str | None, str]:
+    """The misconception a prediction of ``write``'s result names, and its words."""
+    from gatherlab.exercises.verdict import render
+
+    expected = write.run().numpy()
+    case = Case("", True, {}, expected, write=write, writes_code=False)
+    found = explain(Search([case]), [np.asarray(answer)], PREDICT_VOICE)
+    return (None, "") if found is None else (found.misconception, render(found))
+
+
+# --- a write starts from the tensor it writes into -----------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer", [[5.0, 0.0, 7.0], [3.0, 0.0, 7.0]], ids=["old-kept", "fresh-zeros"]
+)
+def test_a_position_nobody_writes_predicted_0_is_named(answer):
+    result = check("06.predict_include_self", answer)
+    assert result.verdict.misconception == "unwritten-reset"
+    assert result.message.startswith(
+        "Not quite: scatter_reduce starts from the tensor it writes into, not zeros: "
+        "out[1], which no index entry writes, keeps 5, not 0."
+    )
+    assert "include_self=True" in result.fix
+
+
+def test_a_scatter_onto_ones_predicted_from_zeros_is_named():
+    # our own: scatter_ along dim 1 into a tensor of ones, predicted as if into zeros
+    write = Write(
+        "scatter",
+        torch.ones(2, 3, dtype=torch.int64),
+        1,
+        torch.tensor([[2], [0]]),
+        torch.tensor([[7], [8]]),
+        text="scatter_",
+    )
+    named, words = _predicted(write, [[0, 0, 7], [8, 0, 0]])
+    assert named == "unwritten-reset"
+    assert "out[0, 0], which no index entry writes, keeps 1, not 0" in words
+    assert "include_self" not in words  # scatter_ reduces nothing
+
+
+def test_an_index_add_onto_a_full_tensor_predicted_from_zeros_is_named():
+    write = Write(
+        "index_add",
+        torch.full((4,), 2.0),
+        0,
+        torch.tensor([3, 3]),
+        torch.tensor([1.0, 4.0]),
+        text="index_add_",
+    )
+    assert write.run().tolist() == [2.0, 2.0, 2.0, 7.0]
+    named, words = _predicted(write, [0.0, 0.0, 0.0, 7.0])
+    assert named == "unwritten-reset"
+    assert "index_add_ starts from the tensor it writes into" in words
+
+
+def test_a_zero_base_has_nothing_to_reset():
+    # every chapter-6 exercise writing into zeros: the belief changes nothing there
+    write = Write("scatter", torch.zeros(3), 0, torch.tensor([1]), torch.tensor([4.0]))
+    named, _ = _predicted(write, [1.0, 4.0, 0.0])
+    assert named != "unwritten-reset"
+
+
+# --- a sort's values are not the order that sorts ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "destination.sort().values",
+        "torch.sort(destination)[0]",
+        "torch.arange(4)",  # the same values: the same words hold for them
+    ],
+)
+def test_sorted_values_as_the_inverse_permutation_are_named(code):
+    from gatherlab.exercises import EXERCISES
+    from gatherlab.exercises.page import fix_names
+
+    names = {"torch": torch, **fix_names(EXERCISES["06.fix_write_as_read"])}
+    result = check("06.fix_write_as_read", eval(code, names))
+    assert result.verdict.misconception == "sorted-values-as-order"
+    assert "your index is destination's values sorted, [0, 1, 2, 3]" in result.message
+    assert "`destination.argsort()` (`.sort().indices`" in result.fix
+
+
+def test_sorted_values_on_another_permutation_are_named():
+    # our own: a write by a permutation of 5 read back through gather
+    destination = torch.tensor([2, 4, 0, 1, 3])
+    values = torch.tensor([5, 6, 7, 8, 9])
+    from gatherlab.exercises.call import Call
+
+    write = Write(
+        "scatter", torch.zeros(5, dtype=torch.int64), 0, destination, values,
+        text="scatter_", index_name="destination", src_name="values",
+    )  # fmt: skip
+    call = Call("gather", values, 0, destination.argsort(), input_name="values")
+    expected = call.run().numpy()
+    case = Case("", True, {}, expected, call, write=write, index_answer=True)
+    learner = torch.gather(values, 0, destination.sort().values).numpy()
+    found = explain(Search([case]), [learner], PREDICT_VOICE)
+    assert found is not None and found.misconception == "sorted-values-as-order"
+    # the argsort itself, and the permutation itself, are other answers
+    assert explain(Search([case]), [expected], PREDICT_VOICE) is None
+
+
+# --- x[i] += v in several steps -------------------------------------------------------
+
+
+def _put_mean(values, segments, count):
+    # our own: index_put_ without accumulate, for the sums and the sizes alike
+    sums = torch.zeros(count, dtype=values.dtype)
+    sums.index_put_((segments,), values)
+    sizes = torch.zeros(count, dtype=values.dtype)
+    sizes.index_put_((segments,), torch.ones_like(values))
+    return sums / sizes.clamp(min=1)
+
+
+def _plus_equals_both(values, segments, count):
+    sums = torch.zeros(count, dtype=values.dtype)
+    sums[segments] += values
+    sizes = torch.zeros(count, dtype=values.dtype)
+    sizes[segments] += 1
+    return sums / sizes.clamp(min=1)
+
+
+def _plus_equals_sums(values, segments, count):
+    sums = torch.zeros(count, dtype=values.dtype)
+    sums[segments] += values
+    sizes = torch.bincount(segments, minlength=count).to(values.dtype)
+    return sums / sizes.clamp(min=1)
+
+
+@pytest.mark.parametrize("answer", [_put_mean, _plus_equals_both])
+def test_one_write_kept_in_both_steps_of_a_mean_is_named_in_the_first_step(answer):
+    result = check("06.segment_means", answer)
+    assert result.verdict.misconception == "kept-one-write"
+    assert "in both its sums and its sizes, as `x[i] += v`" in result.message
+    assert result.fix.endswith("for the sums and the sizes.")
+
+
+def test_one_write_kept_in_the_sums_alone_says_the_sizes_count():
+    result = check("06.segment_means", _plus_equals_sums)
+    assert result.verdict.misconception == "kept-one-write"
+    assert "both" not in result.message
+    assert result.fix.endswith("for the sums (the sizes count every write).")
