@@ -1002,7 +1002,11 @@ def test_last_valid_step_explains_padding_and_counting_from_zero():
 
     beyond = exercise.check(without_minus_one)
     assert beyond.verdict.misconception == "off-by-one"
-    assert beyond.words.endswith("n entries is at n - 1 (reading one past it raises).")
+    # the rule in the first step (Paddle#38655)
+    assert beyond.message.endswith(
+        "reads one position past the right one: positions count from 0, so the last "
+        "of n entries is at n - 1."
+    )
 
 
 def test_select_with_gather_must_call_gather():

@@ -333,7 +333,9 @@ def test_an_index_expanded_as_the_input_is_told_to_keep_its_positions():
         lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand_as(f))
     )
     assert steps.verdict.misconception == "expanded-as-input"
-    assert "expanded to the whole shape of features, (2, 3, 2)" in steps.words
+    # any op may make it here (gather, take_along_dim, a subscript): no op named
+    assert "the result has its index's shape, one read per entry" in steps.message
+    assert "expanded over dim 1 too, to (2, 3, 2)" in steps.message
     assert "one entry per position (2 here), not 3" in steps.words
     scores = EXERCISES["05.label_scores"].check(
         lambda lp, labels: lp.gather(1, labels.unsqueeze(1).expand_as(lp))
@@ -369,7 +371,11 @@ def test_an_index_expanded_as_the_input_is_told_to_keep_its_positions():
 
     select = EXERCISES["03.select_with_gather"].check(to_input_shape)
     assert select.verdict.misconception == "expanded-as-input"
-    assert "whole shape of x, (2, 3)" in select.words
+    # the op it is written with is named, not the one it stands for
+    assert select.message.endswith(
+        "gather returns its index's shape, one read per entry, and the index was "
+        "expanded over dim 1 too, to (2, 3)."
+    )
     assert "one entry per position (2 here), not 3" in select.words
     # an index already expanded along the other dims only is the solution
     assert EXERCISES["02.select_steps"].check(gl.exercises.ch02.select_steps).passed
@@ -1029,7 +1035,7 @@ def test_an_index_expanded_to_the_input_shape_is_told_to_keep_the_index_shape():
     result = EXERCISES["01.fix_missing_axis"].check(labels.unsqueeze(1).expand(-1, 3))
     assert result.verdict.misconception == "expanded-as-input"
     assert "torch.empty" not in result.words
-    assert "expanded to the whole shape of predictions, (3, 3)" in result.words
+    assert "expanded over dim 1 too, to (3, 3)" in result.message
     assert "Expand it only along the other dims" in result.words
 
 

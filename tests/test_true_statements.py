@@ -279,7 +279,10 @@ def test_an_index_expanded_at_the_front_is_named_with_its_expand():
     features, positions = names["features"], names["positions"]
     answer = positions.expand(features.shape[0], positions.shape[1], features.shape[2])
     words = check("02.fix_wrong_axis", answer).words  # pytorch#658
-    assert "`positions.unsqueeze(0)` expanded along dim 0 to 2 gives" in words
+    # expand's rule in the first step: sizes listed past the tensor's own dims
+    # make new dims in front, the old ones lined up from the right
+    assert "expand and repeat add new dims only in front" in words.partition("\n")[0]
+    assert "positions repeated along a new dim 0 gives" in words
     named = positions.unsqueeze(0).expand(2, -1, -1)
     assert torch.equal(features.gather(1, named), features.gather(1, answer))
     # mine: unsqueeze(0) as is, no expand

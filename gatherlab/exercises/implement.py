@@ -249,6 +249,7 @@ class Implement(Exercise):
                     write=self.write.bind(args) if self.write is not None else None,
                     framework=self.framework,
                     tf_op=self.tf_op,
+                    reads_with=self.reads_with,
                 )
             )
         return found
@@ -272,6 +273,14 @@ class Implement(Exercise):
         """The TensorFlow op a TensorFlow exercise asks for: "gather_nd" where it
         requires tf.gather_nd, else "" (tf.gather)."""
         return "gather_nd" if any("gather_nd" in r for r in self.require) else ""
+
+    @property
+    def reads_with(self) -> str:
+        """The torch op the learner's function must call, where ``require`` names
+        one op only (torch.gather and Tensor.gather: "gather"), else ""."""
+        ops = {name.rsplit(".", 1)[-1] for name in self.require}
+        torch_only = all(name.startswith("torch.") for name in self.require)
+        return ops.pop() if len(ops) == 1 and torch_only else ""
 
     @cached_property
     def search(self) -> Search:

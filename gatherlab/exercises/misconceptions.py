@@ -186,6 +186,9 @@ class Case:
     framework: str = "torch"
     # the TensorFlow op a TensorFlow exercise asks for ("gather_nd", else "")
     tf_op: str = ""
+    # the torch op the learner's function must call ("gather" where it must call
+    # torch.gather or Tensor.gather, whatever the intended call is), else ""
+    reads_with: str = ""
 
 
 @dataclass(frozen=True)
@@ -287,6 +290,16 @@ def _gathered(case: Case) -> tuple[np.ndarray, int, np.ndarray] | None:
     dim = _axis(case.call)
     index = to_numpy(case.call.index)
     return to_numpy(case.call.input), dim, shared_positions(index, dim)
+
+
+def reader(case: Case) -> str:
+    """The torch read the learner's code is known to make: a fix's broken call (its
+    answer is that call's index), an exercise's one required op (index_select written
+    with gather: "gather"); "" where the learner may read with any op."""
+    call = case.call
+    if case.index_answer and call is not None and case.framework == "torch":
+        return call.op
+    return case.reads_with
 
 
 def _axis(call: Call) -> int:
@@ -785,12 +798,17 @@ def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field
     assert case.call is not None
     size = np.shape(to_numpy(case.call.index))[wrong]
     names = {"positions": case.positions, "wrong": str(wrong)}
-    made = (
-        phrase("wrong_axis.expanded", **names, size=str(size))
-        if expanded == "expanded" and size != 1
-        else phrase("wrong_axis.as_is", **names)
-    )
-    return {**names, "right": str(right), "made": made}
+    rule = phrase("wrong_axis.placed", positions=case.positions)
+    if expanded == "expanded" and size != 1 and wrong == 0:
+        # what expand itself makes of sizes listed past the tensor's own dims: they
+        # go in front (positions.expand(b, k, f) for positions of shape (b, k))
+        rule = phrase("wrong_axis.leading")
+        made = phrase("wrong_axis.front", positions=case.positions)
+    elif expanded == "expanded" and size != 1:
+        made = phrase("wrong_axis.expanded", **names, size=str(size))
+    else:
+        made = phrase("wrong_axis.as_is", **names)
+    return {**names, "right": str(right), "made": made, "rule": rule}
 
 
 @misconception(
@@ -968,7 +986,7 @@ def _nd_first_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 def _offset_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
-    along, size = key
+    along, size = key[:2]
     return {
         "input": case.call.input_name,
         "index": case.call.index_name,
@@ -1029,10 +1047,14 @@ def _other_layout(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """The flat row of position k in group g computed in the other layout, group
     position major (``k * groups + g``: beam-major, beam 0 of every member first),
     where the dim holds its groups one after another (``g * size + k``)."""
-    return {
-        key: _regrouped(case, local * groups + member)
-        for key, member, local, groups in _grouped(case)
-    }
+    found = {}
+    for key, member, local, groups in _grouped(case):
+        found[key] = _regrouped(case, local * groups + member)
+        # the other layout for the entries too: entry p taken to be in group
+        # p % groups (row p = k * groups + g), as the rows it reads are
+        coordinate = np.indices(local.shape)[key[0]]
+        found[(*key, "rows")] = _regrouped(case, local * groups + coordinate % groups)
+    return found
 
 
 @misconception("offset-by-group-count", "call", _layout_words)
@@ -1078,7 +1100,10 @@ def _last_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 
 def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    return {"direction": "past" if key > 0 else "before"}
+    return {
+        "direction": "past" if key > 0 else "before",
+        "back": "back" if key > 0 else "forward",
+    }
 
 
 @misconception(
@@ -1325,7 +1350,12 @@ def _as_input_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     dim = _axis(case.call)
     source = to_numpy(case.call.input).shape
+    op = reader(case)
+    known = op in ("gather", "take_along_dim")  # the ops that take this index
     return {
+        "returns": f"{op} returns its index's shape"
+        if known
+        else ("the result has its index's shape"),
         "input": case.call.input_name,
         "shape": shape_text(source),
         "dim": str(dim),
@@ -1647,7 +1677,8 @@ def _same_size(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 def _negative_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     rank = max(to_numpy(case.call.input).ndim, 1) if case.call else 1
-    return {"dim": str(case.args["dim"]), "rank": str(rank)}
+    dim = case.args["dim"]
+    return {"dim": str(dim), "rank": str(rank), "axis": str(dim % rank)}
 
 
 @misconception(
@@ -1676,16 +1707,22 @@ def _negative_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 def _squeezed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     expected = np.shape(case.expected)
-    everywhere = key != "all"  # .squeeze() drops a dim of size 1 on these inputs only
-    if key == "all":
-        ones = [d for d, size in enumerate(expected) if size == 1]
+    ones = [d for d, size in enumerate(expected) if size == 1]
+    every = key == "all"  # .squeeze() with no dim: every size-1 dim went
+    if every:
         key = ones[-1] if ones else 0
     shown = case.visible_expected
     visible = np.shape(shown) if shown is not None else ()
-    if len(visible) > key and visible[key] != 1:
-        everywhere = False  # size 1 on this case, not on the visible example
-    how = "back" if everywhere else "squeeze"
-    keep = phrase(f"dropped_axis.{how}.{case.framework}", d=str(key))
+    # size 1 on this case, not on the visible example: a dim only .squeeze() drops
+    some = len(visible) > key and visible[key] != 1
+    how = "every" if every else "squeeze" if some else "back"
+    if every:
+        keep = phrase(
+            f"dropped_axis.every.{case.framework}",
+            dims=" and ".join(str(d) for d in ones),
+        )
+    else:
+        keep = phrase(f"dropped_axis.{how}.{case.framework}", d=str(key))
     return {
         "d": str(key),
         "shape": _shape(outcome),

@@ -1,0 +1,150 @@
+"""A mistake named by its rule in the FIRST step (result.message), not by its symptom
+with the rule only in the fix: a negative dim counts from the end, positions count
+from 0, ``.squeeze()`` with no dim drops every size-1 dim, a read returns its index's
+shape (an index expanded over dim too reads each position again), expand and repeat add
+new dims only in front, flattened (group, position) rows are group by group. Own
+variants on other exercises and ops than the collected mistakes (issue 38), each with
+the torch fact its words state.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from gatherlab.exercises import EXERCISES, check
+from gatherlab.exercises.page import fix_names
+
+
+def first_step(exercise_id: str, answer) -> tuple[str, str | None]:
+    result = check(exercise_id, answer)
+    assert not result.passed
+    verdict = result.verdict
+    return result.message, verdict.misconception if verdict else None
+
+
+def test_a_negative_dim_is_told_it_counts_from_the_end_and_how_to_normalise():
+    # a loop with only dim == 1 as the column formula: dim=-1 takes the row one
+    def loop(input, dim, index):
+        out = torch.empty(index.shape, dtype=input.dtype)
+        for i in range(index.shape[0]):
+            for j in range(index.shape[1]):
+                p = index[i, j]
+                out[i, j] = input[i, p] if dim == 1 else input[p, j]
+        return out
+
+    words, named = first_step("01.gather_loop", loop)
+    assert named == "negative-dim"
+    assert "-1 counts from the end (dim 1 here), so use `dim % 2`" in words
+    x, index = torch.tensor([[1, 2], [3, 4]]), torch.tensor([[1, 0], [0, 0]])
+    assert torch.equal(x.gather(-1, index), x.gather(1, index))
+    assert -1 % 2 == 1 and -2 % 2 == 0
+
+
+def test_a_position_off_by_one_is_told_positions_count_from_zero():
+    rule = "positions count from 0, so the last of n entries is at n - 1"
+    # one before: positions - 1 (select_steps); one past: labels + 1 (label_scores)
+    before, named = first_step(
+        "02.select_steps",
+        lambda f, p: torch.gather(
+            f, 1, (p - 1).unsqueeze(-1).expand(-1, -1, f.shape[2])
+        ),
+    )
+    assert named == "off-by-one" and "one position before the right one" in before
+    assert rule in before.partition("\n")[0]
+    past, named = first_step(
+        "05.label_scores", lambda lp, labels: lp.gather(1, (labels + 1).unsqueeze(1))
+    )
+    assert named == "off-by-one" and rule in past
+    assert torch.arange(4)[4 - 1] == 3
+
+
+def test_squeeze_with_no_dim_is_told_it_drops_every_size_one_dim():
+    # label_scores keeps (N, 1): .squeeze() drops dim 1, and dim 0 where N is 1
+    words, named = first_step(
+        "05.label_scores",
+        lambda lp, labels: lp.gather(1, labels.unsqueeze(1)).squeeze(),
+    )
+    assert named == "dropped-axis"
+    assert words.endswith(
+        "not (2, 1): `.squeeze()` with no dim drops every size-1 dim, whichever the "
+        "input has (here dim 1)."
+    )
+    assert "only on some inputs" not in words  # dim 1 is 1 on every input here
+    # select_steps with one pick per sequence on a hidden case
+    words, named = first_step(
+        "02.select_steps",
+        lambda f, p: torch.gather(
+            f, 1, p.unsqueeze(-1).expand(-1, -1, f.shape[2])
+        ).squeeze(),
+    )
+    assert named == "dropped-axis" and "drops every size-1 dim" in words
+    assert torch.ones(1, 1).squeeze().shape == () and torch.ones(1, 1).squeeze(
+        1
+    ).shape == (1,)
+    # squeeze(1) where the dim was meant: the right values without it, put back
+    words, _ = first_step(
+        "05.label_scores",
+        lambda lp, labels: lp.gather(1, labels.unsqueeze(1)).squeeze(1),
+    )
+    assert "the right values, without the size-1 dim 1" in words
+
+
+def test_an_index_expanded_over_dim_too_is_told_the_result_has_its_shape():
+    # the op is named only where it is known to be the one that read
+    words, named = first_step(
+        "05.label_scores",
+        lambda lp, labels: torch.take_along_dim(lp, labels[:, None].expand_as(lp), 1),
+    )
+    assert named == "expanded-as-input"
+    assert words.startswith(
+        "On the visible example, the result has its index's shape, one read per "
+        "entry, and the index was expanded over dim 1 too, to (2, 3)."
+    )
+    # a fix's op is its broken call's: repeat in place of expand
+    labels = fix_names(EXERCISES["03.fix_label_probabilities"])["labels"]
+    words, named = first_step(
+        "03.fix_label_probabilities", labels.long().unsqueeze(1).repeat(1, 3)
+    )
+    assert named == "expanded-as-input"
+    assert "take_along_dim returns its index's shape, one read per entry" in words
+    lp = torch.rand(3, 3)
+    wide = labels.long().unsqueeze(1).repeat(1, 3)
+    assert torch.take_along_dim(lp, wide, 1).shape == wide.shape
+
+
+def test_sizes_listed_past_the_dims_are_told_expand_adds_them_in_front():
+    names = fix_names(EXERCISES["02.fix_wrong_axis"])
+    positions = names["positions"]
+    # repeat with three sizes for a 2-D tensor, as expand with three
+    words, named = first_step("02.fix_wrong_axis", positions.repeat(2, 1, 1))
+    assert named == "unsqueeze-wrong-axis"
+    assert words == (
+        "The call runs now, but expand and repeat add new dims only in front: your "
+        "call's result is what positions repeated along a new dim 0 gives."
+    )
+    expanded = positions.expand(2, *positions.shape)
+    assert torch.equal(expanded, positions.repeat(2, 1, 1))
+    assert all(torch.equal(expanded[b], positions) for b in range(2))
+    # a new axis put in the middle by unsqueeze is no expand: no expand rule
+    words, _ = first_step("02.fix_wrong_axis", positions.unsqueeze(1))
+    assert "the new axis of positions is in the wrong place" in words
+    assert "expand" not in words
+
+
+def test_rows_of_groups_read_beam_major_are_told_the_batch_major_layout():
+    names = fix_names(EXERCISES["02.fix_beam_rows"])
+    flat_index, beam = names["flat_index"], names["beam"]
+    batch = flat_index.shape[0] // beam
+    # rows taken as beam-major for the entries too: row p is in group p % batch
+    rows = torch.arange(flat_index.shape[0]).remainder(batch)
+    words, named = first_step("02.fix_beam_rows", flat_index * batch + rows[:, None])
+    assert named == "other-group-layout"
+    assert words == (
+        f"The call runs now, but your call's result is what row k * {batch} + g "
+        f"gives, where states keeps each group together: row g * {beam} + k "
+        "(batch-major)."
+    )
+    # the entries' groups right (p // beam), the rows' layout beam-major
+    member = torch.arange(flat_index.shape[0]) // beam
+    words, named = first_step("02.fix_beam_rows", flat_index * batch + member[:, None])
+    assert named == "other-group-layout" and "row g * 3 + k (batch-major)" in words
