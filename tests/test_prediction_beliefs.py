@@ -5,7 +5,9 @@ collected ones)."""
 
 from __future__ import annotations
 
-from gatherlab.exercises import EXERCISES
+import torch
+
+from gatherlab.exercises import EXERCISES, Call, Predict
 
 
 def test_a_gather_predicted_along_the_other_dim_gets_a_traced_fix():
@@ -17,4 +19,73 @@ def test_a_gather_predicted_along_the_other_dim_gets_a_traced_fix():
         "Each entry of rows sets the coordinate on dim 0; out keeps its own "
         "coordinates on the other dims: out[0, 0] reads x[1, 0] = 20 because "
         "rows[0, 0] = 1."
+    )
+
+
+def _take_along(source: torch.Tensor, index: torch.Tensor, dim: int) -> Predict:
+    return Predict(
+        "99.wraps",
+        "wraps",
+        code=lambda: torch.take_along_dim(source, index, dim),
+        explain=Call("take_along_dim", source, dim, index),
+    )
+
+
+def test_take_along_dim_predicted_to_clamp_or_read_zero_is_told_it_wraps():
+    # the book's exercise: 0 where a position is off the dim, as a TF GPU gather
+    result = EXERCISES["04.predict_wrap"].check([[0, 0], [0, 21]])
+    assert result.verdict.misconception == "out-of-range-not-wrapped"
+    assert result.message == (
+        "Not quite: your answer reads 0 at a position outside 0..2, as TensorFlow's "
+        "GPU gather does, but torch 2.13's take_along_dim wraps every position "
+        "modulo the dim's size, 3."
+    )
+    assert result.fix == "index[0, 0] = 4 reads position 1 of dim 1 (4 % 3)."
+    # another read along dim 0: 5 and -4 clamped into 0..2
+    source = torch.tensor([[1, 2], [3, 4], [5, 6]])
+    index = torch.tensor([[5, 0], [1, -4]])
+    exercise = _take_along(source, index, 0)
+    assert exercise.check([[5, 2], [3, 6]]).passed  # 5 % 3 = 2, -4 % 3 = 2
+    clamped = exercise.check([[5, 2], [3, 2]])
+    assert clamped.verdict.misconception == "out-of-range-not-wrapped"
+    assert clamped.message.startswith(
+        "Not quite: your answer clamps index[1, 1] = -4 into range, to 0, but"
+    )
+    assert clamped.fix == "index[1, 1] = -4 reads position 2 of dim 0 (-4 % 3)."
+
+
+def test_index_select_predicted_sorted_or_without_repeats_keeps_the_index_order():
+    # index_select(x, 0, [1, 1, 0]): rows sorted (0, 1, 1), or each row once (1, 0)
+    exercise = EXERCISES["03.predict_shared_rows"]
+    for answer in (
+        [[10, 11, 12], [20, 21, 22], [20, 21, 22]],
+        [[20, 21, 22], [10, 11, 12]],
+    ):
+        result = exercise.check(answer)
+        assert result.verdict.misconception == "index-as-set"
+        assert "keeps its index's order and repeats" in result.message
+    # another index_select, along dim 1: [2, 0, 2] read as columns 0, 2, 2
+    source = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    positions = torch.tensor([2, 0, 2])
+    own = Predict(
+        "99.columns",
+        "columns",
+        code=lambda: torch.index_select(source, 1, positions),
+        explain=Call("index_select", source, 1, positions),
+    )
+    sorted_columns = own.check([[1, 3, 3], [4, 6, 6]])
+    assert sorted_columns.verdict.misconception == "index-as-set"
+    assert sorted_columns.message.startswith(
+        "Not quite: index_select keeps its index's order and repeats: index = "
+        "[2, 0, 2] makes 3 reads"
+    )
+
+
+def test_a_densified_gradient_read_at_the_index_is_told_backward_scatters():
+    # the weights of the reads taken at rows [2, 0, 2]: a read, not a scatter_add
+    result = EXERCISES["05.predict_dense_slices"].check([[3, 3], [1, 1], [3, 3]])
+    assert result.verdict.misconception == "gradient-read-back"
+    assert result.message.startswith(
+        "Not quite: your answer reads the upstream gradient at [2, 0, 2]; backward "
+        "adds each output's gradient to the entry of table it read"
     )

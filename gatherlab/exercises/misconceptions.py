@@ -653,8 +653,14 @@ def _index_as_set(case: Case, base: Any) -> Mapping[Any, Outcome]:
     size = source.shape[dim] if source.ndim else 0
     if index.min() < -size or index.max() >= size:
         return {}
-    distinct = np.unique(index % size)
-    return {"set": np.take(source, distinct, axis=dim)}
+    wrapped = index % size
+    found = {"set": np.take(source, np.unique(wrapped), axis=dim)}
+    # the repeats kept but sorted; each position once in its first place
+    if index.ndim == 1:
+        found["sorted"] = np.take(source, np.sort(wrapped), axis=dim)
+        _, first = np.unique(wrapped, return_index=True)
+        found["once"] = np.take(source, wrapped[np.sort(first)], axis=dim)
+    return found
 
 
 def _whole_rows_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -1311,6 +1317,72 @@ def _take_along_flat(case: Case, base: Any) -> Mapping[Any, Outcome]:
     except TORCH_ERRORS:
         return {"flat": Raised("Error", None)}
     return {"flat": to_numpy(found)}
+
+
+def _clamped_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    assert case.call is not None
+    source, index = to_numpy(case.call.input), to_numpy(case.call.index)
+    dim = _axis(case.call)
+    size = int(source.shape[dim])
+    moved = _clamped(index, size, key)
+    outside = np.argwhere((moved != index % size) & ((index < 0) | (index >= size)))
+    at = tuple(int(c) for c in outside[0]) if len(outside) else (0,) * index.ndim
+    position = int(index[at])
+    fields: dict[str, Field] = {
+        "entry": entry(case.call.index_name, at),
+        "position": str(position),
+        "size": str(size),
+        "dim": str(dim),
+        "used": str(position % size),
+    }
+    known = {**fields, "last": str(size - 1), "clamped": str(int(moved[at]))}
+    how = "not_wrapped.zero" if key == "zero" else "not_wrapped.clamp"
+    return {**fields, "how": picked(how, known)}
+
+
+def _clamped(index: np.ndarray, size: int, key: str) -> np.ndarray:
+    """The positions as the belief ``key`` moves them: ``clamp`` into 0..size-1;
+    ``python``: a negative one counting from the end first; ``zero``: kept."""
+    if key == "python":
+        index = np.where((index < 0) & (index >= -size), index + size, index)
+    return np.clip(index, 0, size - 1) if key != "zero" else index
+
+
+def _outside(case: Case) -> tuple[Call, np.ndarray, np.ndarray, int] | None:
+    """A take_along_dim read (with a dim) with a position outside 0..size-1: the
+    call, its index, where the index is outside and the size; None otherwise."""
+    call = case.call
+    if call is None or call.op != "take_along_dim" or case.gradient:
+        return None
+    source, index = to_numpy(call.input), to_numpy(call.index)
+    if call.axis is None or index.dtype.kind not in "iu" or source.ndim == 0:
+        return None
+    size = int(source.shape[_axis(call)])
+    outside = (index < 0) | (index >= size)
+    if size == 0 or not outside.any() or index.ndim != source.ndim:
+        return None
+    return call, index, outside, size
+
+
+@misconception("out-of-range-not-wrapped", "call", _clamped_words)
+def _not_wrapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """torch 2.13's take_along_dim (with a dim), which reads every position modulo
+    the size, believed to clamp a position outside 0..size-1 into range (as XLA's
+    gather does: ``clamp``; after a negative one counts from the end: ``python``)
+    or to read 0 there (as TensorFlow's gather does on a GPU: ``zero``)."""
+    found = _outside(case)
+    if found is None:
+        return {}
+    call, index, outside, size = found
+    variants: dict[Any, Outcome] = {
+        key: run(call.with_part("index", _torch(moved.astype(np.int64))))
+        for key in ("clamp", "python")
+        for moved in [_clamped(index, size, key)]
+    }
+    read = run(call.with_part("index", _torch((index % size).astype(np.int64))))
+    if isinstance(read, np.ndarray) and read.shape == outside.shape:
+        variants["zero"] = np.where(outside, 0, read)
+    return variants
 
 
 def _rank_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -2096,10 +2168,19 @@ def _read_back(case: Case, base: Any) -> Mapping[Any, Outcome]:
     the entry it read (a scatter_add). Only where the reads are weighted (with every
     weight 1 it reads all ones) and the read has the input's shape."""
     call = case.call
-    if not case.gradient or call is None or call.op != "gather" or not _weighted(case):
+    if not case.gradient or call is None or not _weighted(case):
         return {}
-    upstream = _torch(to_numpy(case.grad_output))
-    found = run(call.with_part("input", upstream))
+    if call.op not in ("gather", "index_select"):
+        return {}
+    upstream = to_numpy(case.grad_output)
+    forward = run(call)
+    if not isinstance(forward, np.ndarray):
+        return {}
+    try:  # the upstream of every output entry (a weight per read broadcast)
+        upstream = np.broadcast_to(upstream, forward.shape)
+    except ValueError:
+        return {}
+    found = run(call.with_part("input", _torch(upstream)))
     if isinstance(found, Raised) or np.shape(found) != np.shape(case.expected):
         return {}
     return {"read": found}
