@@ -859,6 +859,46 @@ def test_memory_a_loop_never_wrote_is_named_and_never_quoted():
     assert not any(char.isdigit() for char in result.words.split("written")[1])
 
 
+@pytest.mark.parametrize(
+    ("exercise_id", "code"),
+    [
+        # the buffer a write starts from, believed to be zeros (06.one_hot, 06.class_loss_sums)
+        (
+            "06.one_hot",
+            "def answer(labels, classes):\n"
+            "    out = torch.empty(len(labels), classes, dtype=torch.int64)\n"
+            "    return out.scatter_(1, labels.unsqueeze(1), 1)\n",
+        ),
+        (
+            "06.class_loss_sums",
+            "def answer(losses, labels, classes):\n"
+            "    return losses.new_empty(classes).index_add_(0, labels, losses)\n",
+        ),
+        (
+            "01.gather_loop",
+            "def answer(input, dim, index):\n"
+            "    out = torch.empty_like(index, dtype=input.dtype)\n"
+            "    for i in range(index.shape[0]):\n"
+            "        for j in range(index.shape[1]):\n"
+            "            p = int(index[i, j])\n"
+            "            out[i, j] += input[p, j] if dim % 2 == 0 else input[i, p]\n"
+            "    return out\n",
+        ),
+    ],
+)
+def test_a_result_right_only_because_empty_memory_held_zeros_is_not_passed(
+    exercise_id: str, code: str
+) -> None:
+    # every case passes with torch.empty's memory zeroed: a second run on memory holding
+    # ones finds the positions the function read before it wrote them
+    names: dict[str, Any] = {"torch": torch}
+    exec(code, names)
+    result = gl.exercises.check(exercise_id, names["answer"])
+    assert not result.passed
+    assert result.verdict.template == "implement.unwritten"
+    assert "never written" in result.words
+
+
 def test_a_nan_the_function_computed_is_no_unwritten_memory():
     # 0 / 0 for an empty segment: NaN on every run, whatever torch.empty holds
     def divides_by_zero_counts(values, segments, count):

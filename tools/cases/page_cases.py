@@ -360,6 +360,13 @@ IDIOMS = {
         "    rows = torch.zeros(labels.shape[0], classes, dtype=torch.bool)\n"
         "    rows |= labels[:, None] == torch.arange(classes)\n"
         "    return rows.long()\n",
+        # torch.empty's memory believed zeros: right only while it happens to hold them
+        "def one_hot(labels, classes):\n"
+        "    rows = torch.empty(len(labels), classes, dtype=torch.int64)\n"
+        "    return rows.scatter_(1, labels.unsqueeze(1), 1)\n",
+        "def one_hot(labels, classes):\n"
+        "    rows = labels.new_empty(len(labels), classes)\n"
+        "    return rows.scatter_(1, labels.unsqueeze(1), 1)\n",
     ],
     # every row read every label, then the diagonal: each row's own label
     "05.label_scores": [

@@ -32,7 +32,7 @@ import { strRepr } from "../interpreter/python.mjs";
 // and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
-let TRUE_DIVISIONS, REPAIRING;
+let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL;
 let explain;
 
 export async function ready() {
@@ -42,6 +42,7 @@ export async function ready() {
   ]);
   ({ explain } = errors);
   ({
+    EMPTY_FILL,
     ForbiddenError,
     PyError,
     REPAIRING,
@@ -739,6 +740,8 @@ function judged(payload, answer) {
   const cases = payload.cases;
   if (cases.every((c, k) => equals(mine[k], c.expected))) {
     // the page runs no autograd: a result copied off the graph is seen in the code
+    const unwritten = payload.kind === "implement" && unwrittenEntry(payload, answer, mine[0]);
+    if (unwritten) return unwritten;
     if (payload.gradient && DETACHED.test(answer))
       return v("implement.detached", {
         input: payload.gradient,
@@ -755,6 +758,28 @@ function judged(payload, answer) {
   }
   const repaired = payload.kind === "implement" && repairedStep(payload, answer, mine);
   return repaired || fallback(payload, mine);
+}
+
+// implement._unwritten: a result right only because torch.empty's memory held zeros,
+// found by running the answer again with empty memory holding ones
+function unwrittenEntry(payload, answer, first) {
+  EMPTY_FILL.value = 1;
+  let again;
+  try {
+    again = outputsOf({ ...payload, cases: payload.cases.slice(0, 1) }, answer).outputs?.[0];
+  } finally {
+    EMPTY_FILL.value = 0;
+  }
+  const [a, b] = [first?.tensor, again?.tensor];
+  if (!a || !b || a.shape.join() !== b.shape.join()) return null;
+  const flat = a.data.findIndex((value, k) => value !== b.data[k] && !(value !== value && b.data[k] !== b.data[k]));
+  if (flat < 0) return null;
+  return {
+    passed: false,
+    template: "implement.unwritten",
+    fields: { case: payload.cases[0].name, where: entry("out", unravel(flat, a.shape)) },
+    misconception: null,
+  };
 }
 
 // implement._repaired: an answer built in several steps and stopped by an error (a float

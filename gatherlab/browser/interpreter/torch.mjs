@@ -1232,8 +1232,11 @@ export const TORCH = {
   }),
   meshgrid: null,
 };
+// torch's empty memory holds whatever was there; the page's holds EMPTY_FILL.value (0,
+// or 1 when the checker runs a passing answer again: patching.filling_empty)
+export const EMPTY_FILL = { value: 0 };
 for (const [name, value] of [
-  ["empty", 0],
+  ["empty", null],
   ["zeros", 0],
   ["ones", 1],
 ])
@@ -1242,7 +1245,7 @@ for (const [name, value] of [
     const rest = kw.filter(([k]) => k !== "dtype");
     if (rest.length) throw new UnsupportedError(`the argument ${rest[0][0]}= of torch.${name}`);
     const d = dtype ? dtypeArg(dtype[1], "torch") : "float32";
-    return filled(sizesFrom(g, name), value, d, "torch");
+    return filled(sizesFrom(g, name), value ?? EMPTY_FILL.value, d, "torch");
   });
 for (const [name, value] of [
   ["zeros_like", 0],
@@ -1253,12 +1256,10 @@ for (const [name, value] of [
     const t = asTensor(a.input);
     return filled(t.shape.slice(), value, dtypeArg(a.dtype, "torch") ?? t.dtype, "torch");
   });
-// torch.empty_like, full_like: torch's empty memory holds whatever was there; the page's
-// holds zeros (a learner's code writes every entry before it reads one).
 TORCH.empty_like = fn("torch.empty_like", (g, kw) => {
   const a = args(["input", "dtype=None"], g, kw, "empty_like");
   const t = asTensor(a.input);
-  return filled(t.shape.slice(), 0, dtypeArg(a.dtype, "torch") ?? t.dtype, "torch");
+  return filled(t.shape.slice(), EMPTY_FILL.value, dtypeArg(a.dtype, "torch") ?? t.dtype, "torch");
 });
 TORCH.full_like = fn("torch.full_like", (g, kw) => {
   const a = args(["input", "fill_value", "dtype=None"], g, kw, "full_like");
@@ -1620,7 +1621,8 @@ export function callMethod(t, name, g, kw, offset = 0) {
       const rest = kw.filter(([k]) => k !== "dtype");
       if (rest.length) throw new UnsupportedError(`the argument ${rest[0][0]}= of .${name}()`);
       const d = dtype ? dtypeArg(dtype[1], "torch") : t.dtype;
-      return filled(sizesFrom(g, name), name === "new_ones" ? 1 : 0, d, "torch");
+      const value = { new_ones: 1, new_zeros: 0 }[name] ?? EMPTY_FILL.value;
+      return filled(sizesFrom(g, name), value, d, "torch");
     }
     case "new_full": {
       const a = dimKw(["size", "fill_value", "dtype=None"]);
