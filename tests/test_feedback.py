@@ -862,7 +862,7 @@ def test_memory_a_loop_never_wrote_is_named_and_never_quoted():
 @pytest.mark.parametrize(
     ("exercise_id", "code"),
     [
-        # the buffer a write starts from, believed to be zeros (06.one_hot, 06.class_loss_sums)
+        # the buffer a write starts from, believed to be zeros
         (
             "06.one_hot",
             "def answer(labels, classes):\n"

@@ -772,7 +772,9 @@ function unwrittenEntry(payload, answer, first) {
   }
   const [a, b] = [first?.tensor, again?.tensor];
   if (!a || !b || a.shape.join() !== b.shape.join()) return null;
-  const flat = a.data.findIndex((value, k) => value !== b.data[k] && !(value !== value && b.data[k] !== b.data[k]));
+  const flat = a.data.findIndex(
+    (value, k) => value !== b.data[k] && !(value !== value && b.data[k] !== b.data[k]),
+  );
   if (flat < 0) return null;
   return {
     passed: false,
