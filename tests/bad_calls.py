@@ -215,6 +215,15 @@ def tensorflow_calls() -> Iterator[tuple[str, Thunk]]:
     rows = tf.constant([0, 1])
     cols64 = tf.constant([2, 1], dtype=tf.int64)
     yield "tf.stack int32 and int64", lambda: tf.stack([rows, cols64], axis=1)
+    yield "tf.stack: shapes", lambda: tf.stack([rows, tf.constant([[2, 1]])], axis=-1)
+    yield (
+        "tf.gather: batch_dims past axis",
+        lambda: tf.gather(tf.reshape(x, (2, 3, 1)), [[0], [1]], axis=1, batch_dims=2),
+    )
+    yield (
+        "tf.gather: batch_dims, no axis left",
+        lambda: tf.gather(x, [[0], [1]], axis=1, batch_dims=2),
+    )
     yield "tf.gather: axis", lambda: tf.gather(x, [0, 1], axis=2)
     yield "tf.gather: batch_dims", lambda: tf.gather(x, [0, 1], axis=1, batch_dims=1)
     yield (

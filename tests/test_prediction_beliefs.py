@@ -5,6 +5,7 @@ collected ones)."""
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from gatherlab.exercises import EXERCISES, Call, Predict
@@ -89,3 +90,31 @@ def test_a_densified_gradient_read_at_the_index_is_told_backward_scatters():
         "Not quite: your answer reads the upstream gradient at [2, 0, 2]; backward "
         "adds each output's gradient to the entry of table it read"
     )
+
+
+def test_tensorflow_read_errors_get_their_rule_not_the_library_words():
+    tf = pytest.importorskip("tensorflow")
+
+    def past_the_axis(features, positions):
+        return tf.gather(features, positions, axis=1, batch_dims=2)
+
+    said = EXERCISES["02.tf_select_steps"].check(past_the_axis)
+    assert said.message == (
+        "On the visible example, your function raised InvalidArgumentError. "
+        "batch_dims = 2 makes the first 2 axes batch axes, shared by params and "
+        "indices, and tf.gather reads an axis after them: axis = 1 is one of them "
+        "(batch_dims <= axis)."
+    )
+    assert "axis=1, batch_dims=1" in said.fix
+
+    def rows_not_broadcast(features, positions):
+        rows = tf.range(tf.shape(positions, out_type=positions.dtype)[0])
+        return tf.gather_nd(features, tf.stack([rows, positions], axis=-1))
+
+    stacked = EXERCISES["02.tf_gather_nd_pairs"].check(rows_not_broadcast)
+    assert stacked.message == (
+        "On the visible example, your function raised InvalidArgumentError. "
+        "tf.stack joins tensors of one shape along a new axis, and never "
+        "broadcasts: part 0 has shape (2,), part 1 (2, 2)."
+    )
+    assert stacked.fix.startswith("Give every part the shape of the positions first")

@@ -721,6 +721,40 @@ export default {
    ]
   },
   {
+   "id": "tf-stack-shapes",
+   "checks": null,
+   "title": "tf.stack: every part has one shape",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "Shapes of all inputs must match: values\\[(?<first>\\d+)\\]\\.shape = \\[(?<first_shape>[\\d, ]*)\\] != values\\[(?<second>\\d+)\\]\\.shape = \\[(?<second_shape>[\\d, ]*)\\]",
+     "fields": {
+      "op": "tf.stack"
+     }
+    }
+   ],
+   "meaning": [
+    "tf.stack joins tensors of one shape along a new axis, and never broadcasts: part {first} has shape {first_shape}, part {second} {second_shape}."
+   ],
+   "fix": [
+    "Give every part the shape of the positions first: rows = tf.broadcast_to(tf.range(batch)[:, None], tf.shape(positions)), then tf.stack([rows, positions], axis=-1)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "shapes",
+    "inputs",
+    "match",
+    "values",
+    "pack",
+    "stack"
+   ]
+  },
+  {
    "id": "tf-segment-unsorted",
    "checks": null,
    "title": "tf.math.segment_*: segment ids must be sorted",
@@ -1798,14 +1832,48 @@ export default {
     {
      "library": "tensorflow",
      "re": "Input to reshape is a tensor with (?<values>\\d+) values, but the requested shape has (?<requested>\\d+)"
+    },
+    {
+     "library": "tensorflow",
+     "re": "batch_dims \\((?<batch_dims>-?\\d+)\\) must be less than or equal to axis \\((?<axis>-?\\d+)\\)",
+     "fields": {
+      "op": "tf.gather",
+      "batch_axis": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "batch_dims \\((?<batch_dims>-?\\d+)\\) must be less than rank\\(params\\) \\((?<input_rank>\\d+)\\)",
+     "fields": {
+      "op": "tf.gather",
+      "batch_axis": "yes"
+     }
     }
    ],
    "meaning": [
     "With batch_dims the first dims of params and indices are batch dims and must be equal: params has {input_size} at dim {axis}, indices {index_size}. TensorFlow neither broadcasts nor lets a smaller index through (torch.gather would accept a smaller one).",
     "batch_dims = {batch_dims} is out of range: it can be at most the rank of indices (here {low}..{high}).",
+    {
+     "needs": [
+      "batch_axis"
+     ],
+     "text": "batch_dims = {batch_dims} makes the first {batch_dims} axes batch axes, shared by params and indices, and tf.gather reads an axis after them: axis = {axis} is one of them (batch_dims <= axis)."
+    },
+    {
+     "needs": [
+      "batch_axis"
+     ],
+     "text": "batch_dims = {batch_dims} makes the first {batch_dims} axes batch axes, shared by params and indices, and tf.gather reads an axis after them: params, of rank {input_rank}, has none left (batch_dims < rank)."
+    },
     "A reshape found {values} values where {requested} were asked for: gather_nd with batch_dims reshapes its inputs this way when the batch dims of params and indices differ (elsewhere, a reshape to a shape of another size)."
    ],
    "fix": [
+    {
+     "needs": [
+      "batch_axis"
+     ],
+     "text": "Pass the axis the positions select along and the batch axes before it: tf.gather(params, positions, axis=1, batch_dims=1) reads positions[b] within row b."
+    },
     "Build the indices for this batch (same leading sizes as params), or tile them with tf.broadcast_to; batch_dims counts the shared leading dims and is at most the indices' rank."
    ],
    "section": [
