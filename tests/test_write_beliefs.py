@@ -164,3 +164,70 @@ def test_one_write_kept_in_the_sums_alone_says_the_sizes_count():
     assert result.verdict.misconception == "kept-one-write"
     assert "both" not in result.message
     assert result.fix.endswith("for the sums (the sizes count every write).")
+
+
+# --- a size taken from the ids present ------------------------------------------------
+
+
+def _one_hot_subscript_distinct(labels, classes):
+    # our own: the subscript write, a width of the distinct labels
+    rows = torch.zeros(len(labels), len(labels.unique()), dtype=torch.int64)
+    rows[torch.arange(len(labels)), labels] = 1
+    return rows
+
+
+def _sums_index_add_largest(losses, labels, classes):
+    # our own: index_add_ into as many slots as the largest label (1-D: torch's
+    # words give no size, the failing call does)
+    sums = torch.zeros(int(labels.max()), dtype=losses.dtype)
+    return sums.index_add_(0, labels, losses)
+
+
+def _segments_tf_distinct(values, segments, count):
+    import tensorflow as tf
+
+    out = tf.math.unsorted_segment_sum(
+        values.numpy(), segments.numpy(), num_segments=len(set(segments.tolist()))
+    )
+    return torch.tensor(out.numpy())
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "error", "which"),
+    [
+        (
+            "06.one_hot",
+            _one_hot_subscript_distinct,
+            "IndexError",
+            "and as its distinct",
+        ),
+        ("06.class_loss_sums", _sums_index_add_largest, "IndexError", "labels, 1;"),
+    ],
+)
+def test_a_size_from_the_ids_that_raises_is_named(exercise_id, answer, error, which):
+    result = check(exercise_id, answer)
+    assert result.verdict.template == "implement.raised_sized", result.words
+    assert result.message.startswith(
+        f"On the visible example, your function raised {error}: its write has "
+    )
+    assert which in result.message
+    assert "; ids are slot numbers, id " in result.message
+
+
+def test_a_tensorflow_segment_count_from_the_distinct_ids_is_named():
+    pytest.importorskip("tensorflow")
+    result = check("06.segment_means", _segments_tf_distinct)
+    assert result.verdict.template == "implement.raised_sized", result.words
+    assert (
+        "its write has 2 slots, as many as the largest id in segments" in result.message
+    )
+    assert "Take the size of dim 0 from count (4 here)" in result.fix
+
+
+def test_a_size_that_is_no_id_count_is_left_to_the_rule():
+    def hard_coded(labels, classes):
+        rows = torch.zeros(len(labels), 1, dtype=torch.int64)
+        return rows.scatter_(1, labels.unsqueeze(1), 1)
+
+    result = check("06.one_hot", hard_coded)
+    assert result.verdict.template != "implement.raised_sized"

@@ -57,6 +57,7 @@ from gatherlab.exercises.verdict import (
     phrase,
     verdict,
 )
+from gatherlab.exercises.writes import ids_of, sized_from_ids
 from gatherlab.exercises.wrong import (
     never_raising,
     off_by_one,
@@ -537,6 +538,17 @@ class Implement(Exercise):
                     error=type(run.error).__name__,
                     **divided,
                 )
+            # a tensor sized from the ids (labels.max(), the distinct ids) where
+            # the count was due: a position off its end
+            sized = sized_from_ids(ids_of(case), str(run.error), _written_size(run))
+            if sized is not None:
+                return verdict(
+                    False,
+                    "implement.raised_sized",
+                    case=case.name,
+                    error=type(run.error).__name__,
+                    **sized,
+                )
             problem = _problem(run.calls)
             if problem is None:
                 explained = explained_error(
@@ -847,6 +859,18 @@ def explained_error(
     if found is None or not found.recognised or not found.meaning:
         return None
     return {"error": type(error).__name__, "meaning": found.meaning, "fix": found.fix}
+
+
+def _written_size(run: Run) -> int | None:
+    """The size of the tensor the failing write wrote into, along its dim (where
+    the error's words give none: index_add_'s), or None."""
+    call = run.failed_call
+    if call is None or not isinstance(call.dim, int):
+        return None
+    shape = getattr(call.input, "shape", None)
+    if shape is None or not -len(shape) <= call.dim < len(shape):
+        return None
+    return int(shape[call.dim])
 
 
 def _problem(calls: list[SpiedCall]) -> Problem | None:

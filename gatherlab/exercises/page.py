@@ -317,6 +317,10 @@ PAGE_TEMPLATES = {
         "implement.raised_rule",
         "implement.raised_rule_hint",
         "implement.raised_float_division",
+        "implement.raised_sized",
+        "sized.largest",
+        "sized.distinct",
+        "sized.both",
         "implement.detached",
         # a result right only because torch.empty's memory held zeros (unwrittenEntry)
         "implement.unwritten",
@@ -444,6 +448,7 @@ def _page_hidden(exercise: Any) -> list[int]:
 
 def _implement(exercise: Any) -> dict[str, Any]:
     from gatherlab.exercises.implement import IMPLEMENT_VOICE, ErrorHint, must_raise
+    from gatherlab.exercises.writes import ids_of
 
     valid = len(exercise.cases)
     numbers = _page_hidden(exercise)
@@ -464,6 +469,9 @@ def _implement(exercise: Any) -> dict[str, Any]:
         params = exercise.params_shape(case.args)
         if params is not None:
             data["params_shape"] = params
+        ids = ids_of(case)  # a write's ids: writes.sized_from_ids reads them
+        if ids is not None:
+            data["ids"] = ids
     error_hint = None
     if isinstance(exercise.hint, ErrorHint):  # each case's fields for it
         error_hint = {

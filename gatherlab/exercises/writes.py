@@ -21,6 +21,7 @@ the reading one) whichever module a program imports first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -1031,3 +1032,118 @@ def _into_source(case: Case, base: Any) -> Mapping[Any, Outcome]:
     # cases a mean may equal the value it replaces)
     shown = case.visible and np.unique(index).size < index.size
     return {"source": Shaped(tuple(src.shape), but_not=src if shown else None)}
+
+
+# ---------------------------------------------------------------- sized from the ids
+
+# A position off the end of the dim written along, in the words of torch's writes and
+# subscripts, of the rule a scatter breaks (diagnose's and the page's), and of
+# TensorFlow's segment ops: the position and the size (or the last position)
+OUT_OF_RANGE = (
+    re.compile(
+        r"index (?P<position>-?\d+) is out of bounds for dimension \d+ with size "
+        r"(?P<size>\d+)"
+    ),
+    re.compile(r"\] = (?P<position>-?\d+) is outside 0\.\.(?P<last>-?\d+)"),
+    re.compile(
+        r"segment_ids\[[\d,]+\] = (?P<position>-?\d+) is out of range "
+        r"\[0, (?P<size>\d+)\)"
+    ),
+)
+# TensorFlow's scatter_nd family: a coordinate and the shape; the first axis it is off
+OFF_THE_SHAPE = re.compile(
+    r"indices\[[\d,]+\] = \[(?P<coordinate>[-\d, ]+)\] does not index into shape "
+    r"\[(?P<shape>[\d,]*)\]"
+)
+# index_add_'s words for a position off the end of a 1-D tensor: the size is the call's
+NO_SIZE_GIVEN = "index out of range in self"
+
+
+def _off_the_shape(message: str) -> tuple[int, int, int] | None:
+    """(axis, position, size) of the first axis a TensorFlow coordinate is off."""
+    found = OFF_THE_SHAPE.search(message)
+    if found is None:
+        return None
+    coordinate = [int(c) for c in found["coordinate"].split(",")]
+    shape = [int(c) for c in found["shape"].split(",") if c]
+    for axis, (position, size) in enumerate(zip(coordinate, shape, strict=False)):
+        if not 0 <= position < size:
+            return axis, position, size
+    return None
+
+
+def ids_of(case: Case) -> dict[str, Any] | None:
+    """What a write's size is checked against (``sized_from_ids``): the largest id
+    the exercise's write takes, how many distinct ids there are, the dim they index,
+    the names of the ids and of the count, and the count (the result's size there);
+    None where the case has no write or no ids. The page gets it per case."""
+    write = _writes_of(case)
+    expected = case.expected
+    if write is None or not isinstance(expected, np.ndarray):
+        return None
+    ids = to_numpy(write.index).reshape(-1)
+    dim = write.indexed_dim
+    if ids.size == 0 or ids.dtype.kind not in "iu" or dim >= expected.ndim:
+        return None
+    full = int(expected.shape[dim])
+    return {
+        "top": int(ids.max()),
+        "distinct": int(np.unique(ids).size),
+        "dim": dim,
+        "index": write.index_name,
+        "count": _count_name(case, full),
+        "full": full,
+    }
+
+
+def sized_from_ids(
+    ids: Mapping[str, Any] | None, message: str, size: int | None = None
+) -> dict[str, Field] | None:
+    """The fields of ``implement.raised_sized``: an error of a position off the end
+    of a tensor with fewer slots than the count, as many as the largest id or as the
+    distinct ids (a width of ``labels.max()``, a count of ``len(ids.unique())``):
+    ids are slot numbers, so the largest needs the largest + 1 slots, and an absent
+    id still has its slot. ``size`` is the written tensor's size along the dim, where
+    the words give none (``NO_SIZE_GIVEN``); exercises.mjs's sizedFromIds is its
+    twin."""
+    if ids is None:
+        return None
+    position = along = None
+    for pattern in OUT_OF_RANGE:
+        found = pattern.search(message)
+        if found is not None:
+            position = int(found["position"])
+            named = found.groupdict()
+            size = int(named["size"]) if named.get("size") else int(named["last"]) + 1
+            break
+    else:
+        off = _off_the_shape(message)
+        if off is not None:
+            along, position, size = off
+        elif NO_SIZE_GIVEN not in message:
+            return None
+    if along is not None and along != ids["dim"]:
+        return None  # a coordinate off another axis than the ids': another mistake
+    if size is None or size >= ids["full"] or size < 1:
+        return None
+    if position is not None and 0 <= position < size:
+        return None
+    top, distinct = int(ids["top"]), int(ids["distinct"])
+    largest, counted = size == top, size == distinct
+    if not (largest or counted):
+        return None
+    which = (
+        "sized.both"
+        if largest and counted
+        else ("sized.largest" if largest else "sized.distinct")
+    )
+    return {
+        "slots": f"{size} slot" if size == 1 else f"{size} slots",
+        "dim": str(ids["dim"]),
+        "which": phrase(which, index=str(ids["index"]), top=str(top)),
+        "top": str(top),
+        "need": str(top + 1),
+        "index": str(ids["index"]),
+        "count": str(ids["count"]),
+        "full": str(ids["full"]),
+    }

@@ -933,6 +933,69 @@ function explainedError(error, called, params = null) {
   return { error: error.type, meaning: found.meaning, fix: found.fix };
 }
 
+// writes.sized_from_ids: an error of a position off the end of a tensor with fewer
+// slots than the count, as many as the largest id or as the distinct ids (a width of
+// labels.max(), a count of the distinct ids); the fields of implement.raised_sized, or
+// null. The words give the position and the size, or (index_add_'s) the failing call's.
+const OUT_OF_RANGE = [
+  /index (?<position>-?\d+) is out of bounds for dimension \d+ with size (?<size>\d+)/,
+  /\] = (?<position>-?\d+) is outside 0\.\.(?<last>-?\d+)/,
+  /segment_ids\[[\d,]+\] = (?<position>-?\d+) is out of range \[0, (?<size>\d+)\)/,
+];
+const OFF_THE_SHAPE =
+  /indices\[[\d,]+\] = \[(?<coordinate>[-\d, ]+)\] does not index into shape \[(?<shape>[\d,]*)\]/;
+const NO_SIZE_GIVEN = "index out of range in self";
+
+function offTheShape(message) {
+  const found = message.match(OFF_THE_SHAPE);
+  if (!found) return null;
+  const coordinate = found.groups.coordinate.split(",").map(Number);
+  const shape = found.groups.shape.split(",").filter(Boolean).map(Number);
+  for (let axis = 0; axis < Math.min(coordinate.length, shape.length); axis++)
+    if (!(coordinate[axis] >= 0 && coordinate[axis] < shape[axis]))
+      return [axis, coordinate[axis], shape[axis]];
+  return null;
+}
+
+function writtenSize(failed) {
+  if (!failed || !Number.isInteger(failed.dim) || !failed.shapes?.input) return null;
+  const shape = failed.shapes.input;
+  if (failed.dim < -shape.length || failed.dim >= shape.length) return null;
+  return shape[(failed.dim + shape.length) % shape.length];
+}
+
+function sizedFromIds(ids, error) {
+  if (!ids) return null;
+  const message = error.message ?? "";
+  let [position, along, size] = [null, null, writtenSize(error.failed)];
+  const found = OUT_OF_RANGE.map((pattern) => message.match(pattern)).find(Boolean);
+  if (found) {
+    const named = found.groups;
+    position = Number(named.position);
+    size = named.size !== undefined ? Number(named.size) : Number(named.last) + 1;
+  } else {
+    const off = offTheShape(message);
+    if (off) [along, position, size] = off;
+    else if (!message.includes(NO_SIZE_GIVEN)) return null;
+  }
+  if (along !== null && along !== ids.dim) return null;
+  if (size === null || size >= ids.full || size < 1) return null;
+  if (position !== null && position >= 0 && position < size) return null;
+  const [largest, counted] = [size === ids.top, size === ids.distinct];
+  if (!largest && !counted) return null;
+  const which = largest && counted ? "sized.both" : largest ? "sized.largest" : "sized.distinct";
+  return {
+    slots: size === 1 ? "1 slot" : `${size} slots`,
+    dim: String(ids.dim),
+    which: { template: which, fields: { index: String(ids.index), top: String(ids.top) } },
+    top: String(ids.top),
+    need: String(ids.top + 1),
+    index: String(ids.index),
+    count: String(ids.count),
+    full: String(ids.full),
+  };
+}
+
 // What is known when nothing matches, on the first case that differs (page.py's
 // fallback): a shape, or the first wrong coordinate and what it should read. An error,
 // or a value where the case must raise, is worded by the page (the notebook words it
@@ -985,6 +1048,9 @@ function fallback(payload, mine, at = -1) {
     // implement._divided_index: a float index made by a true division of integers
     if (got.error.call && got.error.divided && FLOAT_INDEX.test(got.error.message))
       return v("implement.raised_float_division", { error: got.error.type, call: got.error.call });
+    // writes.sized_from_ids: a tensor sized from the ids where the count was due
+    const sized = sizedFromIds(testCase.ids, got.error);
+    if (sized) return v("implement.raised_sized", { error: got.error.type, ...sized });
     if (got.error.call) {
       // the rule the call broke, as implement.py words it
       const fields = { error: got.error.type, call: got.error.call, problem: got.error.message };
