@@ -542,13 +542,8 @@ class Implement(Exercise):
             # the count was due: a position off its end
             sized = sized_from_ids(ids_of(case), str(run.error), _written_size(run))
             if sized is not None:
-                return verdict(
-                    False,
-                    "implement.raised_sized",
-                    case=case.name,
-                    error=type(run.error).__name__,
-                    **sized,
-                )
+                known = {"case": case.name, "error": type(run.error).__name__}
+                return Verdict(False, "implement.raised_sized", {**known, **sized})
             problem = _problem(run.calls)
             if problem is None:
                 explained = explained_error(
