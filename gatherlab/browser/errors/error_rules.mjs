@@ -2161,6 +2161,239 @@ export default {
    ]
   },
   {
+   "id": "api-not-in-library",
+   "checks": null,
+   "title": "An op that is not (or no longer) in this library",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>batch_gather)'",
+     "fields": {
+      "tf1": "yes",
+      "now": "tf.gather(params, indices, batch_dims=1) (axis defaults to batch_dims)"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>scatter_(?:update|add|sub|mul|div|max|min)|scatter_nd_(?:update|add|sub)|batch_scatter_update)'",
+     "fields": {
+      "tf1": "yes",
+      "now": "tf.tensor_scatter_nd_update (or _add, _sub, _max, _min), which returns a written copy (a row position i as the coordinate [i]); a tf.Variable has v.scatter_nd_update"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute 'tensor_scatter_(?<kind>update|add|sub)'",
+     "fields": {
+      "renamed": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>segment_(?:sum|mean|max|min|prod)|unsorted_segment_(?:sum|mean|max|min|prod|sqrt_n))'",
+     "fields": {
+      "math": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute 'to_(?<dtype>int32|int64)'",
+     "fields": {
+      "cast": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>index_select|take_along_dim)'",
+     "fields": {
+      "torch_op": "yes",
+      "now": "tf.gather(params, indices, axis=dim) for index_select's shared positions; tf.gather(params, indices, axis=dim, batch_dims=dim) for take_along_dim's per-row ones"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "module 'torch' has no attribute '(?<name>gather_nd|batch_gather)'",
+     "fields": {
+      "tf_op": "yes",
+      "now": "index with one tensor per dim, x[rows, positions] (rows broadcast against positions), or torch.gather(x, dim, index) for per-row positions"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "module 'torch' has no attribute '(?<name>tensor_scatter_nd_(?:update|add)|scatter_nd)'",
+     "fields": {
+      "tf_op": "yes",
+      "now": "write with x.index_put((rows, positions), values) (accumulate=True adds), into x.clone() where x must stay as it is"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "module 'torch' has no attribute '(?<name>unsorted_segment_(?:sum|mean|max|min|prod))'",
+     "fields": {
+      "tf_op": "yes",
+      "now": "torch.zeros(count, ...).index_add_(0, segment_ids, data) for a sum, or scatter_reduce_ for the other reductions"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "module 'torch' has no attribute '(?<name>take_along_axis)'",
+     "fields": {
+      "numpy_op": "yes",
+      "now": "torch.take_along_dim(x, index, dim) (or torch.gather(x, dim, index))"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "'(?:[\\w.]*\\.)?(?:EagerTensor|SymbolicTensor|Tensor)' object has no attribute '(?<name>scatter_|scatter_add_|scatter_reduce_|index_add_|index_copy_|index_fill_|index_put_|masked_fill_|masked_scatter_|put_)'",
+     "fields": {
+      "torch_method": "yes",
+      "writes": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "'(?:[\\w.]*\\.)?(?:EagerTensor|SymbolicTensor|Tensor)' object has no attribute '(?<name>gather|index_select|take_along_dim|take|scatter|scatter_add|index_put|index_add|masked_fill|masked_select)'",
+     "fields": {
+      "torch_method": "yes"
+     }
+    }
+   ],
+   "meaning": [
+    {
+     "needs": [
+      "tf1"
+     ],
+     "text": "tf.{name} is TensorFlow 1 API, gone from TensorFlow 2 (only tf.compat.v1.{name} remains)."
+    },
+    {
+     "needs": [
+      "renamed"
+     ],
+     "text": "tf.tensor_scatter_{kind} is TensorFlow 1 API, renamed tf.tensor_scatter_nd_{kind} in TensorFlow 2 (the old name is only in tf.compat.v1)."
+    },
+    {
+     "needs": [
+      "math"
+     ],
+     "text": "In TensorFlow 2 the segment ops live in tf.math: tf.{name} is gone from the top level (only tf.compat.v1.{name} remains)."
+    },
+    {
+     "needs": [
+      "cast"
+     ],
+     "text": "tf.to_{dtype} is TensorFlow 1 API, gone from TensorFlow 2 (only tf.compat.v1.to_{dtype} remains)."
+    },
+    {
+     "needs": [
+      "torch_op"
+     ],
+     "text": "TensorFlow has no tf.{name}: that is torch's op."
+    },
+    {
+     "needs": [
+      "tf_op"
+     ],
+     "text": "torch has no torch.{name}: that is TensorFlow's op."
+    },
+    {
+     "needs": [
+      "numpy_op"
+     ],
+     "text": "torch has no torch.{name}: that is NumPy's name (torch's op is take_along_dim)."
+    },
+    {
+     "needs": [
+      "writes"
+     ],
+     "text": "{name} is a torch.Tensor method: a TensorFlow tensor has none of torch's methods, and no in-place writes at all (TensorFlow tensors are immutable)."
+    },
+    {
+     "needs": [
+      "torch_method"
+     ],
+     "text": "{name} is a torch.Tensor method: a TensorFlow tensor has none of torch's methods (TensorFlow's ops are functions, tf.gather(x, ...), not methods)."
+    }
+   ],
+   "fix": [
+    {
+     "needs": [
+      "renamed"
+     ],
+     "text": "Call tf.tensor_scatter_nd_{kind}(tensor, indices, updates)."
+    },
+    {
+     "needs": [
+      "math"
+     ],
+     "text": "Call tf.math.{name}."
+    },
+    {
+     "needs": [
+      "cast"
+     ],
+     "text": "Use tf.cast(x, tf.{dtype})."
+    },
+    {
+     "needs": [
+      "writes"
+     ],
+     "text": "Build a written copy with tf.tensor_scatter_nd_update(x, indices, updates) (or tf.tensor_scatter_nd_add), indices holding one coordinate per write."
+    },
+    {
+     "needs": [
+      "torch_method"
+     ],
+     "text": "Call TensorFlow's function: tf.gather(x, indices, axis=dim) for shared positions, with batch_dims=dim for per-row ones; tf.gather_nd for coordinate tuples."
+    },
+    {
+     "needs": [
+      "tf1"
+     ],
+     "text": "In TensorFlow 2: {now}."
+    },
+    {
+     "needs": [
+      "torch_op"
+     ],
+     "text": "In TensorFlow: {now}."
+    },
+    "In torch: {now}."
+   ],
+   "section": [
+    {
+     "needs": [
+      "writes"
+     ],
+     "id": "scatter-tf"
+    },
+    {
+     "needs": [
+      "renamed"
+     ],
+     "id": "scatter-tf"
+    },
+    {
+     "needs": [
+      "math"
+     ],
+     "id": "segment"
+    },
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "attribute",
+    "module",
+    "batch_gather",
+    "scatter_update",
+    "gather_nd",
+    "eagertensor",
+    "compat"
+   ]
+  },
+  {
    "id": "argument-type",
    "checks": "not-a-tensor",
    "title": "The arguments must be what the op's signature takes",

@@ -1234,7 +1234,55 @@ export function literalScope() {
 const NP = { array: TORCH.tensor };
 for (const [alias, dtype] of Object.entries(TF_DTYPES)) NP[alias] = dtypeValue(dtype, "torch");
 
+// Names the real library lacks that learners call (TensorFlow 1 API gone from TensorFlow
+// 2, another library's op or method): Python's AttributeError, in Python's words, which
+// the error table explains (error_rules.mjs's api-not-in-library), not "unsupported".
+const SEGMENT_OPS = ["sum", "mean", "max", "min", "prod"];
+const ABSENT = {
+  tf: new Set([
+    "batch_gather",
+    "batch_scatter_update",
+    ..."update add sub mul div max min".split(" ").map((r) => `scatter_${r}`),
+    ..."update add sub".split(" ").map((r) => `scatter_nd_${r}`),
+    ..."update add sub".split(" ").map((r) => `tensor_scatter_${r}`),
+    ...SEGMENT_OPS.map((r) => `segment_${r}`),
+    ...[...SEGMENT_OPS, "sqrt_n"].map((r) => `unsorted_segment_${r}`),
+    "to_int32",
+    "to_int64",
+    "index_select",
+    "take_along_dim",
+  ]),
+  torch: new Set([
+    "gather_nd",
+    "batch_gather",
+    "tensor_scatter_nd_update",
+    "tensor_scatter_nd_add",
+    "scatter_nd",
+    "take_along_axis",
+    ...SEGMENT_OPS.map((r) => `unsorted_segment_${r}`),
+  ]),
+};
+const MODULE_NAMES = { tf: "tensorflow", torch: "torch" };
+// torch.Tensor's methods a TensorFlow tensor lacks
+const TORCH_METHODS = new Set(
+  (
+    "scatter_ scatter_add_ scatter_reduce_ index_add_ index_copy_ index_fill_ index_put_ " +
+    "masked_fill_ masked_scatter_ put_ gather index_select take_along_dim take scatter " +
+    "scatter_add index_put index_add masked_fill masked_select"
+  ).split(" "),
+);
+
 function attribute(value, name) {
+  if (value.t === "module" && ABSENT[value.name]?.has(name))
+    throw new PyError(
+      "AttributeError",
+      `module '${MODULE_NAMES[value.name]}' has no attribute '${name}'`,
+    );
+  if (value.t === "tensor" && value.lib === "tf" && TORCH_METHODS.has(name))
+    throw new PyError(
+      "AttributeError",
+      `'tensorflow.python.framework.ops.EagerTensor' object has no attribute '${name}'`,
+    );
   if (value.t === "module") {
     const table = {
       torch: TORCH,

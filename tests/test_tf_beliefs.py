@@ -1,0 +1,138 @@
+"""TensorFlow-specific beliefs, and their torch twins, named in the checker's first
+step on any exercise: an op that is not (or no longer) in the library the answer
+calls (TensorFlow 1 API gone from TensorFlow 2, another library's op or method), in
+the notebook and on the page alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from gatherlab.error_rules import explain
+from gatherlab.exercises import EXERCISES, check
+from gatherlab.exercises.page import payload
+from tests.test_page_cases import node_judges
+
+tf = pytest.importorskip("tensorflow")
+
+# name -> (module, what the first step says)
+ABSENT = {
+    "batch_gather": ("tf", "tf.batch_gather is TensorFlow 1 API, gone from"),
+    "scatter_nd_add": ("tf", "tf.scatter_nd_add is TensorFlow 1 API"),
+    "scatter_update": ("tf", "tf.scatter_update is TensorFlow 1 API"),
+    "batch_scatter_update": ("tf", "tf.batch_scatter_update is TensorFlow 1 API"),
+    "tensor_scatter_add": ("tf", "renamed tf.tensor_scatter_nd_add in TensorFlow 2"),
+    "unsorted_segment_mean": ("tf", "the segment ops live in tf.math"),
+    "segment_sum": ("tf", "the segment ops live in tf.math"),
+    "to_int64": ("tf", "tf.to_int64 is TensorFlow 1 API"),
+    "index_select": ("tf", "TensorFlow has no tf.index_select: that is torch's op"),
+    "take_along_dim": ("tf", "TensorFlow has no tf.take_along_dim"),
+    "gather_nd": ("torch", "torch has no torch.gather_nd: that is TensorFlow's op"),
+    "take_along_axis": ("torch", "that is NumPy's name"),
+    "tensor_scatter_nd_update": ("torch", "has no torch.tensor_scatter_nd_update"),
+}
+
+
+def _error(call: Any) -> str:
+    try:
+        call()
+    except AttributeError as error:
+        return str(error)
+    raise AssertionError("no AttributeError")  # pragma: no cover
+
+
+@pytest.mark.parametrize("name", sorted(ABSENT))
+def test_a_name_the_library_lacks_is_explained_by_what_replaced_it(name: str) -> None:
+    module_name, said = ABSENT[name]
+    module = tf if module_name == "tf" else torch
+    text = _error(lambda: getattr(module, name))
+    found = explain(text)
+    assert found.rule == "api-not-in-library"
+    assert said in found.meaning and found.fix
+    if "TensorFlow 1 API" in found.meaning or "tf.math" in found.meaning:
+        assert hasattr(tf.compat.v1, name)  # "only tf.compat.v1 ... remains" holds
+    if "tf.math" in found.meaning:
+        assert hasattr(tf.math, name)
+
+
+def test_torch_methods_on_a_tensorflow_tensor_are_named_as_torch_s() -> None:
+    x = tf.constant([1.0, 2.0])
+    for name, said in (
+        ("scatter_", "no in-place writes at all"),
+        ("index_add_", "no in-place writes at all"),
+        ("gather", "TensorFlow's ops are functions"),
+        ("index_select", "TensorFlow's ops are functions"),
+    ):
+        assert hasattr(torch.Tensor, name)
+        found = explain(_error(lambda name=name: getattr(x, name)))
+        assert found.rule == "api-not-in-library" and said in found.meaning
+        assert found.meaning.startswith(f"{name} is a torch.Tensor method")
+
+
+def test_the_fixes_they_give_compute_what_the_old_op_did() -> None:
+    params = np.arange(24.0).reshape(2, 3, 4)
+    index = np.array([[2, 0], [1, 1]])
+    old = tf.compat.v1.batch_gather(params, index)
+    assert np.array_equal(tf.gather(params, index, batch_dims=1), old)
+    assert np.array_equal(tf.gather(params, index, axis=1, batch_dims=1), old)
+    x = torch.tensor(params)
+    rows = torch.arange(2)[:, None]
+    assert np.array_equal(x[rows, torch.tensor(index)].numpy(), old.numpy())
+
+
+# answers in other exercises than the collected one (02.tf_select_steps), both libraries
+ANSWERS = {
+    "02.tf_select_steps": (
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    return tf.batch_gather(features, positions)\n",
+        "tf.batch_gather is TensorFlow 1 API, gone from TensorFlow 2 (only "
+        "tf.compat.v1.batch_gather remains).",
+    ),
+    "02.tf_gather_nd_pairs": (
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    return features.gather(positions)\n",
+        "gather is a torch.Tensor method: a TensorFlow tensor has none of torch's",
+    ),
+    "06.segment_means": (
+        "def answer(values, segments, count):\n"
+        "    import tensorflow as tf\n"
+        "    return tf.unsorted_segment_mean(values, segments, count)\n",
+        "In TensorFlow 2 the segment ops live in tf.math: tf.unsorted_segment_mean",
+    ),
+    "02.select_steps": (
+        "def answer(features, positions):\n"
+        "    rows = torch.arange(len(features))[:, None]\n"
+        "    pairs = torch.stack([rows.expand_as(positions), positions], -1)\n"
+        "    return torch.gather_nd(features, pairs)\n",
+        "torch has no torch.gather_nd: that is TensorFlow's op.",
+    ),
+    "01.pick_columns": (
+        "def answer(x, columns):\n    return torch.take_along_axis(x, columns, 1)\n",
+        "torch has no torch.take_along_axis: that is NumPy's name",
+    ),
+}
+
+
+def test_the_first_step_names_the_missing_op_in_the_notebook_and_on_the_page() -> None:
+    said = {}
+    for exercise_id, (code, words) in ANSWERS.items():
+        names: dict[str, Any] = {"torch": torch}
+        exec(code, names)
+        result = check(exercise_id, names["answer"])
+        assert not result.passed
+        assert "your function raised AttributeError. " + words in result.message, (
+            exercise_id,
+            result.message,
+        )
+        said[exercise_id] = result.message
+    page = node_judges(
+        {k: {"wrong": code} for k, (code, _) in ANSWERS.items()},
+        {k: payload(EXERCISES[k]) for k in ANSWERS},
+    )
+    for exercise_id, message in said.items():
+        assert page[exercise_id]["wrong"]["mistake"] == message.replace("`", "")
