@@ -410,6 +410,10 @@ def scatter_problems(input: Any, dim: Any, index: Any, src: Any) -> list[Problem
     if not scalar and values.dtype != target.dtype:
         fields = {"src_dtype": values.dtype, "input_dtype": target.dtype}
         return [rule_problem("src-dtype", "scatter", "", **fields)]
+    if positions.ndim == 1 and positions.shape[0] == target.ndim >= 2:
+        # one entry per dim of input: a (row, column) coordinate, which no index is
+        fields = {"input_rank": target.ndim}
+        return [rule_problem("rank-mismatch", "scatter-coordinate", "", **fields)]
     if scalar and positions.ndim != target.ndim:
         fields = {"index_rank": positions.ndim, "input_rank": target.ndim}
         return [rule_problem("rank-mismatch", "scatter-value", "", **fields)]

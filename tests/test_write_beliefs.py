@@ -231,3 +231,47 @@ def test_a_size_that_is_no_id_count_is_left_to_the_rule():
 
     result = check("06.one_hot", hard_coded)
     assert result.verdict.template != "implement.raised_sized"
+
+
+# --- scatter's index is no coordinate -----------------------------------------------
+
+
+def _coordinates_with_a_number(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    for n, label in enumerate(labels.tolist()):
+        rows.scatter_(1, torch.tensor([n, label]), 1)
+    return rows
+
+
+def _coordinates_scatter_add(losses, labels, classes):
+    # our own: a (0, label) pair as scatter_add_'s index into a 1-row tensor
+    sums = torch.zeros(1, classes, dtype=losses.dtype)
+    for n in range(len(labels)):
+        sums.scatter_add_(1, torch.tensor([0, int(labels[n])]), losses[n : n + 1])
+    return sums[0]
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "op"),
+    [
+        ("06.one_hot", _coordinates_with_a_number, "scatter_"),
+        ("06.class_loss_sums", _coordinates_scatter_add, "scatter_add_"),
+    ],
+)
+def test_a_row_column_pair_as_scatters_index_is_named(exercise_id, answer, op):
+    result = check(exercise_id, answer)
+    assert f"its call torch.Tensor.{op} breaks a rule: index is 1-D" in result.message
+    assert (
+        "as a (row, column) coordinate has, but scatter's index is no coordinate"
+        in (result.message)
+    )
+
+
+def test_a_1d_index_into_a_1d_tensor_is_no_coordinate():
+    from gatherlab.diagnose import scatter_problems
+
+    assert scatter_problems(torch.zeros(3), 0, torch.tensor([2]), 1.0) == []
+    (problem,) = scatter_problems(
+        torch.zeros(2, 3), 1, torch.tensor([0, 1, 2]), torch.ones(3)
+    )
+    assert "coordinate" not in problem.message  # 3 entries: no (row, column) pair

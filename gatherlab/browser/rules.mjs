@@ -93,6 +93,7 @@ export default {
     "gather": "index has {index_rank} dims but input has {input_rank}: gather needs the same number of dims and never adds or broadcasts axes",
     "take_along_dim": "indices has {index_rank} dims but input has {input_rank}: take_along_dim broadcasts sizes, never the number of dims",
     "scatter": "index has {index_rank} dims, input {input_rank} and src {src_rank}: scatter needs the same number of dims (src[i][j] is written where index[i][j] says)",
+    "scatter-coordinate": "index is 1-D, one entry per dim of the {input_rank}-D input as a (row, column) coordinate has, but scatter's index is no coordinate: it needs input's {input_rank} dims, each entry the position along dim (its own place in index gives the rest)",
     "scatter-value": "index has {index_rank} dims but input has {input_rank}: scatter needs the same number of dims (a number as src is written at every position of index)",
     "scatter-0d-src": "src is 0-d, but a tensor src needs one value per index entry, {index_rank} dims like index: pass the number itself (src.item()) or src.expand(index.shape)",
     "scalar-explorer": "{name} is 0-d: this explorer writes into tensors of 1 dim or more"

@@ -43,6 +43,9 @@ export function scatterProblems(x, dim, index, src, scalar = false) {
   if (src.dtype !== x.dtype)
     return [rule("src-dtype", "scatter", { src_dtype: src.dtype, input_dtype: x.dtype })];
   const rank = Math.max(x.shape.length, 1);
+  if (index.shape.length === 1 && rank >= 2 && index.shape[0] === rank)
+    // one entry per dim of x: a (row, column) coordinate, which no index is
+    return [rule("rank-mismatch", "scatter-coordinate", { input_rank: rank })];
   if (scalar && index.shape.length !== rank)
     return [
       rule("rank-mismatch", "scatter-value", { index_rank: index.shape.length, input_rank: rank }),
