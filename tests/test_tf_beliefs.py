@@ -136,3 +136,98 @@ def test_the_first_step_names_the_missing_op_in_the_notebook_and_on_the_page() -
     )
     for exercise_id, message in said.items():
         assert page[exercise_id]["wrong"]["mistake"] == message.replace("`", "")
+
+
+# ------------------------------------------ Python numbers converted without a dtype
+
+NUMBERS = {
+    # the collected answer (tensorflow#35938's belief): float64 cases come back float32
+    "06.segment_means": (
+        "def answer(values, segments, count):\n"
+        "    import tensorflow as tf\n"
+        "    v = tf.constant(values.tolist())\n"
+        "    means = tf.math.unsorted_segment_mean(v, tf.constant(segments.tolist()), "
+        "count)\n"
+        "    return torch.from_numpy(means.numpy())\n",
+        "tf.constant converts Python floats to float32 by default, unlike NumPy "
+        "(float64).",
+    ),
+    # TensorFlow's ints: int32
+    "02.tf_select_steps": (
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    rows = tf.constant(features.numpy().tolist())\n"
+        "    return tf.gather(rows, positions, batch_dims=1)\n",
+        "tf.constant converts Python ints to int32 by default, unlike NumPy (int64).",
+    ),
+    # torch's twin: torch.tensor of Python floats is float32 too
+    "06.class_loss_sums": (
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.tensor([0.0] * classes)\n"
+        "    return sums.index_add(0, labels, losses.float())\n",
+        "torch.tensor converts Python floats to float32 by default, unlike NumPy "
+        "(float64).",
+    ),
+}
+# the same, where the page can run them (no .numpy())
+PAGE_NUMBERS = {
+    "06.class_loss_sums": NUMBERS["06.class_loss_sums"][0],
+    "06.segment_means": (
+        "def answer(values, segments, count):\n"
+        "    sums = torch.zeros(count, dtype=values.dtype)\n"
+        "    sums = sums.index_add(0, segments, values)\n"
+        "    n = torch.zeros(count, dtype=values.dtype).index_add(\n"
+        "        0, segments, torch.ones_like(values))\n"
+        "    return torch.tensor((sums / n.clamp(min=1)).tolist())\n"
+    ),
+}
+
+
+def _judged(exercise_id: str, code: str) -> Any:
+    names: dict[str, Any] = {"torch": torch}
+    exec(code, names)
+    return check(exercise_id, names["answer"])
+
+
+def test_the_defaults_said_hold() -> None:
+    assert tf.constant([0.5]).dtype == tf.float32
+    assert tf.constant([1]).dtype == tf.int32
+    assert torch.tensor([0.5]).dtype == torch.float32
+    assert np.array([0.5]).dtype == np.float64 and np.array([1]).dtype == np.int64
+    kept = tf.constant(np.array([0.5])).dtype  # the array itself keeps its dtype
+    assert kept == tf.float64
+    assert tf.constant([0.5], dtype=tf.float64).dtype == tf.float64
+
+
+def test_a_conversion_of_python_numbers_is_named_not_a_write_s_buffer() -> None:
+    for exercise_id, (code, words) in NUMBERS.items():
+        result = _judged(exercise_id, code)
+        assert result.verdict.template == "differ.dtype_python_numbers", exercise_id
+        assert words in result.message, result.message
+        assert "torch.zeros" not in result.message
+    # a buffer made float32 by torch.zeros is still the write's dtype, not a conversion
+    buffer = _judged(
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    return torch.zeros(classes).index_add(0, labels, losses.float())\n",
+    )
+    assert buffer.verdict.template == "differ.dtype_write"
+    # floats converted WITH their dtype: no conversion is named
+    kept = _judged(
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.tensor([0.0] * classes, dtype=losses.dtype)\n"
+        "    return sums.index_add(0, labels, losses).float()\n",
+    )
+    assert kept.verdict.template == "differ.dtype_write"
+
+
+def test_the_page_names_the_conversion_as_the_notebook_does() -> None:
+    said = {k: _judged(k, code).message for k, code in PAGE_NUMBERS.items()}
+    assert all("converts Python floats to float32" in m for m in said.values())
+    page = node_judges(
+        {k: {"wrong": code} for k, code in PAGE_NUMBERS.items()},
+        {k: payload(EXERCISES[k]) for k in PAGE_NUMBERS},
+    )
+    for exercise_id, message in said.items():
+        assert page[exercise_id]["wrong"]["mistake"] == message.replace("`", "")

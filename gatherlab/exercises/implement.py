@@ -34,6 +34,7 @@ from gatherlab.exercises.misconceptions import (
 )
 from gatherlab.exercises.oprules import names_no_op, shape_rule, value_rule
 from gatherlab.exercises.patching import (
+    PYTHON_NUMBER_DEFAULTS,
     ForbiddenOpError,
     SpiedCall,
     counting,
@@ -41,6 +42,7 @@ from gatherlab.exercises.patching import (
     forbidding,
     function,
     noting_divisions,
+    noting_python_numbers,
     owner,
     repairing,
     spying,
@@ -406,7 +408,12 @@ class Implement(Exercise):
         if run.error is None:
             early = self._python_only(case, run, expected)
             if early is not None:
-                return judged(self.id, self._truncated(early, runs) or early, details)
+                early = (
+                    self._truncated(early, runs)
+                    or self._python_numbers(answer, case, early)
+                    or early
+                )
+                return judged(self.id, early, details)
         found = self._named(runs) or (
             self._unwritten(answer, case, run) if run.error is None else None
         )
@@ -427,6 +434,41 @@ class Implement(Exercise):
         if found is None or found.misconception != "values-truncated":
             return None
         return found
+
+    def _python_numbers(
+        self, answer: Callable[..., Any], case: Case, early: Verdict
+    ) -> Verdict | None:
+        """A float32 (int32) result where NumPy's float64 (int64) is due, made by
+        converting Python numbers without a dtype (``tf.constant(values.tolist())``,
+        ``torch.tensor`` of a list of floats): that conversion's default, not a
+        write's buffer or the selection, is named (found by running the function
+        again: ``noting_python_numbers``; exercises.mjs's typeDifference alike)."""
+        if early.template not in ("differ.dtype", self.dtype_template):
+            return None
+        got, expected = early.fields.get("got"), early.fields.get("expected")
+        if NUMPY_DTYPES.get(str(got)) != expected:
+            return None
+        found: list[tuple[str, str]] = []
+        given = self._given(case.args)
+        try:
+            with (
+                filling_empty(0),
+                noting_python_numbers(found),
+                forbidding(self.forbid),
+            ):
+                answer(*given.values())
+        except Exception:  # the verdict stays the dtype's
+            return None
+        call = next((call for call, made in found if made == got), None)
+        if call is None:
+            return None
+        fields = {
+            **early.fields,
+            "call": call,
+            "numbers": PYTHON_NUMBER_DEFAULTS[str(got)],
+            "dtype": f"{call.split('.')[0]}.{expected}",
+        }
+        return Verdict(False, "differ.dtype_python_numbers", fields)
 
     def _repaired(self, answer: Callable[..., Any], runs: list[Run]) -> Verdict | None:
         """An answer built in several steps, stopped by an error (a float index, a
@@ -781,6 +823,10 @@ def like_torch(value: Any) -> Any:
 
         return torch.as_tensor(to_numpy(value))
     return value
+
+
+# what NumPy makes of the Python numbers a conversion without a dtype made these of
+NUMPY_DTYPES = {"float32": "float64", "int32": "int64"}
 
 
 IMPLEMENT_VOICE = Voice(

@@ -333,6 +333,7 @@ PAGE_TEMPLATES = {
         # compare.differences' strict checks (implement._python_only)
         "differ.returned_none",
         "differ.dtype",
+        "differ.dtype_python_numbers",
         "differ.framework_torch",
         "differ.framework_tensorflow",
     ),

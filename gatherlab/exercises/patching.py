@@ -406,3 +406,73 @@ def filling_empty(value: int) -> contextlib.AbstractContextManager[None]:
         return fill
 
     return _patched(names, filled)
+
+
+# The calls that turn Python numbers into a tensor, with the position of their dtype:
+# without one, Python floats become float32 (TensorFlow's default, and torch's default
+# dtype) and TensorFlow makes Python ints int32, where NumPy makes float64 and int64.
+# exercises.mjs notes the evaluator's the same way (FLOAT_DEFAULTS).
+PYTHON_NUMBER_CONVERSIONS = {
+    "torch.tensor": None,
+    "tensorflow.constant": 1,
+    "tensorflow.convert_to_tensor": 1,
+}
+# the dtype a conversion without one gives Python numbers -> what they are called
+PYTHON_NUMBER_DEFAULTS = {"float32": "floats", "int32": "ints"}
+
+
+def _python_numbers(value: Any) -> str | None:
+    """``"floats"`` where ``value`` (a Python number or nested lists of them) holds a
+    float, ``"ints"`` where it holds ints only, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return "floats"
+    if isinstance(value, int):
+        return "ints"
+    if isinstance(value, (list, tuple)) and value:
+        kinds = {_python_numbers(item) for item in value}
+        if None in kinds:
+            return None
+        return "floats" if "floats" in kinds else "ints"
+    return None
+
+
+def noting_python_numbers(
+    found: list[tuple[str, str]],
+) -> contextlib.AbstractContextManager[None]:
+    """Let every conversion of Python values into a tensor run as usual, noting in
+    ``found`` each one given Python numbers and no dtype that made float32 of floats
+    or int32 of ints, as (``tf.constant``, its dtype). TensorFlow's are noted only
+    where it is imported already (the learner's function imported it on an earlier
+    run)."""
+    import sys
+
+    names = [
+        name
+        for name in PYTHON_NUMBER_CONVERSIONS
+        if name.startswith("torch.") or "tensorflow" in sys.modules
+    ]
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        at = PYTHON_NUMBER_CONVERSIONS[name]
+        shown = name.replace("tensorflow.", "tf.")
+
+        def convert(*args: Any, **kwargs: Any) -> Any:
+            out = original(*args, **kwargs)
+            dtype = kwargs.get("dtype")
+            if dtype is None and at is not None and len(args) > at:
+                dtype = args[at]
+            value = args[0] if args else kwargs.get("value", kwargs.get("data"))
+            made = getattr(getattr(out, "dtype", None), "name", None)
+            if not isinstance(made, str):  # torch's dtypes: torch.float32
+                made = str(getattr(out, "dtype", "")).rsplit(".", 1)[-1]
+            numbers = _python_numbers(value)
+            defaults = PYTHON_NUMBER_DEFAULTS.get(made)
+            if dtype is None and numbers is not None and defaults == numbers:
+                found.append((shown, made))
+            return out
+
+        return convert
+
+    return _patched(names, noted)

@@ -32,7 +32,7 @@ import { strRepr } from "../interpreter/python.mjs";
 // and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
-let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL;
+let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS;
 let explain;
 
 export async function ready() {
@@ -43,6 +43,7 @@ export async function ready() {
   ({ explain } = errors);
   ({
     EMPTY_FILL,
+    FLOAT_DEFAULTS,
     ForbiddenError,
     PyError,
     REPAIRING,
@@ -348,10 +349,12 @@ function outputsOf(payload, answer) {
   const code = payload.kind === "fix" ? `${lines.code}\n${boundName(payload, answer)}` : lines.code;
   const calls = new Set();
   const results = [];
+  const floats = []; // per case, the conversions of Python numbers to float32 / int32
   for (const testCase of payload.cases) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
     const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
     TRUE_DIVISIONS.count = 0; // implement.py's noting_divisions, per run
+    FLOAT_DEFAULTS.calls = []; // implement.py's noting_python_numbers, per run
     try {
       const main = lines.main && payload.kind === "implement";
       const value = run(code, main ? {} : inputs, {
@@ -369,6 +372,7 @@ function outputsOf(payload, answer) {
         if (why) return { verdict: why };
         results.push(fixedCall(payload, inputs, value));
       } else results.push(outputOf(value));
+      floats.push(FLOAT_DEFAULTS.calls);
     } catch (error) {
       const out = errorOf(error);
       if (out.unsupported) return out;
@@ -377,12 +381,13 @@ function outputsOf(payload, answer) {
         out.error.rule = indexingRule(out.error);
       if (out.error) out.error.divided = TRUE_DIVISIONS.count > 0;
       results.push(out);
+      floats.push([]);
     }
   }
   const require = payload.require ?? [];
   const missing = require.length > 0 && !require.some((name) => calls.has(name));
   /** @type {any} */ (results).calls = calls; // the fallback's rules name an op only where it was called
-  return { outputs: results, missing };
+  return { outputs: results, missing, floats };
 }
 
 // A fix's answer goes into the broken call: as its index (or its dim).
@@ -857,6 +862,18 @@ function typeDifference(payload, found) {
       kind: got.tensor ? FRAMEWORKS[got.tensor.lib] : kindOf(got.other),
     });
   const expected = fromPayload(testCase.expected).dtype;
+  // implement._python_numbers: Python numbers converted without a dtype made the
+  // float32 (int32) where NumPy's float64 (int64) is due
+  const numpy = { float32: "float64", int32: "int64" }[got.tensor.dtype];
+  const made = (found.floats?.[k] ?? []).find((c) => c.dtype === got.tensor.dtype);
+  if (made && numpy === expected)
+    return v("differ.dtype_python_numbers", {
+      got: got.tensor.dtype,
+      expected,
+      call: made.call,
+      numbers: got.tensor.dtype === "float32" ? "floats" : "ints",
+      dtype: `${made.call.split(".")[0]}.${expected}`,
+    });
   if (got.tensor.dtype !== expected)
     return v(payload.dtype_template ?? "differ.dtype", { got: got.tensor.dtype, expected });
   return null;

@@ -414,6 +414,28 @@ const TF_NAMES = {
 // reset the count (exercises.mjs; implement.py notes the same with noting_divisions).
 export const TRUE_DIVISIONS = { count: 0 };
 
+// The conversions of Python numbers into a tensor without a dtype that made float32 of
+// floats or int32 of ints (torch.tensor, tf.constant), as { call, dtype }, since the
+// checker last reset the list (exercises.mjs; implement.py notes the same with
+// noting_python_numbers): NumPy would have made float64 or int64.
+export const FLOAT_DEFAULTS = { calls: [] };
+export function notePythonNumbers(call, value, dtype, out) {
+  const kinds = new Set();
+  const walk = (item) => {
+    if (item.t === "list" || item.t === "tuple") item.items.forEach(walk);
+    else kinds.add(item.t);
+  };
+  walk(value);
+  const numbers =
+    kinds.size === 0 || [...kinds].some((t) => t !== "float" && t !== "int")
+      ? null
+      : kinds.has("float")
+        ? "float32"
+        : "int32";
+  if (dtype === null && numbers === out.dtype) FLOAT_DEFAULTS.calls.push({ call, dtype: numbers });
+  return out;
+}
+
 export function tensorBinary(op, left, right) {
   const lib = left.t === "tensor" ? left.lib : right.lib;
   if (lib === "tf") tfFloatOperand(op, left, right);

@@ -11,6 +11,7 @@ import {
   fromSequence,
   isNumber,
   list,
+  notePythonNumbers,
   numberOf,
   optionalInt,
   prod,
@@ -249,7 +250,8 @@ export const TF_DTYPES = {
 export const TF = {
   constant: fn("tf.constant", (g, kw) => {
     const a = args(["value", "dtype=None"], g, kw, "constant", "tf");
-    return tfConstant(a.value, dtypeArg(a.dtype, "tf"));
+    const dtype = dtypeArg(a.dtype, "tf");
+    return notePythonNumbers("tf.constant", a.value, dtype, tfConstant(a.value, dtype));
   }),
   convert_to_tensor: null,
   gather: fn("tf.gather", (g, kw) => {

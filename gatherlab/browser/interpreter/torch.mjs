@@ -28,6 +28,7 @@ import {
   list,
   MAX_ENTRIES,
   normDim,
+  notePythonNumbers,
   numberOf,
   offsetsOf,
   optionalInt,
@@ -1157,7 +1158,7 @@ export const TORCH = {
         a.data.data.map((v) => cast(v, d ?? a.data.dtype)),
         d ?? a.data.dtype,
       );
-    return fromSequence(a.data, d, "torch");
+    return notePythonNumbers("torch.tensor", a.data, d, fromSequence(a.data, d, "torch"));
   }),
   as_tensor: null,
   arange: fn("torch.arange", (g, kw) =>
