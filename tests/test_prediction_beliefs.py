@@ -118,3 +118,24 @@ def test_tensorflow_read_errors_get_their_rule_not_the_library_words():
         "broadcasts: part 0 has shape (2,), part 1 (2, 2)."
     )
     assert stacked.fix.startswith("Give every part the shape of the positions first")
+
+
+def test_gather_nd_with_batch_dims_and_bare_positions_reads_one_coordinate_a_row():
+    tf = pytest.importorskip("tensorflow")
+
+    def batch_dims_alone(features, positions):
+        return tf.gather_nd(features, positions, batch_dims=1)
+
+    # the same belief in the tf.gather exercise and in the gather_nd one
+    for exercise in ("02.tf_select_steps", "02.tf_gather_nd_pairs"):
+        said = EXERCISES[exercise].check(batch_dims_alone)
+        assert said.verdict.misconception == "nd-coordinates-first-axis"
+        assert said.message == (
+            "On the visible example, tf.gather_nd reads a coordinate along the "
+            "index's last axis, with batch_dims=1 too: positions[b], 2 numbers, is "
+            "one coordinate into row b, not 2 positions."
+        )
+        assert said.fix == (
+            "Give each position its own coordinate axis: "
+            "tf.gather_nd(features, positions[..., None], batch_dims=1)."
+        )

@@ -962,32 +962,81 @@ def gather_nd(params: np.ndarray, indices: np.ndarray) -> Outcome:
     return picked.reshape(*indices.shape[:-1], *params.shape[depth:])
 
 
-def _nd_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
-    found = _nd_coordinates(case)
-    assert found is not None
-    _, coordinates = found
-    wrong = np.moveaxis(coordinates, -1, 0)
-    return {
+def _batch_positions(case: Case) -> tuple[np.ndarray, np.ndarray] | None:
+    """A TensorFlow exercise's read of positions along axis 1, within each row of a
+    batch: its params and the positions, one row per batch row; None otherwise."""
+    if case.framework != "tensorflow" or not _gathering(case):
+        return None
+    assert case.call is not None
+    source, dim = to_numpy(case.call.input), _axis(case.call)
+    index = to_numpy(case.call.index)
+    if dim != 1 or index.ndim != source.ndim or index.dtype.kind not in "iu":
+        return None
+    positions = shared_positions(index, dim)
+    return (source, positions) if positions.ndim == 2 else None
+
+
+def _batch_one_coordinate(case: Case) -> Outcome | None:
+    """tf.gather_nd(params, positions, batch_dims=1), believed to pair each position
+    with its batch row: batch_dims=1 does give row b positions[b], but gather_nd
+    reads that row's last axis as one coordinate (its K numbers index K axes of
+    params[b]), so it reads one entry (or raises) per row, not K of them."""
+    found = _batch_positions(case)
+    if found is None:
+        return None
+    source, positions = found
+    depth = positions.shape[-1]
+    if depth == 0 or depth > source.ndim - 1:
+        return Raised("InvalidArgumentError")
+    if ((positions < 0) | (positions >= np.array(source.shape[1 : 1 + depth]))).any():
+        return Raised("InvalidArgumentError")
+    rows = np.arange(source.shape[0])
+    return source[(rows, *positions.T)]
+
+
+def _nd_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    assert case.call is not None
+    if key == "batch-dims":
+        found = _batch_positions(case)
+        assert found is not None
+        _, positions = found
+        batch = {
+            "positions": case.positions,
+            "count": str(positions.shape[-1]),
+            "input": case.call.input_name,
+        }
+        return {"said": phrase("nd_axis.batch_dims", **batch)}
+    coordinates = _nd_coordinates(case)
+    assert coordinates is not None
+    right = coordinates[1]
+    wrong = np.moveaxis(right, -1, 0)
+    first = {
         "length": str(wrong.shape[-1]),
-        "shape": shape_text(wrong.shape),
-        "width": str(coordinates.shape[-1]),
-        "right": shape_text(coordinates.shape),
+        "width": str(right.shape[-1]),
+        "right": shape_text(right.shape),
     }
+    return {"said": phrase("nd_axis.first", **first)}
 
 
 @misconception("nd-coordinates-first-axis", "call", _nd_axis_words)
 def _nd_first_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """tf.gather_nd's coordinates stacked along the index's first axis
-    (``tf.stack([rows, positions], axis=0)``, MXNet's gather_nd layout), where it
-    reads each coordinate along the last: a coordinate's length is then the last
-    axis' size, and it raises or reads other entries."""
-    found = _nd_coordinates(case)
-    if found is None:
-        return {}
-    source, coordinates = found
+    """tf.gather_nd's coordinates read along another axis of the index than its
+    last: stacked along the first (``tf.stack([rows, positions], axis=0)``, MXNet's
+    gather_nd layout; a coordinate's length is then the last axis' size, and it
+    raises or reads other entries: ``axis-0``), or each position of a batch row
+    taken for a coordinate of its own under batch_dims=1, where the row's positions
+    are one coordinate (``batch-dims``)."""
     if not isinstance(case.expected, np.ndarray):
         return {}
-    return {"axis-0": gather_nd(source, np.moveaxis(coordinates, -1, 0))}
+    found: dict[Any, Outcome] = {}
+    coordinates = _nd_coordinates(case)
+    if coordinates is not None:
+        source, right = coordinates
+        found["axis-0"] = gather_nd(source, np.moveaxis(right, -1, 0))
+    one = _batch_one_coordinate(case)
+    if one is not None:
+        found["batch-dims"] = one
+    return found
 
 
 def _offset_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
