@@ -290,3 +290,39 @@ def test_an_answer_whose_one_mistake_is_its_error_gets_no_second():
     result = check("06.one_hot", float_labels)
     assert result.verdict.template == "implement.raised_rule"
     assert result.verdict.misconception is None
+
+
+def _added_into_a_read(losses, labels, classes):
+    sums = torch.zeros(classes, dtype=losses.dtype)
+    sums[labels].add_(losses)  # a tensor index reads a copy: add_ changes the copy
+    return sums
+
+
+def _scatter_add_dropped(values, segments, count):
+    sums = torch.zeros(count, dtype=values.dtype)
+    sums.scatter_add(0, segments, values)  # out of place, its result dropped
+    return sums / torch.bincount(segments, minlength=count).clamp(min=1)
+
+
+def _written_through_two_indexings(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    rows[torch.arange(len(labels))][:, labels] = 1
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "where"),
+    [
+        ("06.class_loss_sums", _dropped_result, "`index_add` (no `_`) returns"),
+        ("06.class_loss_sums", _added_into_a_read, "`x[idx]` with a tensor index"),
+        ("06.segment_means", _scatter_add_dropped, "`scatter_add` (no `_`) returns"),
+        ("06.one_hot", _written_through_two_indexings, "`x[idx]` with a tensor index"),
+    ],
+)
+def test_a_lost_write_is_told_where_it_went(exercise_id, answer, where):
+    # the op the function called decides it: an out-of-place form called (the
+    # exercise's or another) dropped its result; none called, the write went into a copy
+    result = check(exercise_id, answer)
+    assert result.verdict.misconception == "write-lost"
+    assert where in result.message
+    assert ("went into a copy" in result.message) == ("tensor index" in where)

@@ -42,6 +42,7 @@ from gatherlab.exercises.patching import (
     forbidding,
     function,
     noting_divisions,
+    noting_out_of_place,
     noting_python_numbers,
     owner,
     repairing,
@@ -356,9 +357,11 @@ class Implement(Exercise):
         calls: list[SpiedCall] = []
         results: list[Any] = []
         divisions: list[str] = []
+        out_of_place: set[str] = set()
         with (
             filling_empty(0),
             noting_divisions(divisions),
+            noting_out_of_place(out_of_place),
             spying(calls),
             # inside spying, so a call is recorded (and its error's rule found) with
             # the arguments it ran with, repaired
@@ -379,9 +382,12 @@ class Implement(Exercise):
                     True,
                     Raised(type(error).__name__, _rule(calls) or _indexing_rule(error)),
                     divisions,
+                    out_of_place,
                 )
         uses = not self.require or used(results, value)
-        return Run(value, None, calls, given, uses, _outcome(value), divisions)
+        return Run(
+            value, None, calls, given, uses, _outcome(value), divisions, out_of_place
+        )
 
     def _passes(self, number: int, case: Case, run: Run) -> bool:
         if isinstance(case.expected, Raised):
@@ -418,7 +424,9 @@ class Implement(Exercise):
             self._unwritten(answer, case, run) if run.error is None else None
         )
         found = found or self._repaired(answer, runs)
-        found = found or self._fallback(case, run, expected)
+        found = (
+            _lost_where(found, run) if found else self._fallback(case, run, expected)
+        )
         if run.error is not None and found.template != "implement.raised":
             # the library's own words, quoted under the words that explain them
             details = (*details, f"The library said: {short_error(run.error)}")
@@ -848,6 +856,8 @@ class Run:
     outcome: Outcome
     # the divisions of integers into floats the function made, if any
     divisions: list[str] = field(default_factory=list)
+    # the writing ops' out-of-place forms it called (index_add, scatter, ...)
+    out_of_place: set[str] = field(default_factory=set)
 
     @property
     def failed_call(self) -> SpiedCall | None:
@@ -856,6 +866,25 @@ class Run:
             return None
         last = self.calls[-1]
         return last if last.error is self.error else None
+
+
+def _lost_where(found: Verdict, run: Run) -> Verdict:
+    """A write lost (``write-lost``) is told where it went: an out-of-place op's
+    dropped result only where the function called one (that op named), else a copy
+    (``x[idx]`` with a tensor index, ``x[a][b]``, a clone) that its in-place op or
+    assignment changed (exercises.mjs's lostWhere alike)."""
+    how = found.fields.get("how") if found.misconception == "write-lost" else None
+    if not isinstance(how, Phrase) or how.template not in (
+        "lost.out_of_place",
+        "lost.copy",
+    ):
+        return found
+    if how.fields.get("out") in run.out_of_place:
+        return found
+    # another writing op's out-of-place form, or none: a write into a copy
+    out = min(run.out_of_place, default="")
+    how = phrase("lost.out_of_place", out=out) if out else phrase("lost.copy")
+    return replace(found, fields={**found.fields, "how": how})
 
 
 def _outcome(value: Any) -> Outcome:

@@ -324,6 +324,9 @@ PAGE_TEMPLATES = {
         "implement.detached",
         # a result right only because torch.empty's memory held zeros (unwrittenEntry)
         "implement.unwritten",
+        # a write lost, told where it went (lostWhere)
+        "lost.copy",
+        "lost.out_of_place",
         "implement.forbidden",
         "implement.not_required",
         "implement.must_raise_type",

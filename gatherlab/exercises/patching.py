@@ -307,6 +307,23 @@ TRUE_DIVISIONS = (
 )
 
 
+def noting_out_of_place(found: set[str]) -> contextlib.AbstractContextManager[None]:
+    """Let the writing ops' out-of-place forms (``index_add``, ``scatter_reduce``,
+    ...) run as usual, noting each one called in ``found``: a write lost is then told
+    apart, a dropped result from a write into a copy (implement._lost_where)."""
+    ops = [op for op in (*FAILING, *SPIED_WRITES) if not op.startswith("__")]
+    names = [f"{holder}.{op}" for op in ops for holder in ("torch", "torch.Tensor")]
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        def note(*args: Any, **kwargs: Any) -> Any:
+            found.add(name.rsplit(".", 1)[-1])
+            return original(*args, **kwargs)
+
+        return note
+
+    return _patched(names, noted)
+
+
 def noting_divisions(found: list[str]) -> contextlib.AbstractContextManager[None]:
     """Let every division run as usual, noting in ``found`` each one that divides
     integers into floats: a float index two steps later is named by the step that

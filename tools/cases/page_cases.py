@@ -465,6 +465,17 @@ IDIOMS = {
         "def answer(losses, labels, classes):\n"
         "    out = torch.zeros(classes, dtype=losses.dtype)\n"
         "    return out.index_add_(0, labels, losses) * 2\n",
+        # a write lost, told where it went: into a copy (an in-place op on a read, a
+        # write through two indexings), or an out-of-place op's result dropped
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.zeros(classes, dtype=losses.dtype)\n"
+        "    sums[labels].add_(losses)\n    return sums\n",
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.zeros(classes, dtype=losses.dtype)\n"
+        "    sums.scatter_add(0, labels, losses)\n    return sums\n",
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.zeros(classes, dtype=losses.dtype)\n"
+        "    sums.index_add(0, labels, losses)\n    return sums\n",
         # arguments out of the signature's order or of the wrong type, torch's checks
         # in torch's order, and the writes the error table explains (scatter_reduce,
         # put_, index_put_, masked_fill)

@@ -759,11 +759,39 @@ function judged(payload, answer) {
   const candidates = cases[0].misconceptions;
   for (let j = 0; j < candidates.length; j++) {
     if (cases.every((c, k) => equals(mine[k], c.misconceptions[j].output, c.expected)))
-      return payload.misconceptions[candidates[j].id];
+      return lostWhere(payload.misconceptions[candidates[j].id], mine.calls);
   }
   const repaired = payload.kind === "implement" && repairedStep(payload, answer, mine);
   return repaired || fallback(payload, mine);
 }
+
+// implement._lost_where: a write lost is told where it went: an out-of-place op's
+// dropped result only where the code called one (that op named), else a copy
+function lostWhere(verdict, calls) {
+  const how = verdict.fields?.how;
+  const told = ["lost.out_of_place", "lost.copy"].includes(how?.template);
+  if (verdict.misconception !== "write-lost" || !told || !calls) return verdict;
+  const called = new Set([...calls].map((name) => name.split(".").pop()));
+  if (called.has(how.fields?.out)) return verdict;
+  const out = [...OUT_OF_PLACE].filter((op) => called.has(op)).sort()[0];
+  const where = out
+    ? { template: "lost.out_of_place", fields: { out } }
+    : { template: "lost.copy", fields: {} };
+  return { ...verdict, fields: { ...verdict.fields, how: where } };
+}
+// patching.noting_out_of_place's ops: the writing ops' out-of-place forms
+const OUT_OF_PLACE = new Set([
+  "index_add",
+  "index_copy",
+  "index_fill",
+  "index_put",
+  "put",
+  "scatter_reduce",
+  "masked_scatter",
+  "masked_fill",
+  "scatter",
+  "scatter_add",
+]);
 
 // implement._unwritten: a result right only because torch.empty's memory held zeros,
 // found by running the answer again with empty memory holding ones

@@ -11,21 +11,14 @@ import { floatRepr, NONE, parse, PyError, pyInt, strRepr, UnsupportedError } fro
 import { basicLayout, getItem, setItem } from "./indexing.mjs";
 import {
   ARITH,
-  assertNoInternalOverlap,
-  assertNoPartialOverlap,
-  asTensor,
   cast,
-  category,
   COMPARISONS,
   fn,
   isNumber,
-  layoutOf,
   list,
   MAX_ENTRIES,
   numberOf,
-  offsetsOf,
   optionalInt,
-  promote,
   pyBool,
   pyFloat,
   tensor,
@@ -34,10 +27,10 @@ import {
   truthy,
   tuple,
   typeName,
-  writeAt,
 } from "./tensor.mjs";
 import { TF, TF_DTYPES } from "./tensorflow.mjs";
 import {
+  augmented,
   callMethod,
   failedCall,
   dtypeValue,
@@ -47,7 +40,6 @@ import {
   permute,
   TORCH,
   TORCH_DTYPES,
-  torchDtypeName,
 } from "./torch.mjs";
 
 // The interpreter's interface (checker/exercises.mjs imports it when a box is first used).
@@ -395,34 +387,6 @@ function compareValues(a, b) {
     "TypeError",
     `'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`,
   );
-}
-
-// torch's x op= y: in place, into x's memory, after torch's checks (no two entries of
-// x share memory, y does not partly overlap x), where y broadcasts to x's shape and
-// the result's dtype casts to x's (no float into an integer tensor, only bool into bool).
-function augmented(op, current, other) {
-  const layout = layoutOf(current);
-  assertNoInternalOverlap(current.shape, layout);
-  assertNoPartialOverlap(current.shape, layout, other);
-  const refuseCast = (dtype) => {
-    if (category(dtype) > category(current.dtype))
-      throw new PyError(
-        "RuntimeError",
-        `result type ${torchDtypeName(dtype)} can't be cast to the desired output type ${torchDtypeName(current.dtype)}`,
-      );
-  };
-  refuseCast(promote(current, asTensor(other, current.lib, current))); // torch checks before it computes
-  const value = binary(op, current, other);
-  refuseCast(value.dtype); // integer / integer is a float
-  if (
-    value.shape.length !== current.shape.length ||
-    value.shape.some((s, d) => s !== current.shape[d])
-  )
-    throw new PyError(
-      "RuntimeError",
-      `output with shape [${current.shape.join(", ")}] doesn't match the broadcast shape [${value.shape.join(", ")}]`,
-    );
-  writeAt(layout.storage, offsetsOf(current.shape, layout), value.data, current.dtype);
 }
 
 function equalValues(a, b) {

@@ -20,6 +20,7 @@ import {
   broadcastData,
   broadcastShapes,
   cast,
+  category,
   fn,
   forEachCoord,
   fromSequence,
@@ -775,6 +776,34 @@ function indexPut(name, x, indices, values, accumulate, offset = 0) {
     out.data[p] = cast(out.data[p] + added[k], x.dtype);
   });
   return out;
+}
+
+// torch's x op= y: in place, into x's memory, after torch's checks (no two entries of
+// x share memory, y does not partly overlap x), where y broadcasts to x's shape and
+// the result's dtype casts to x's (no float into an integer tensor, only bool into bool).
+export function augmented(op, current, other) {
+  const layout = layoutOf(current);
+  assertNoInternalOverlap(current.shape, layout);
+  assertNoPartialOverlap(current.shape, layout, other);
+  const refuseCast = (dtype) => {
+    if (category(dtype) > category(current.dtype))
+      throw new PyError(
+        "RuntimeError",
+        `result type ${torchDtypeName(dtype)} can't be cast to the desired output type ${torchDtypeName(current.dtype)}`,
+      );
+  };
+  refuseCast(promote(current, asTensor(other, current.lib, current))); // torch checks before it computes
+  const value = tensorBinary(op, current, other);
+  refuseCast(value.dtype); // integer / integer is a float
+  if (
+    value.shape.length !== current.shape.length ||
+    value.shape.some((s, d) => s !== current.shape[d])
+  )
+    throw new PyError(
+      "RuntimeError",
+      `output with shape [${current.shape.join(", ")}] doesn't match the broadcast shape [${value.shape.join(", ")}]`,
+    );
+  writeAt(layout.storage, offsetsOf(current.shape, layout), value.data, current.dtype);
 }
 
 // Writes an in-place op's result into the tensor itself (views of it see it, as in
@@ -1634,6 +1663,24 @@ export function callMethod(t, name, g, kw, offset = 0) {
       const a = dimKw(["data", "dtype=None"]);
       return fromSequence(a.data, dtypeArg(a.dtype, "torch") ?? t.dtype, "torch");
     }
+    case "add_":
+    case "sub_":
+    case "mul_":
+    case "div_": {
+      // torch's x.add_(y): x += y, with add_'s alpha
+      const a = dimKw(name === "add_" || name === "sub_" ? ["other", "alpha=1"] : ["other"]);
+      const other =
+        a.alpha === undefined || numberOf(a.alpha) === 1
+          ? a.other
+          : tensorBinary("*", asTensor(a.other, "torch", t), a.alpha);
+      augmented({ add_: "+", sub_: "-", mul_: "*", div_: "/" }[name], t, other);
+      return t;
+    }
+    case "copy_": {
+      // any dtype is cast into t's; src broadcasts to t's shape
+      const src = asTensor(dimKw(["src"]).src, "torch", t);
+      return inPlace(t, expand(src, t.shape.slice()), src);
+    }
     case "fill_":
     case "zero_": {
       const value = name === "zero_" ? pyInt(0) : dimKw(["value"]).value;
@@ -1989,6 +2036,11 @@ export const METHODS = new Set([
   "new_tensor",
   "fill_",
   "zero_",
+  "add_",
+  "sub_",
+  "mul_",
+  "div_",
+  "copy_",
   "masked_fill_",
   "gather",
   "index_select",
