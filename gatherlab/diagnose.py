@@ -236,7 +236,8 @@ def _gather(input: Any, dim: Any, index: Any) -> list[Problem]:
         return [
             rule_problem(
                 "rank-mismatch",
-                "gather",
+                # fewer dims: the index read as whole slices (tf.gather, index_select)
+                "gather-fewer" if len(index_shape) < len(source_shape) else "gather",
                 _rank_fix(index.dim(), input.dim(), "add-then-expand"),
                 index_rank=index.dim(),
                 input_rank=input.dim(),

@@ -80,7 +80,16 @@ def test_diagnose_is_empty_exactly_when_torch_runs_and_names_its_error(op, data)
             1,
             [0, 1],
             "rank-mismatch",
-            "index has 1 dims but input has 2: gather needs the same number of dims "
+            "index has 1 dims but input has 2: gather reads one element per index "
+            "entry, not a whole slice, so gather needs the same number of dims and "
+            "never adds or broadcasts axes",
+        ),
+        (
+            "gather",
+            1,
+            [[[0]]],
+            "rank-mismatch",
+            "index has 3 dims but input has 2: gather needs the same number of dims "
             "and never adds or broadcasts axes",
         ),
         (

@@ -464,8 +464,9 @@ def test_which_call_raises_quotes_the_diagnosis():
     assert exercise.solution == ("B", "C")
     assert exercise.check(["C", "B"]).passed
     assert exercise.check(["B"]).words == (
-        "C raises: index has 1 dims but input has 2: gather needs the same number of "
-        "dims and never adds or broadcasts axes."
+        "C raises: index has 1 dims but input has 2: gather reads one element per "
+        "index entry, not a whole slice, so gather needs the same number of dims and "
+        "never adds or broadcasts axes."
     )
     assert exercise.check(["A", "B", "C"]).words == (
         "A runs: the index may be shorter along dim.\nA runs: torch.gather(x, 1, "
@@ -477,8 +478,8 @@ def test_which_call_raises_quotes_the_diagnosis():
     # both raising calls missed besides: each named with the rule it breaks
     assert exercise.check(["A"]).message == (
         "A runs: the index may be shorter along dim. B and C raise: valid positions "
-        "are 0..2 (B); gather needs the same number of dims and never adds or "
-        "broadcasts axes (C)."
+        "are 0..2 (B); gather reads one element per index entry, not a whole slice, so "
+        "gather needs the same number of dims and never adds or broadcasts axes (C)."
     )
     assert "There is no call 'D'" in exercise.check("D").message
     assert exercise.check(3).status == FAILED
@@ -519,9 +520,10 @@ def test_a_fix_that_runs_but_reads_wrong_values_shows_both_traces():
         "call reads x[1, 2] = 22."
     )
     assert exercise.check(torch.tensor([2, 1])).words == (
-        "Still broken: index has 1 dims but input has 2: gather needs the same number "
-        "of dims and never adds or broadcasts axes (add the missing axis with "
-        "unsqueeze, then expand it if every row needs it)."
+        "Still broken: index has 1 dims but input has 2: gather reads one element per "
+        "index entry, not a whole slice, so gather needs the same number of dims and "
+        "never adds or broadcasts axes (add the missing axis with unsqueeze, then "
+        "expand it if every row needs it)."
     )
 
 

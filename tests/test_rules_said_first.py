@@ -148,3 +148,52 @@ def test_rows_of_groups_read_beam_major_are_told_the_batch_major_layout():
     member = torch.arange(flat_index.shape[0]) // beam
     words, named = first_step("02.fix_beam_rows", flat_index * batch + member[:, None])
     assert named == "other-group-layout" and "row g * 3 + k (batch-major)" in words
+
+
+def test_an_unexpanded_index_select_with_gather_is_told_gather_never_broadcasts():
+    rule = "gather's result has its index's shape, and the index never broadcasts"
+
+    # positions laid along dim with view, never expanded (take_along_axis broadcasts)
+    def viewed(x, dim, positions):
+        shape = [1] * x.dim()
+        shape[dim] = -1
+        return x.gather(dim, positions.view(shape))
+
+    words, named = first_step("03.select_with_gather", viewed)
+    assert named == "missing-expand" and rule in words
+    assert (
+        "your result has shape (1, 2), one entry along dim 0 where there should be 2"
+        in words
+    )
+
+    # expanded along the first other dim only: a 3-D case names the dim left
+    def first_other_only(x, dim, positions):
+        shape, sizes = [1] * x.dim(), [-1] * x.dim()
+        shape[dim] = -1
+        others = [d for d in range(x.dim()) if d != dim]
+        if others:
+            sizes[others[0]] = x.shape[others[0]]
+        return x.gather(dim, positions.view(shape).expand(sizes))
+
+    words, named = first_step("03.select_with_gather", first_other_only)
+    assert named == "missing-expand" and rule in words
+    assert words.startswith("On hidden case")
+    x = torch.arange(6).reshape(2, 3)
+    assert x.gather(1, torch.tensor([[2, 0]])).shape == (1, 2)  # no broadcast
+
+
+def test_an_index_with_fewer_dims_than_gathers_input_is_told_one_element_per_entry():
+    slice_rule = "gather reads one element per index entry, not a whole slice"
+    # 2-D positions into 3-D features, as tf.gather(..., batch_dims=1) would take
+    words, _ = first_step("02.select_steps", lambda f, p: torch.gather(f, 1, p))
+    assert slice_rule in words.partition("\n")[0]
+    # a fix's answer with the wanted columns as they are
+    wanted = fix_names(EXERCISES["01.fix_shared_columns"])["wanted"]
+    words, _ = first_step("01.fix_shared_columns", wanted)
+    assert words.startswith(
+        f"Still broken: index has 1 dims but input has 2: {slice_rule}"
+    )
+    # more dims than the input: no slice is meant, the plain rule
+    words, _ = first_step("01.fix_shared_columns", wanted.view(1, 1, -1))
+    assert "index has 3 dims but input has 2: gather needs the same number" in words
+    assert "slice" not in words

@@ -91,6 +91,7 @@ export default {
   "rank-mismatch": {
    "messages": {
     "gather": "index has {index_rank} dims but input has {input_rank}: gather needs the same number of dims and never adds or broadcasts axes",
+    "gather-fewer": "index has {index_rank} dims but input has {input_rank}: gather reads one element per index entry, not a whole slice, so gather needs the same number of dims and never adds or broadcasts axes",
     "take_along_dim": "indices has {index_rank} dims but input has {input_rank}: take_along_dim broadcasts sizes, never the number of dims",
     "scatter": "index has {index_rank} dims, input {input_rank} and src {src_rank}: scatter needs the same number of dims (src[i][j] is written where index[i][j] says)",
     "scatter-coordinate": "index is 1-D, one entry per dim of the {input_rank}-D input as a (row, column) coordinate has, but scatter's index is no coordinate: it needs input's {input_rank} dims, each entry the position along dim (its own place in index gives the rest)",

@@ -1879,7 +1879,42 @@ def _extra_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {d: np.expand_dims(base, d) for d in range(base.ndim + 1)}
 
 
+SELECT_RANKS = 3  # other dims told apart in an index_select written with gather
+
+
+def _selected_with_gather(case: Case) -> bool:
+    """index_select written with gather (the exercise requires it): the positions
+    laid along dim in an index of the input's rank, expanded over the other dims."""
+    call = case.call
+    return (
+        call is not None and call.op == "index_select" and case.reads_with == "gather"
+    )
+
+
+def _select_expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    """missing-expand's words for index_select written with gather: its index has
+    the input's rank, so the result's dim d is the index's dim d."""
+    assert case.call is not None
+    dim = _axis(case.call)
+    expected = np.shape(case.expected)
+    got = np.shape(outcome) if isinstance(outcome, np.ndarray) else expected
+    short = [d for d, (g, e) in enumerate(zip(got, expected, strict=False)) if g != e]
+    d = short[0] if short else 0
+    source = np.shape(to_numpy(case.call.input))
+    sizes = ", ".join("-1" if i == dim else str(n) for i, n in enumerate(source))
+    return {
+        "d": str(d),
+        "full": str(expected[d]) if d < len(expected) else "?",
+        "shape": _shape(outcome),
+        "index_d": str(d),
+        "sizes": sizes,
+        "rule": phrase("expand_rule.gather"),
+    }
+
+
 def _missing_expand_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    if _selected_with_gather(case):
+        return _select_expand_words(case, key, outcome)
     full = np.shape(case.expected)[key] if key < np.ndim(case.expected) else "?"
     index_d = _unexpanded_dim(case, key, outcome)
     assert case.call is not None
@@ -1917,10 +1952,31 @@ def _unexpanded_dim(case: Case, key: Any, outcome: Outcome) -> int:
 @misconception("missing-expand", "output", _missing_expand_words)
 def _missing_expand(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """An index left with size 1 where it needed expand: one entry along a dim
-    (torch's rule: a TensorFlow exercise's ops broadcast or take slices)."""
-    if not isinstance(base, np.ndarray) or not _gathering(case) or not case.writes_code:
+    (torch's rule: a TensorFlow exercise's ops broadcast or take slices). For
+    index_select written with gather, the positions reshaped along dim and left
+    unexpanded (as numpy's take_along_axis would broadcast them): one entry along
+    some of the other dims (keyed by them), or along every one."""
+    if not isinstance(base, np.ndarray) or not case.writes_code:
         return {}
     if case.framework != "torch":
+        return {}
+    if _selected_with_gather(case):
+        assert case.call is not None
+        others = [d for d in range(base.ndim) if d != _axis(case.call)]
+        # the other dims left unexpanded, by their order among them (the same key
+        # on inputs of any rank; one a rank lacks leaves nothing unexpanded)
+        lefts: dict[Any, list[int]] = {"every": others}
+        for j in range(SELECT_RANKS):
+            lefts[("only", j)] = others[j : j + 1]
+            lefts[("but", j)] = others[:j] + others[j + 1 :]
+        found: dict[Any, Outcome] = {}
+        for key, left in lefts.items():
+            value = base
+            for d in left:
+                value = np.take(value, [0], axis=d)
+            found[key] = value
+        return found
+    if not _gathering(case):
         return {}
     return {d: np.take(base, [0], axis=d) for d in range(base.ndim)}
 

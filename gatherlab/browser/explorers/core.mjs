@@ -294,7 +294,8 @@ function diagnoseGather(input, dim, index) {
     return [
       problem(
         "rank-mismatch",
-        "gather",
+        // fewer dims: the index read as whole slices (tf.gather, index_select)
+        positions.length < source.length ? "gather-fewer" : "gather",
         rankFix(index.shape.length, input.shape.length, "add-then-expand"),
         { index_rank: index.shape.length, input_rank: input.shape.length },
       ),
