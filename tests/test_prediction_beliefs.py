@@ -139,3 +139,47 @@ def test_gather_nd_with_batch_dims_and_bare_positions_reads_one_coordinate_a_row
             "Give each position its own coordinate axis: "
             "tf.gather_nd(features, positions[..., None], batch_dims=1)."
         )
+
+
+def test_a_read_predicted_with_take_s_flat_positions_is_told_so():
+    # gather along dim 1 read as x.flatten()[index]: row 0's values everywhere
+    result = EXERCISES["01.predict_columns"].check([[11, 11, 10], [12, 10, 12]])
+    assert result.verdict.misconception == "take-along-dim-without-dim"
+    assert result.message == (
+        "Not quite: the positions in index were read as positions of x flattened, "
+        "like take: each position counts over all of x, but gather counts each "
+        "position along dim 1 (a column in each row)."
+    )
+    assert result.fix == (
+        "out[1, 0] reads x[1, 2] = 22 because index[1, 0] = 2, not flat position 2 "
+        "(12)."
+    )
+    # index_select along dim 0 read as flat positions: [1, 1, 0] -> 11, 11, 10
+    shared = EXERCISES["03.predict_shared_rows"].check([11, 11, 10])
+    assert shared.verdict.misconception == "take-along-dim-without-dim"
+    assert "but index_select counts each position along dim 0" in shared.message
+
+
+def test_a_gradient_predicted_as_a_forward_value_or_upstream_in_place():
+    exercise = EXERCISES["05.predict_gradient"]  # gather(x, 1, repeats).sum()
+    forward = exercise.check([[1.0, 1.0, 3.0], [6.0, 5.0, 6.0]])
+    assert forward.verdict.misconception == "gradient-read-back"
+    assert forward.message == (
+        "Not quite: your answer is the forward output, x read at repeats, not its "
+        "gradient; backward adds each output's gradient to the entry of x it read "
+        "(a scatter_add)."
+    )
+    ones = exercise.check([[1, 1, 1], [1, 1, 1]])
+    assert ones.verdict.misconception == "gradient-read-back"
+    assert ones.message.startswith(
+        "Not quite: your answer is the upstream gradient (1 everywhere) left where "
+        "the output holds it;"
+    )
+    assert ones.fix == (
+        "x.grad[0, 0] sums the upstream gradients of the outputs that read x[0, 0]: "
+        "2, not 1."
+    )
+    # weighted: the upstream as it is, in x's shape
+    weighted = EXERCISES["05.predict_weighted_gradient"].check([[1, 2, 3], [4, 5, 6]])
+    assert weighted.verdict.misconception == "gradient-read-back"
+    assert "the upstream gradient left where the output holds it" in weighted.message

@@ -349,7 +349,13 @@ def test_a_gradient_read_at_the_positions_is_told_backward_adds_it_back():
     read_back = torch.gather(upstream, 1, index)
     assert said(read_back.tolist()).misconception == "gradient-read-back"
     forward = torch.gather(x.detach(), 1, index)
-    assert said(forward.tolist()).misconception != "gradient-read-back"
+    # the forward value is told it is one, never that it reads the upstream gradient
+    forward_said = said(forward.tolist())
+    assert forward_said.fields["read"].template == "read_back.forward"
+    assert "reads the upstream gradient" not in render(forward_said)
+    assert "is the forward output, x read at index, not its gradient" in render(
+        forward_said
+    )
     # what the words say backward does: the gradient is upstream added back
     added = torch.zeros(2, 3).scatter_add(1, index, upstream)
     assert torch.equal(added, x.grad)

@@ -1337,35 +1337,74 @@ def _take_along_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"wraps": run(variant, case.finish)}
 
 
-def _flattened_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _flattened_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
-    return {
+    dim = _axis(case.call)
+    fields: dict[str, Field] = {
         "input": case.call.input_name,
         "index": case.positions,
-        "dim": str(_axis(case.call)),
+        "dim": str(dim),
+    }
+    if key == "flat":
+        one_d = "flat_read.one_d_code" if case.writes_code else "flat_read.one_d"
+        return {
+            "input": case.call.input_name,
+            "reads": phrase("flat_read.without_dim"),
+            "result": picked(one_d, fields),
+        }
+    along = {"op": case.call.op, "dim": str(dim), "along": _along(case.call, dim)}
+    result = phrase("flat_read.along", **along)
+    where = _first_difference(outcome, case.expected)
+    step = step_at(case.call, where or (0,) * np.ndim(case.expected))
+    if step is not None:
+        position = int(to_numpy(case.call.index)[step.index_at])
+        flat = to_numpy(case.call.input).reshape(-1)
+        result = phrase(
+            "flat_read.along_traced",
+            **along,
+            where=entry("out", step.out),
+            reads=case.call.reads(step),
+            position=str(position),
+            value=format_value(flat[position]),
+        )
+    return {
+        "input": case.call.input_name,
+        "reads": phrase("flat_read.as_take", index=counted(case.positions)),
+        "result": result,
     }
 
 
 @misconception("take-along-dim-without-dim", "call", _flattened_words)
 def _take_along_flat(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """take_along_dim called without its dim, believed to read along the last (or
-    the intended) dim: without a dim it reads the input flattened, like take, and
-    returns a 1-D result of the index's entries."""
+    """A read along a dim believed to count its positions over the whole input
+    flattened, as torch.take does: take_along_dim called without its dim (it then
+    reads the input flattened and returns a 1-D result of the index's entries:
+    ``flat``), or a gather, take_along_dim or index_select read as take (the
+    index's shape kept: ``take``)."""
     call = case.call
-    if call is None or call.op not in ("gather", "take_along_dim"):
+    if call is None or case.framework != "torch" or case.gradient:
         return {}
-    if case.framework != "torch" or to_numpy(call.input).ndim < 2:
+    if call.op not in ("gather", "take_along_dim", "index_select"):
         return {}
-    index = call.index
-    if framework_of(index) != "torch" or index.is_floating_point():
+    source, index = to_numpy(call.input), call.index
+    if source.ndim < 2 or framework_of(index) != "torch" or index.is_floating_point():
         return {}
-    import torch
+    found: dict[Any, Outcome] = {}
+    if call.op != "index_select":
+        import torch
 
-    try:
-        found = torch.take_along_dim(call.input, index.long())
-    except TORCH_ERRORS:
-        return {"flat": Raised("Error", None)}
-    return {"flat": to_numpy(found)}
+        try:
+            flat = to_numpy(torch.take_along_dim(call.input, index.long()))
+        except TORCH_ERRORS:
+            flat = Raised("Error", None)
+        found["flat"] = flat
+    positions = to_numpy(index)
+    if (
+        positions.size
+        and -source.size <= positions.min() <= positions.max() < source.size
+    ):
+        found["take"] = source.reshape(-1)[positions]
+    return found
 
 
 def _clamped_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
@@ -2257,38 +2296,63 @@ def _gradient_other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {k: v for k, v in found.items() if v is not None}
 
 
-def _read_back_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _read_back_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
+    words = _gradient_words(case, key, outcome)
+    index = case.positions
+    read = {
+        "read": phrase("read_back.read", index=index),
+        "forward": phrase("read_back.forward", input=case.call.input_name, index=index),
+        "in-place": phrase(
+            "read_back.in_place",
+            ones="" if _weighted(case) else phrase("read_back.ones"),
+        ),
+    }[key]
     return {
-        **_gradient_words(case, key, outcome),
+        "read": read,
+        "where": words["where"],
+        "entry": words["entry"],
+        "expected": words["expected"],
+        "got": words["got"],
         "input": case.call.input_name,
-        "index": case.positions,
     }
 
 
 @misconception("gradient-read-back", "call", _read_back_words)
 def _read_back(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """The backward of a gather taken for another gather: the upstream gradient read
-    at the positions of the index, where each output's upstream gradient is added to
-    the entry it read (a scatter_add). Only where the reads are weighted (with every
-    weight 1 it reads all ones) and the read has the input's shape."""
+    """The backward of a gather taken for a read, where each output's upstream
+    gradient is added to the entry it read (a scatter_add): the upstream gradient
+    read at the positions of the index (``read``; only where the reads are
+    weighted: with every weight 1 it reads all ones), the input itself read there,
+    the forward output (``forward``), or the upstream gradient left where the
+    output holds it, as if each output had read the entry in its own place
+    (``in-place``). Only where that value has the input's shape."""
     call = case.call
-    if not case.gradient or call is None or not _weighted(case):
+    if not case.gradient or call is None or call.op not in ("gather", "index_select"):
         return {}
-    if call.op not in ("gather", "index_select"):
-        return {}
-    upstream = to_numpy(case.grad_output)
     forward = run(call)
     if not isinstance(forward, np.ndarray):
         return {}
+    weights = (
+        np.ones(forward.shape)
+        if case.grad_output is None
+        else to_numpy(case.grad_output)
+    )
     try:  # the upstream of every output entry (a weight per read broadcast)
-        upstream = np.broadcast_to(upstream, forward.shape)
+        upstream = np.broadcast_to(weights, forward.shape).astype(np.float64)
     except ValueError:
         return {}
-    found = run(call.with_part("input", _torch(upstream)))
-    if isinstance(found, Raised) or np.shape(found) != np.shape(case.expected):
-        return {}
-    return {"read": found}
+    found: dict[Any, Outcome] = {}
+    if _weighted(case):
+        found["read"] = run(call.with_part("input", _torch(upstream)))
+    found["forward"] = forward
+    found["in-place"] = upstream
+    shape = np.shape(case.expected)
+    return {
+        key: value
+        for key, value in found.items()
+        if isinstance(value, np.ndarray) and np.shape(value) == shape
+    }
 
 
 # A gradient case's value is the input's gradient: a misconception about the forward
