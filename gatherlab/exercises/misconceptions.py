@@ -1394,10 +1394,9 @@ def _take_along_flat(case: Case, base: Any) -> Mapping[Any, Outcome]:
         import torch
 
         try:
-            flat = to_numpy(torch.take_along_dim(call.input, index.long()))
+            found["flat"] = to_numpy(torch.take_along_dim(call.input, index.long()))
         except TORCH_ERRORS:
-            flat = Raised("Error", None)
-        found["flat"] = flat
+            found["flat"] = Raised("Error", None)
     positions = to_numpy(index)
     if (
         positions.size
