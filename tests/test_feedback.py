@@ -315,9 +315,9 @@ def test_an_index_expanded_to_another_dims_size_is_told_the_width():
         "02.select_steps",
         lambda f, p: torch.gather(f, 1, p.unsqueeze(-1).expand(-1, -1, f.shape[1])),
     )
-    assert "expanded along dim 2 to 3, where" in too_wide
-    assert "3 is the size of dim 1 of features" in too_wide
-    assert "expand it to `features.shape[2]` there" in too_wide
+    assert "expanded along dim 2 to 3, the size" in too_wide
+    assert "to 3, the size of dim 1 of features" in too_wide
+    assert "Expand it to `features.shape[2]` there" in too_wide
     # one expanded to a smaller size runs and stops short: the same mistake
     too_narrow = EXERCISES["02.last_valid_step"].check(
         lambda f, lengths: f.gather(
@@ -325,7 +325,7 @@ def test_an_index_expanded_to_another_dims_size_is_told_the_width():
         ).squeeze(1)
     )
     assert too_narrow.verdict.misconception == "expanded-to-another-size"
-    assert "3 is the size of dim 0 of features" in too_narrow.fix
+    assert "to 3, the size of dim 0 of features" in too_narrow.message
 
 
 def test_an_index_expanded_as_the_input_is_told_to_keep_its_positions():
