@@ -275,3 +275,15 @@ def test_a_1d_index_into_a_1d_tensor_is_no_coordinate():
         torch.zeros(2, 3), 1, torch.tensor([0, 1, 2]), torch.ones(3)
     )
     assert "coordinate" not in problem.message  # 3 entries: no (row, column) pair
+
+
+# --- include_self's default ------------------------------------------------------
+
+
+def test_the_default_include_self_is_named_in_the_first_step():
+    result = check("06.predict_include_self", [3.0, 5.0, 7.0])
+    assert result.verdict.misconception == "include-self-dropped"
+    assert result.message.startswith(
+        "Not quite: scatter_reduce's default include_self=True reduces the old value "
+        "in: out[0] is the max of old 5 and written 1, 3: 5."
+    )
