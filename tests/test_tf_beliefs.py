@@ -231,3 +231,76 @@ def test_the_page_names_the_conversion_as_the_notebook_does() -> None:
     )
     for exercise_id, message in said.items():
         assert page[exercise_id]["wrong"]["mistake"] == message.replace("`", "")
+
+
+# ------------------------------------------ NumPy-style advanced indexing in TensorFlow
+
+SUBSCRIPTS = {
+    # the collected answer (tensorflow#5332's belief)
+    "02.tf_select_steps": (
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    rows = tf.range(tf.shape(positions)[0], dtype=positions.dtype)[:, None]\n"
+        "    return features[rows, positions]\n"
+    ),
+    # rows broadcast to the positions' shape: another error, the same belief
+    "02.tf_gather_nd_pairs": (
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    rows = tf.range(tf.shape(positions)[0], dtype=positions.dtype)[:, None]\n"
+        "    return features[tf.broadcast_to(rows, tf.shape(positions)), positions]\n"
+    ),
+}
+SUBSCRIPT_WORDS = (
+    "your function indexed a TensorFlow tensor with a tensor of positions: its [] "
+    "does no NumPy-style advanced indexing"
+)
+
+
+def test_tensorflow_refuses_the_subscripts_it_is_told_it_refuses() -> None:
+    x = tf.reshape(tf.range(12.0), (2, 3, 2))
+    positions = tf.constant([[0, 2], [1, 1]])
+    for subscript in (
+        lambda: x[tf.range(2)[:, None], positions],
+        lambda: x[:, positions],
+        lambda: x[positions],
+        lambda: x[tf.range(2), positions[:, 0]],
+    ):
+        with pytest.raises((TypeError, tf.errors.InvalidArgumentError)):
+            subscript()
+    assert x[tf.constant(1)].shape == (3, 2)  # a scalar tensor is taken
+    picked = tf.gather(x, positions, batch_dims=1)  # the fix it gives
+    assert picked.numpy().tolist() == [[[0, 1], [4, 5]], [[8, 9], [8, 9]]]
+
+
+def test_a_subscript_with_positions_on_a_tensorflow_tensor_is_named() -> None:
+    said = {}
+    for exercise_id, code in SUBSCRIPTS.items():
+        result = _judged(exercise_id, code)
+        assert result.verdict.template == "implement.tf_subscript", result.message
+        assert SUBSCRIPT_WORDS in result.message
+        said[exercise_id] = result.message
+    # TensorFlow inside a torch exercise: the same
+    inside = _judged(
+        "02.last_valid_step",
+        "def answer(features, lengths):\n"
+        "    import tensorflow as tf\n"
+        "    x = tf.constant(features.numpy())\n"
+        "    last = x[tf.range(len(lengths)), tf.constant(lengths.numpy()) - 1]\n"
+        "    return torch.from_numpy(last.numpy())\n",
+    )
+    assert SUBSCRIPT_WORDS in inside.message
+    # a scalar position off the end is no advanced indexing
+    scalar = _judged(
+        "02.tf_select_steps",
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    return features[tf.constant(7)]\n",
+    )
+    assert scalar.verdict.template != "implement.tf_subscript"
+    page = node_judges(
+        {k: {"wrong": code} for k, code in SUBSCRIPTS.items()},
+        {k: payload(EXERCISES[k]) for k in SUBSCRIPTS},
+    )
+    for exercise_id, message in said.items():
+        assert page[exercise_id]["wrong"]["mistake"] == message.replace("`", "")

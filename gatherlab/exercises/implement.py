@@ -44,6 +44,7 @@ from gatherlab.exercises.patching import (
     noting_divisions,
     noting_out_of_place,
     noting_python_numbers,
+    noting_tf_subscripts,
     owner,
     repairing,
     spying,
@@ -423,6 +424,8 @@ class Implement(Exercise):
         found = self._named(runs) or (
             self._unwritten(answer, case, run) if run.error is None else None
         )
+        if run.error is not None:
+            found = found or self._tf_subscript(answer, case)
         found = found or self._repaired(answer, runs)
         found = (
             _lost_where(found, run) if found else self._fallback(case, run, expected)
@@ -477,6 +480,21 @@ class Implement(Exercise):
             "dtype": f"{call.split('.')[0]}.{expected}",
         }
         return Verdict(False, "differ.dtype_python_numbers", fields)
+
+    def _tf_subscript(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
+        """An error a TensorFlow tensor's ``[]`` raised for a tensor of positions in
+        the subscript (``x[rows, positions]``): TensorFlow does no NumPy-style
+        advanced indexing (found by running the function again with
+        ``noting_tf_subscripts``; the page's evaluator flags the same subscript)."""
+        found: list[BaseException] = []
+        given = self._given(case.args)
+        try:
+            with filling_empty(0), noting_tf_subscripts(found), forbidding(self.forbid):
+                answer(*given.values())
+        except Exception as error:
+            if found and found[-1] is error:
+                return verdict(False, "implement.tf_subscript", case=case.name)
+        return None
 
     def _repaired(self, answer: Callable[..., Any], runs: list[Run]) -> Verdict | None:
         """An answer built in several steps, stopped by an error (a float index, a

@@ -337,6 +337,7 @@ PAGE_TEMPLATES = {
         "differ.returned_none",
         "differ.dtype",
         "differ.dtype_python_numbers",
+        "implement.tf_subscript",
         "differ.framework_torch",
         "differ.framework_tensorflow",
     ),

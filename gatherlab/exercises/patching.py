@@ -493,3 +493,41 @@ def noting_python_numbers(
         return convert
 
     return _patched(names, noted)
+
+
+def _index_tensor(item: Any) -> bool:
+    """An array or tensor of integer positions with at least one dim (not a scalar,
+    not a mask)."""
+    if framework_of(item) is None and not hasattr(item, "__array__"):
+        return False
+    try:
+        values = to_numpy(item)
+    except Exception:  # an object no array can be read from
+        return False
+    return values.ndim >= 1 and values.dtype.kind in "iu"
+
+
+def noting_tf_subscripts(
+    found: list[BaseException],
+) -> contextlib.AbstractContextManager[None]:
+    """Let a TensorFlow tensor's ``[]`` run as usual, noting in ``found`` each error
+    it raises for a subscript holding a tensor of positions (NumPy-style advanced
+    indexing, which TensorFlow's ``[]`` does not do). Nothing is patched where
+    TensorFlow is not imported."""
+    import sys
+
+    names = ["tensorflow.Tensor.__getitem__"] if "tensorflow" in sys.modules else []
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        def getitem(tensor: Any, spec: Any) -> Any:
+            try:
+                return original(tensor, spec)
+            except Exception as error:
+                items = spec if isinstance(spec, tuple) else (spec,)
+                if any(_index_tensor(item) for item in items):
+                    found.append(error)
+                raise
+
+        return getitem
+
+    return _patched(names, noted)

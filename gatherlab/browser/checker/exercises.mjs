@@ -218,6 +218,7 @@ function errorOf(error) {
         hint: error.hint,
         call: error.call,
         failed: error.failed ?? null,
+        tfSubscript: error.tfSubscript,
       },
     };
   throw error;
@@ -761,6 +762,15 @@ function judged(payload, answer) {
     if (cases.every((c, k) => equals(mine[k], c.misconceptions[j].output, c.expected)))
       return lostWhere(payload.misconceptions[candidates[j].id], mine.calls);
   }
+  // implement._tf_subscript: a TensorFlow tensor's [] given a tensor of positions
+  const failing = cases.findIndex((c, k) => !equals(mine[k], c.expected));
+  if (payload.kind === "implement" && mine[failing]?.error?.tfSubscript)
+    return {
+      passed: false,
+      template: "implement.tf_subscript",
+      fields: { case: cases[failing].name },
+      misconception: null,
+    };
   const repaired = payload.kind === "implement" && repairedStep(payload, answer, mine);
   return repaired || fallback(payload, mine);
 }

@@ -259,6 +259,17 @@ export function basicLayout(x, index) {
 
 export function getItem(value, index) {
   if (value.t === "tensor") {
+    if (value.lib === "tf" && holdsPositions(index)) {
+      // TensorFlow's [] does no NumPy-style advanced indexing (implement.py's
+      // noting_tf_subscripts): TensorFlow raises, in words that vary with the subscript
+      const error = new PyError(
+        "TypeError",
+        "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar " +
+          "tf.int32/tf.int64 tensors are valid indices",
+      );
+      error.tfSubscript = true;
+      throw error;
+    }
     if (value.lib === "tf" && containsTensor(index))
       throw new UnsupportedError("indexing a TensorFlow tensor with a tensor (use tf.gather)");
     const { shape, positions } = locate(value, index); // its checks, and the shape
@@ -284,6 +295,15 @@ export function getItem(value, index) {
   if (value.t === "str") throw new UnsupportedError("indexing strings");
   throw new PyError("TypeError", `'${typeName(value)}' object is not subscriptable`);
 }
+
+// a tensor of integer positions with at least one dim in the subscript
+const holdsPositions = (index) =>
+  index.t === "tuple"
+    ? index.items.some(holdsPositions)
+    : index.t === "tensor" &&
+      index.shape.length > 0 &&
+      !isFloat(index.dtype) &&
+      index.dtype !== "bool";
 
 const containsTensor = (index) =>
   index.t === "tuple"

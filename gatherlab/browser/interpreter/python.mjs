@@ -21,6 +21,8 @@ export class PyError extends Error {
     this.call = undefined;
     /** the writing op or subscript that raised it (torch.mjs's failedCall), null if none */
     this.failed = undefined;
+    /** a TensorFlow tensor's [] given a tensor of positions (indexing.mjs's getItem) */
+    this.tfSubscript = false;
   }
 }
 
