@@ -468,7 +468,7 @@ class Implement(Exercise):
                 forbidding(self.forbid),
             ):
                 answer(*given.values())
-        except Exception:  # the verdict stays the dtype's
+        except (Exception, SystemExit):  # the verdict stays the dtype's
             return None
         call = next((call for call, made in found if made == got), None)
         if call is None:
@@ -491,7 +491,7 @@ class Implement(Exercise):
         try:
             with filling_empty(0), noting_tf_subscripts(found), forbidding(self.forbid):
                 answer(*given.values())
-        except Exception as error:
+        except (Exception, SystemExit) as error:
             if found and found[-1] is error:
                 return verdict(False, "implement.tf_subscript", case=case.name)
         return None
