@@ -926,6 +926,11 @@ def test_a_repaired_float_index_raises_by_the_rule_of_the_call_it_ran():
     assert result.verdict.template == "repaired"
     assert "With that repaired, another step is wrong too." in result.words
     assert "along dim 0" in result.words
+    # the function raised: what the repaired run returned is never "your result"
+    assert "your result" not in result.words
+    assert "the repaired result is what the same positions give along dim 0" in (
+        result.words
+    )
 
 
 def test_an_answer_that_cuts_the_gradient_fails_the_gradient_exercise():

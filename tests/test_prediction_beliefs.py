@@ -183,3 +183,15 @@ def test_a_gradient_predicted_as_a_forward_value_or_upstream_in_place():
     weighted = EXERCISES["05.predict_weighted_gradient"].check([[1, 2, 3], [4, 5, 6]])
     assert weighted.verdict.misconception == "gradient-read-back"
     assert "the upstream gradient left where the output holds it" in weighted.message
+
+
+def test_a_mistake_named_after_a_repaired_slip_is_not_the_learner_s_result():
+    # mine: a float index and the wrong dim in 05.label_scores
+    result = EXERCISES["05.label_scores"].check(
+        lambda lp, labels: torch.gather(lp, 0, labels.float().unsqueeze(1))
+    )
+    assert result.verdict.template == "repaired"
+    assert "your result" not in result.words
+    assert "the repaired result is what the same positions give along dim 0" in (
+        result.message
+    )

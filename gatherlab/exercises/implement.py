@@ -527,7 +527,7 @@ class Implement(Exercise):
             "repaired",
             {
                 "first": Phrase(first.template, first.fields),
-                "second": Phrase(second.template, second.fields),
+                "second": Phrase(second.template, revoiced(second.fields)),
             },
             second.misconception,
         )
@@ -853,6 +853,25 @@ def like_torch(value: Any) -> Any:
 
 # what NumPy makes of the Python numbers a conversion without a dtype made these of
 NUMPY_DTYPES = {"float32": "float64", "int32": "int64"}
+
+
+# What a repaired run returned, which the learner's function never did (it raised):
+# the words of a mistake named after the repair (exercises.mjs's REPAIRED_YOURS)
+REPAIRED_YOURS = "the repaired result"
+
+
+def revoiced(fields: Mapping[str, Field]) -> dict[str, Field]:
+    """A verdict's fields with every ``yours`` (its phrases' too) naming the repaired
+    run's result, not one the learner's function returned."""
+    found: dict[str, Field] = {}
+    for name, value in fields.items():
+        if name == "yours":
+            found[name] = REPAIRED_YOURS
+        elif isinstance(value, Phrase):
+            found[name] = Phrase(value.template, revoiced(value.fields))
+        else:
+            found[name] = value
+    return found
 
 
 IMPLEMENT_VOICE = Voice(

@@ -827,6 +827,20 @@ function unwrittenEntry(payload, answer, first) {
   };
 }
 
+// implement.revoiced: a verdict whose every `yours` (its phrases' too) names the repaired
+// run's result, which the learner's function never returned (it raised)
+const REPAIRED_YOURS = "the repaired result";
+function revoiced(verdict) {
+  const fields = {};
+  for (const [name, value] of Object.entries(verdict.fields)) {
+    if (name === "yours") fields[name] = REPAIRED_YOURS;
+    else if (value && typeof value === "object" && "template" in value)
+      fields[name] = revoiced(value);
+    else fields[name] = value;
+  }
+  return { ...verdict, fields };
+}
+
 // implement._repaired: an answer built in several steps and stopped by an error (a float
 // index, a value of another dtype), run again with that slip repaired: a mistake its
 // later steps make, which a misconception names on every case, is named after the error
@@ -841,7 +855,7 @@ function repairedStep(payload, answer, mine) {
     cases.every((c, k) => equals(again[k], c.misconceptions[n].output, c.expected)),
   );
   if (j < 0) return null;
-  const second = payload.misconceptions[candidates[j].id];
+  const second = revoiced(payload.misconceptions[candidates[j].id]);
   const first = fallback(
     payload,
     mine,
