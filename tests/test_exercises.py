@@ -1006,8 +1006,8 @@ def test_last_valid_step_explains_padding_and_counting_from_zero():
     assert beyond.verdict.misconception == "off-by-one"
     # the rule in the first step (Paddle#38655)
     assert beyond.message.endswith(
-        "reads one position past the right one: positions count from 0, so the last "
-        "of n entries is at n - 1."
+        "reads one position past the right one: positions count from 0: the last of "
+        "n is at n - 1."
     )
 
 

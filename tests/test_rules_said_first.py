@@ -41,7 +41,7 @@ def test_a_negative_dim_is_told_it_counts_from_the_end_and_how_to_normalise():
 
 
 def test_a_position_off_by_one_is_told_positions_count_from_zero():
-    rule = "positions count from 0, so the last of n entries is at n - 1"
+    rule = "positions count from 0: the last of n is at n - 1"
     # one before: positions - 1 (select_steps); one past: labels + 1 (label_scores)
     before, named = first_step(
         "02.select_steps",
@@ -197,3 +197,33 @@ def test_an_index_with_fewer_dims_than_gathers_input_is_told_one_element_per_ent
     words, _ = first_step("01.fix_shared_columns", wanted.view(1, 1, -1))
     assert "index has 3 dims but input has 2: gather needs the same number" in words
     assert "slice" not in words
+
+
+def test_a_length_read_with_take_along_dim_is_told_it_wraps_one_past_the_end():
+    # take_along_dim wraps the length of a full sequence to position 0
+    words, named = first_step(
+        "02.last_valid_step",
+        lambda f, lengths: torch.take_along_dim(f, lengths.view(-1, 1, 1), 1).squeeze(
+            1
+        ),
+    )
+    assert named == "off-by-one"
+    assert words == (
+        "On the visible example, your result reads one position past the right one "
+        "(modulo the dim's size, as take_along_dim wraps it): positions count from 0: "
+        "the last of n is at n - 1."
+    )
+    steps = torch.tensor([[[5], [6]]])
+    assert torch.take_along_dim(steps, torch.tensor([[[2]]]), 1).item() == 5
+
+
+def test_index_select_written_with_gather_is_told_gathers_shape_rule():
+    # the positions along dim 0 of a (1, n) index whatever dim is: no misconception
+    # covers every case, and the rule stated is gather's, which the answer must call
+    words, _ = first_step(
+        "03.select_with_gather", lambda x, dim, p: torch.gather(x, dim, p.unsqueeze(0))
+    )
+    assert words == (
+        "On the visible example, gather returns one value per index entry, in the "
+        "index's shape: your result has shape (1, 2), not (2, 2)."
+    )

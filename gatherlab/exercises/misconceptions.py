@@ -1155,9 +1155,11 @@ def _last_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 
 def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+    shift, wraps = key if isinstance(key, tuple) else (key, False)
     return {
-        "direction": "past" if key > 0 else "before",
-        "back": "back" if key > 0 else "forward",
+        "direction": "past" if shift > 0 else "before",
+        "back": "back" if shift > 0 else "forward",
+        "wrap": " (modulo the dim's size, as take_along_dim wraps it)" if wraps else "",
     }
 
 
@@ -1173,10 +1175,18 @@ def _off_by_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
     index = call.index
     if framework_of(index) != "torch" or index.is_floating_point():
         return {}
-    return {
+    found: dict[Any, Outcome] = {
         shift: run(call.with_part("index", index + shift), case.finish)
         for shift in (1, -1)
     }
+    if call.op == "gather" and case.writes_code and case.framework == "torch":
+        # read with take_along_dim, which wraps the shifted positions modulo the size
+        # (a length as the last position reads position 0 of a full sequence)
+        wrapping = replace(call, op="take_along_dim")
+        for shift in (1, -1):
+            shifted = wrapping.with_part("index", index + shift)
+            found[(shift, True)] = run(shifted, case.finish)
+    return found
 
 
 def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:

@@ -159,6 +159,10 @@ def shape_rule(case: Case, tf_op: str = "", neutral: bool = False) -> Phrase | N
             else "rule.shape_tf_gather"
         )
     any_op = "_any" if neutral else ""
+    if call.op == "index_select" and case.reads_with == "gather":
+        # index_select written with gather, which the answer must call: its result
+        # has the shape of the index the answer built
+        return phrase("rule.shape_read", op="gather")
     if call.op == "index_select":
         dim = int(call.axis or 0) % max(to_numpy(call.input).ndim, 1)
         return phrase(f"rule.shape_index_select{any_op}", dim=str(dim))
