@@ -195,3 +195,17 @@ def test_a_mistake_named_after_a_repaired_slip_is_not_the_learner_s_result():
     assert "the repaired result is what the same positions give along dim 0" in (
         result.message
     )
+
+
+def test_a_gather_nd_prediction_of_another_shape_or_value_is_told_its_rule():
+    exercise = EXERCISES["05.predict_gather_nd_axis"]
+    shape = exercise.check([[0, 2], [1, 1]])
+    assert shape.message == (
+        "Not quite: tf.gather_nd returns indices.shape[:-1] + "
+        "params.shape[indices.shape[-1]:]: your answer has shape (2, 2), not (2,)."
+    )
+    value = exercise.check([2, 12])
+    assert value.message == (
+        "out[1] should be 11, but you wrote 12: tf.gather_nd reads each row of "
+        "indices as one coordinate, in params' axis order, and returns the value there."
+    )

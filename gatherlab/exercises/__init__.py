@@ -113,6 +113,7 @@ def predict(
     write: Any = None,
     value: Any = None,
     gradient_name: str = "",
+    tf_op: str = "",
 ) -> Exercise:
     """Register a predict-the-value exercise: the answer is what ``code()`` returns.
 
@@ -121,7 +122,8 @@ def predict(
     (``writes.Write``) is the write behind the value, for the writing-op family.
     ``value`` is what ``code()`` returns, stored, where the code needs TensorFlow: a
     prediction is then checked without it. ``gradient_name`` names a gradient that
-    is no ``x.grad`` (a TensorFlow tape's).
+    is no ``x.grad`` (a TensorFlow tape's). ``tf_op`` names the TensorFlow op of a
+    value no ``explain`` call gives ("gather_nd"), whose rules a wrong answer is told.
     """
     exercise = Predict(
         id,
@@ -135,6 +137,7 @@ def predict(
         write=write,
         value=value,
         gradient_name=gradient_name,
+        tf_op=tf_op,
     )
     return _register(exercise)
 

@@ -139,6 +139,7 @@ predict(
     mistakes=gather_nd_mistakes(
         [[0, 1, 2], [10, 11, 12], [20, 21, 22]], [[0, 2], [1, 1]]
     ),
+    tf_op="gather_nd",
 )
 
 

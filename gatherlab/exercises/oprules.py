@@ -80,6 +80,8 @@ def value_rule(case: Case, neutral: bool = False) -> Phrase | None:
         # TensorFlow scatter, a loop): the rule is said of the result, naming no op
         own = case.writes_code and not case.index_answer
         return _write_value_rule(write, "" if own else None)
+    if case.call is None and case.tf_op == "gather_nd" and not case.gradient:
+        return phrase("rule.value_tf_gather_nd")  # a prediction no call explains
     formula = read_formula(case)
     if formula is None:
         return None
@@ -150,6 +152,8 @@ def shape_rule(case: Case, tf_op: str = "", neutral: bool = False) -> Phrase | N
     if write is not None and hasattr(write, "op"):
         return phrase("rule.shape_write")
     call = case.call
+    if call is None and (tf_op or case.tf_op) == "gather_nd" and not case.gradient:
+        return phrase("rule.shape_tf_gather_nd")  # a prediction no call explains
     if call is None or case.finish is not None:
         return None
     if case.framework == "tensorflow":

@@ -174,9 +174,11 @@ def prediction_case(
     grad_output: Any = None,
     write: Any = None,
     gradient_name: str = "",
+    tf_op: str = "",
 ) -> Case:
     """A prediction's one case, as the misconceptions read it (``write``: the write
-    behind the value, a ``writes.Write``)."""
+    behind the value, a ``writes.Write``; ``tf_op``: the TensorFlow op whose value
+    it is, "gather_nd", where no call explains it)."""
     positions = explain.index_name if explain is not None else "the positions"
     return Case(
         "",
@@ -190,6 +192,8 @@ def prediction_case(
         writes_code=False,
         write=write,
         gradient_name=gradient_name,
+        framework="tensorflow" if tf_op else "torch",
+        tf_op=tf_op,
     )
 
 
@@ -387,6 +391,7 @@ class Predict(Exercise):
     runs_because: str = ""
     mistakes: Mapping[str, Any] = field(default_factory=dict)
     write: Any = None  # the write behind the value (``writes.Write``)
+    tf_op: str = ""  # the TensorFlow op of a value no call explains ("gather_nd")
     kind: ClassVar[str] = "predict"
 
     @cached_property
@@ -404,6 +409,7 @@ class Predict(Exercise):
             grad_output=self.grad_output,
             write=self.write,
             gradient_name=self.gradient_name,
+            tf_op=self.tf_op,
         )
         return Search([case])
 
