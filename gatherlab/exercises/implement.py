@@ -428,7 +428,9 @@ class Implement(Exercise):
             found = found or self._tf_subscript(answer, case)
         found = found or self._repaired(answer, runs)
         found = (
-            _lost_where(found, run) if found else self._fallback(case, run, expected)
+            _lost_where(found, run)
+            if found
+            else self._fallback(case, run, expected, runs)
         )
         if run.error is not None and found.template != "implement.raised":
             # the library's own words, quoted under the words that explain them
@@ -521,7 +523,7 @@ class Implement(Exercise):
         if second is None:
             return None
         k = raised[0]
-        first = self._fallback(self.all_cases[k], runs[k], self.cases[k][1])
+        first = self._fallback(self.all_cases[k], runs[k], self.cases[k][1], runs)
         return Verdict(
             False,
             "repaired",
@@ -589,7 +591,20 @@ class Implement(Exercise):
         case's read (it indexed, looped or used TensorFlow)."""
         return names_no_op(case, {call.op.rstrip("_") for call in run.calls})
 
-    def _fallback(self, case: Case, run: Run, expected: Any) -> Verdict:
+    def _sized_on_every_case(self, runs: list[Run]) -> bool:
+        """Whether every valid case the function raised on raised at a tensor sized
+        from that case's ids: a size that follows the ids, not one that meets them
+        on one case by chance (a constant size, another mistake)."""
+        return all(
+            sized_from_ids(ids_of(case), str(run.error), _written_size(run), least=0)
+            is not None
+            for case, run in zip(self.all_cases, runs, strict=True)
+            if run.error is not None and not isinstance(case.expected, Raised)
+        )
+
+    def _fallback(
+        self, case: Case, run: Run, expected: Any, runs: list[Run] | None = None
+    ) -> Verdict:
         """What is known without a misconception: the error and the rule its call
         broke, or the first wrong coordinate and what it should read."""
         if run.error is not None:
@@ -609,7 +624,7 @@ class Implement(Exercise):
             # a tensor sized from the ids (labels.max(), the distinct ids) where
             # the count was due: a position off its end
             sized = sized_from_ids(ids_of(case), str(run.error), _written_size(run))
-            if sized is not None:
+            if sized is not None and (runs is None or self._sized_on_every_case(runs)):
                 known = {"case": case.name, "error": type(run.error).__name__}
                 return Verdict(False, "implement.raised_sized", {**known, **sized})
             problem = _problem(run.calls)

@@ -1097,15 +1097,19 @@ def ids_of(case: Case) -> dict[str, Any] | None:
 
 
 def sized_from_ids(
-    ids: Mapping[str, Any] | None, message: str, size: int | None = None
+    ids: Mapping[str, Any] | None,
+    message: str,
+    size: int | None = None,
+    least: int = 1,
 ) -> dict[str, Field] | None:
     """The fields of ``implement.raised_sized``: an error of a position off the end
     of a tensor with fewer slots than the count, as many as the largest id or as the
     distinct ids (a width of ``labels.max()``, a count of ``len(ids.unique())``):
     ids are slot numbers, so the largest needs the largest + 1 slots, and an absent
     id still has its slot. ``size`` is the written tensor's size along the dim, where
-    the words give none (``NO_SIZE_GIVEN``); exercises.mjs's sizedFromIds is its
-    twin."""
+    the words give none (``NO_SIZE_GIVEN``); ``least`` the fewest slots told (0:
+    ``labels.max()`` of labels all 0 follows the ids too). exercises.mjs's
+    sizedFromIds is its twin."""
     if ids is None:
         return None
     position = along = None
@@ -1124,7 +1128,7 @@ def sized_from_ids(
             return None
     if along is not None and along != ids["dim"]:
         return None  # a coordinate off another axis than the ids': another mistake
-    if size is None or size >= ids["full"] or size < 1:
+    if size is None or size >= ids["full"] or size < least:
         return None
     if position is not None and 0 <= position < size:
         return None
@@ -1140,7 +1144,11 @@ def sized_from_ids(
     return {
         "slots": f"{size} slot" if size == 1 else f"{size} slots",
         "dim": str(ids["dim"]),
-        "which": phrase(which, index=str(ids["index"]), top=str(top)),
+        "which": (
+            phrase(which, index=str(ids["index"]))
+            if which == "sized.distinct"
+            else phrase(which, index=str(ids["index"]), top=str(top))
+        ),
         "top": str(top),
         "need": str(top + 1),
         "index": str(ids["index"]),

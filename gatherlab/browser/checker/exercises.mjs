@@ -1033,7 +1033,7 @@ function writtenSize(failed) {
   return shape[(failed.dim + shape.length) % shape.length];
 }
 
-function sizedFromIds(ids, error) {
+function sizedFromIds(ids, error, least = 1) {
   if (!ids) return null;
   const message = error.message ?? "";
   let [position, along, size] = [null, null, writtenSize(error.failed)];
@@ -1048,7 +1048,7 @@ function sizedFromIds(ids, error) {
     else if (!message.includes(NO_SIZE_GIVEN)) return null;
   }
   if (along !== null && along !== ids.dim) return null;
-  if (size === null || size >= ids.full || size < 1) return null;
+  if (size === null || size >= ids.full || size < least) return null;
   if (position !== null && position >= 0 && position < size) return null;
   const [largest, counted] = [size === ids.top, size === ids.distinct];
   if (!largest && !counted) return null;
@@ -1056,7 +1056,13 @@ function sizedFromIds(ids, error) {
   return {
     slots: size === 1 ? "1 slot" : `${size} slots`,
     dim: String(ids.dim),
-    which: { template: which, fields: { index: String(ids.index), top: String(ids.top) } },
+    which: {
+      template: which,
+      fields:
+        which === "sized.distinct"
+          ? { index: String(ids.index) }
+          : { index: String(ids.index), top: String(ids.top) },
+    },
     top: String(ids.top),
     need: String(ids.top + 1),
     index: String(ids.index),
@@ -1118,7 +1124,11 @@ function fallback(payload, mine, at = -1) {
     if (got.error.call && got.error.divided && FLOAT_INDEX.test(got.error.message))
       return v("implement.raised_float_division", { error: got.error.type, call: got.error.call });
     // writes.sized_from_ids: a tensor sized from the ids where the count was due
-    const sized = sizedFromIds(testCase.ids, got.error);
+    // on every valid case that raised, as implement._sized_on_every_case asks
+    const sized =
+      payload.cases.every(
+        (c, i) => !mine[i]?.error || c.expected?.error || sizedFromIds(c.ids, mine[i].error, 0),
+      ) && sizedFromIds(testCase.ids, got.error);
     if (sized) return v("implement.raised_sized", { error: got.error.type, ...sized });
     if (got.error.call) {
       // the rule the call broke, as implement.py words it
