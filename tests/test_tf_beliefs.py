@@ -135,7 +135,8 @@ def test_the_first_step_names_the_missing_op_in_the_notebook_and_on_the_page() -
         {k: payload(EXERCISES[k]) for k in ANSWERS},
     )
     for exercise_id, message in said.items():
-        assert page[exercise_id]["wrong"]["mistake"] == message.replace("`", "")
+        mistake = page[exercise_id]["wrong"]["mistake"]
+        assert mistake.replace("`", "") == message.replace("`", "")
 
 
 # ------------------------------------------ Python numbers converted without a dtype
@@ -230,7 +231,8 @@ def test_the_page_names_the_conversion_as_the_notebook_does() -> None:
         {k: payload(EXERCISES[k]) for k in PAGE_NUMBERS},
     )
     for exercise_id, message in said.items():
-        assert page[exercise_id]["wrong"]["mistake"] == message.replace("`", "")
+        mistake = page[exercise_id]["wrong"]["mistake"]
+        assert mistake.replace("`", "") == message.replace("`", "")
 
 
 # ------------------------------------------ NumPy-style advanced indexing in TensorFlow
@@ -303,4 +305,57 @@ def test_a_subscript_with_positions_on_a_tensorflow_tensor_is_named() -> None:
         {k: payload(EXERCISES[k]) for k in SUBSCRIPTS},
     )
     for exercise_id, message in said.items():
-        assert page[exercise_id]["wrong"]["mistake"] == message.replace("`", "")
+        mistake = page[exercise_id]["wrong"]["mistake"]
+        assert mistake.replace("`", "") == message.replace("`", "")
+
+
+# -------------------------------- a plain gather after moving the dim read to the front
+
+FRONT = {
+    "02.last_valid_step": (
+        "def answer(features, lengths):\n"
+        "    return features.transpose(0, 1)[lengths - 1]\n"
+    ),
+    "02.select_steps": (
+        "def answer(features, positions):\n"
+        "    return features.transpose(0, 1)[positions]\n"
+    ),
+    "02.tf_select_steps": (
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    return tf.gather(tf.transpose(features, [1, 0, 2]), positions)\n"
+    ),
+}
+
+
+def test_a_plain_gather_of_the_dim_moved_first_reads_every_position_in_every_row():
+    said = {}
+    for exercise_id, code in FRONT.items():
+        result = _judged(exercise_id, code)
+        assert result.verdict.misconception == "every-row-reads-every-position"
+        said[exercise_id] = result.message
+    assert "each index entry read a whole slice" in said["02.last_valid_step"]
+    assert "without batch_dims=1, tf.gather reads all of" in said["02.tf_select_steps"]
+    # the collected answer (riptutorial's 'indices only refer to the first dimension')
+    collected = _judged(
+        "02.last_valid_step",
+        "def answer(features, lengths):\n"
+        "    import tensorflow as tf\n"
+        "    steps_first = tf.transpose(tf.constant(features.numpy()), [1, 0, 2])\n"
+        "    last = tf.gather(steps_first, tf.constant(lengths.numpy()) - 1)\n"
+        "    return torch.from_numpy(last.numpy())\n",
+    )
+    assert collected.verdict.misconception == "every-row-reads-every-position"
+    # what it says: out[j, b] is row b read at sequence j's position
+    x = np.arange(24.0).reshape(2, 3, 4)
+    last = np.array([2, 0])
+    moved = tf.gather(tf.transpose(x, [1, 0, 2]), last).numpy()
+    assert moved.shape == (2, 2, 4)
+    assert np.array_equal(moved[1, 0], x[0, last[1]])
+    page = node_judges(
+        {k: {"wrong": code} for k, code in FRONT.items()},
+        {k: payload(EXERCISES[k]) for k in FRONT},
+    )
+    for exercise_id, message in said.items():
+        mistake = page[exercise_id]["wrong"]["mistake"]
+        assert mistake.replace("`", "") == message.replace("`", "")

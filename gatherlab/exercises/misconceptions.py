@@ -465,10 +465,11 @@ def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, F
     assert case.call is not None
     dim = _axis(case.call)
     positions = shared_positions(to_numpy(case.call.index), dim)
-    read = positions.reshape(-1) if key == "flat" else positions
+    flat = key.startswith("flat")
+    read = positions.reshape(-1) if flat else positions
     fields: dict[str, Field] = {
         "input": case.call.input_name,
-        "count": str(int(positions.size if key == "flat" else positions.shape[-1])),
+        "count": str(int(positions.size if flat else positions.shape[-1])),
         "read": str(read.tolist()),
         "shape": _shape(outcome),
         "dim": str(dim),
@@ -506,6 +507,14 @@ def _every_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
     found = {"flat": np.take(source, positions.reshape(-1), axis=dim)}
     if positions.ndim > 1:
         found["kept"] = np.take(source, positions, axis=dim)
+    if dim > 0:
+        # the dim read moved to the front first (tf.gather(tf.transpose(x), idx),
+        # x.transpose(0, 1)[idx]): the index's dims come first, then every other dim
+        for key, value in list(found.items()):
+            read = positions.reshape(-1) if key == "flat" else positions
+            found[f"{key}_front"] = np.moveaxis(
+                value, tuple(range(dim, dim + read.ndim)), tuple(range(read.ndim))
+            )
     return found
 
 
