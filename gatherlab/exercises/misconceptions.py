@@ -507,9 +507,10 @@ def _every_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
     found = {"flat": np.take(source, positions.reshape(-1), axis=dim)}
     if positions.ndim > 1:
         found["kept"] = np.take(source, positions, axis=dim)
-    if dim > 0:
+    if dim > 0 and source.ndim > 2:
         # the dim read moved to the front first (tf.gather(tf.transpose(x), idx),
         # x.transpose(0, 1)[idx]): the index's dims come first, then every other dim
+        # (on a 2-D input that is index-broadcast's outcome, x[rows, idx[:, None]])
         for key, value in list(found.items()):
             read = positions.reshape(-1) if key == "flat" else positions
             found[f"{key}_front"] = np.moveaxis(
