@@ -406,8 +406,9 @@ def test_the_old_same_size_rule_is_told_the_call_is_valid():
         return EXERCISES["01.gather_loop"].solution(input, dim, index)
 
     text = message("01.gather_loop", strict_loop)
-    assert "your function raises where the index is smaller than the input" in text
-    assert "index.size(d) <= input.size(d), not equal sizes" in text
+    assert "your function raises on a smaller index" in text
+    assert "off dim, gather needs only index.size(d) <= input.size(d)" in text
+    assert "Equal sizes are not the rule" in text
 
 
 def test_a_beam_major_layout_is_named():

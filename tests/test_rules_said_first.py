@@ -227,3 +227,39 @@ def test_index_select_written_with_gather_is_told_gathers_shape_rule():
         "On the visible example, gather returns one value per index entry, in the "
         "index's shape: your result has shape (1, 2), not (2, 2)."
     )
+
+
+def test_a_check_of_equal_sizes_off_dim_is_told_the_rule_first():
+    # every dim compared, dim included (my variant of ONNX's equal-size check)
+    def equal_shapes(input, dim, index):
+        if tuple(index.shape) != tuple(input.shape):
+            raise ValueError("index must have the input's shape")
+        return EXERCISES["01.gather_loop"].solution(input, dim, index)
+
+    words, named = first_step("01.gather_loop", equal_shapes)
+    assert named == "same-size-rule"
+    assert "off dim, gather needs only index.size(d) <= input.size(d)" in words
+    x = torch.arange(6).reshape(2, 3)
+    assert x.gather(1, torch.tensor([[2]])).tolist() == [[2]]  # smaller: valid
+
+
+def test_a_fixs_index_with_every_position_in_every_row_is_told_so():
+    names = fix_names(EXERCISES["04.fix_label_axis"])
+    targets = names["targets"]
+    # repeat in place of expand: each row holds all the targets
+    words, named = first_step("04.fix_label_axis", targets.repeat(len(targets), 1))
+    assert named == "every-row-reads-every-position"
+    read = str(targets.tolist())
+    assert (
+        f"each row of your index holds all of {read}, so every row reads all" in words
+    )
+    assert "gather reads one element per index entry, so row i needs only its own" in (
+        words
+    )
+    # the same in take_along_dim's fix: its own op named
+    labels = fix_names(EXERCISES["03.fix_label_probabilities"])["labels"]
+    words, named = first_step(
+        "03.fix_label_probabilities", labels.long().expand(len(labels), -1)
+    )
+    assert named == "every-row-reads-every-position"
+    assert "take_along_dim reads one element per index entry" in words

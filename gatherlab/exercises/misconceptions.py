@@ -476,12 +476,16 @@ def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, F
         "positions": case.positions,
         # the slice that reads every position along dim: x[idx] on dim 0
         "slice": ":, " * dim + case.positions,
+        "op": case.call.op,
     }
     # the op that reads every position in every row, in the exercise's framework:
     # tf.gather with an axis and no batch_dims, or torch's x[:, idx] and index_select
     how = (
         "every_row.tensorflow" if case.framework == "tensorflow" else "every_row.torch"
     )
+    if case.index_answer and case.framework == "torch":
+        # a fix's answer is the index: its rows hold every position (expanded)
+        how = "every_row.fix"
     fields["how"] = picked(how, fields)
     fields["own"] = picked(f"{how}_own", fields)
     fields["pairing"] = picked(f"{how}_pairing", fields)
