@@ -326,3 +326,34 @@ def test_a_lost_write_is_told_where_it_went(exercise_id, answer, where):
     assert result.verdict.misconception == "write-lost"
     assert where in result.message
     assert ("went into a copy" in result.message) == ("tensor index" in where)
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "code"),
+    [
+        # the inverse permutation written through a tensor index with an in-place op
+        (
+            "06.fix_write_as_read",
+            "fixed_index = torch.zeros_like(destination)\n"
+            "fixed_index[destination].copy_(torch.arange(len(destination)))\n",
+        ),
+        # our own: one label per row filled into a column through a tensor index
+        (
+            "04.fix_label_axis",
+            "fixed_index = torch.zeros(len(targets), 1, dtype=torch.int64)\n"
+            "fixed_index[torch.arange(len(targets))].add_(targets.unsqueeze(1))\n",
+        ),
+    ],
+)
+def test_an_index_no_write_reached_is_told_so(exercise_id, code):
+    from gatherlab.exercises.page import fix_names
+
+    names = {"torch": torch, **fix_names(EXERCISES[exercise_id])}
+    exec(code, names)
+    result = check(exercise_id, names["fixed_index"])
+    assert result.verdict.template == "fix.index_all_zeros"
+    assert "holds only 0s: no write reached it" in result.message
+    # the fact: an in-place op on x[idx] with a tensor index changes a copy
+    x = torch.zeros(3, dtype=torch.int64)
+    x[torch.tensor([0, 2])].add_(5)
+    assert x.tolist() == [0, 0, 0]

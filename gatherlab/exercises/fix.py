@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-from gatherlab._arrays import entry, like, to_numpy
+from gatherlab._arrays import entry, framework_of, like, to_numpy
 from gatherlab.errors import short_error
 from gatherlab.exercises import strategies
 from gatherlab.exercises.base import Exercise
@@ -170,6 +170,8 @@ class Fix(Exercise):
         found = explain(self.search, [to_numpy(got)], FIX_VOICE)
         if found is not None:
             return judged(self.id, found)
+        if self.part == "index" and _only_zeros(answer, self.reference_answer):
+            return failed(self.id, "fix.index_all_zeros", name=self.answer_name)
         if difference.where is None:
             return judged(self.id, self._expand_advice(answer, difference))
         hint = (
@@ -302,3 +304,12 @@ class Fix(Exercise):
 
 def _same(answer: Any, right: Any) -> bool:
     return differences(right, answer, strict=True) is None
+
+
+def _only_zeros(answer: Any, reference: Any) -> bool:
+    """An index of several entries, all 0, where the right one is not: the zeros a
+    buffer was made of, which no write reached (exercises.mjs's onlyZeros alike)."""
+    values = to_numpy(answer) if framework_of(answer) is not None else None
+    if values is None or values.size < 2 or values.dtype.kind not in "iu":
+        return False
+    return not values.any() and bool(to_numpy(reference).any())

@@ -343,6 +343,8 @@ PAGE_TEMPLATES = {
     ),
     "fix": (
         *CODE_TEMPLATES,
+        # an index of 0s only, which no write reached (onlyZeros)
+        "fix.index_all_zeros",
         "fix.wrong_value_yours_read",
         "fix.still_broken_rule",
         "fix.still_broken_rule_hint",

@@ -397,6 +397,16 @@ IDIOMS = {
         "    index = positions.unsqueeze(-1).repeat(-1, -1, features.shape[2])\n"
         "    return torch.gather(features, 1, index)\n",
     ],
+    # an index built by writing into zeros through a tensor index: the write reaches a
+    # copy and the index stays 0s (fix.index_all_zeros); an assignment reaches it
+    "06.fix_write_as_read": [
+        "fixed_index = torch.zeros_like(destination)\n"
+        "fixed_index[destination].copy_(torch.arange(len(destination)))\n",
+        "fixed_index = torch.zeros(len(destination), dtype=torch.int64)\n"
+        "fixed_index[destination].add_(torch.arange(len(destination)))\n",
+        "fixed_index = torch.zeros_like(destination)\n"
+        "fixed_index[destination] = torch.arange(len(destination))\n",
+    ],
     "01.fix_missing_axis": [
         "fixed_index: torch.Tensor = labels.unsqueeze(1)\nprint(fixed_index)\n",
         "fixed_index = [[2], [1], [0]]\n",

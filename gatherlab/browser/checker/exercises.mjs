@@ -372,6 +372,7 @@ function outputsOf(payload, answer) {
         const why = payload.call.part === "index" ? floatPositions(payload, inputs, value) : null;
         if (why) return { verdict: why };
         results.push(fixedCall(payload, inputs, value));
+        /** @type {any} */ (results).answered ??= value; // the fix's part, as written
       } else results.push(outputOf(value));
       floats.push(FLOAT_DEFAULTS.calls);
     } catch (error) {
@@ -771,8 +772,19 @@ function judged(payload, answer) {
       fields: { case: cases[failing].name },
       misconception: null,
     };
+  if (payload.kind === "fix" && payload.call.part === "index" && onlyZeros(mine.answered, payload))
+    return v("fix.index_all_zeros", { name: payload.call.answer });
   const repaired = payload.kind === "implement" && repairedStep(payload, answer, mine);
   return repaired || fallback(payload, mine);
+}
+
+// fix._only_zeros: an index of several entries, all 0, where the right one is not: the
+// zeros a buffer was made of, which no write reached
+function onlyZeros(value, payload) {
+  if (value?.t !== "tensor" || value.data.length < 2 || isFloat(value.dtype)) return false;
+  if (value.dtype === "bool") return false;
+  const zero = (data) => data.every((x) => Number(x) === 0);
+  return zero(value.data) && !zero(fromPayload(payload.reference).data);
 }
 
 // implement._lost_where: a write lost is told where it went: an out-of-place op's
