@@ -287,3 +287,46 @@ def test_the_default_include_self_is_named_in_the_first_step():
         "Not quite: scatter_reduce's default include_self=True reduces the old value "
         "in: out[0] is the max of old 5 and written 1, 3: 5."
     )
+
+
+# --- the error table: index_fill_'s one number, scatter_reduce's own output ----------
+
+
+def test_index_fill_with_one_value_per_label_is_told_it_fills_whole_slices():
+    def per_label(losses, labels, classes):  # our own: 1-D, a value per label
+        return torch.zeros(classes, dtype=losses.dtype).index_fill_(0, labels, losses)
+
+    result = check("06.class_loss_sums", per_label)
+    assert result.message.endswith(
+        "index_fill_ takes one number and fills whole slices: each index entry "
+        "selects a whole slice along dim (for dim 1, that column in every row), never "
+        "one entry per index entry; value must be a number or a 0-d tensor, and yours "
+        "has 1 dims."
+    )
+    # the fact: one number fills every row's column at each listed index
+    rows = torch.zeros(2, 3, dtype=torch.int64).index_fill_(1, torch.tensor([2, 0]), 1)
+    assert rows.tolist() == [[1, 0, 1], [1, 0, 1]]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "values.scatter_reduce(0, segments, reduce='mean')",
+        "torch.scatter_reduce(values, 0, segments, 'mean')",
+    ],
+)
+def test_scatter_reduce_believed_to_build_its_own_output_is_named(code):
+    def answer(values, segments, count):
+        return eval(code, {"torch": torch, "values": values, "segments": segments})
+
+    result = check("06.segment_means", answer)
+    assert (
+        "scatter_reduce writes src into input (x in x.scatter_reduce) and keeps "
+        "input's shape: it builds no output of its own" in result.message
+    )
+    assert result.fix.startswith("Make the output yourself and write into it:")
+    # the fact: the op keeps its input's shape
+    out = torch.zeros(4).scatter_reduce(
+        0, torch.tensor([2]), torch.tensor([1.0]), "sum"
+    )
+    assert out.shape == (4,)

@@ -1473,6 +1473,13 @@ export default {
     },
     {
      "library": "torch",
+     "re": "(?<op>index_fill_?) only supports a 0-dimensional value tensor, but got tensor with (?<src_rank>\\d+) dimension",
+     "fields": {
+      "fills_slices": "yes"
+     }
+    },
+    {
+     "library": "torch",
      "re": "(?<op>index_fill_?|masked_fill_?) only supports a 0-dimensional value tensor, but got tensor with (?<src_rank>\\d+) dimension"
     },
     {
@@ -1499,6 +1506,13 @@ export default {
     },
     {
      "needs": [
+      "src_rank",
+      "fills_slices"
+     ],
+     "text": "{op} takes one number and fills whole slices: each index entry selects a whole slice along dim (for dim 1, that column in every row), never one entry per index entry; value must be a number or a 0-d tensor, and yours has {src_rank} dims."
+    },
+    {
+     "needs": [
       "src_rank"
      ],
      "text": "{op} writes one value everywhere it selects (index_fill_ fills the whole slice at each index entry, not one entry per index entry): value must be a number or a 0-d tensor, and yours has {src_rank} dims."
@@ -1522,6 +1536,13 @@ export default {
       "count"
      ],
      "text": "Give source one slice per index entry (source.expand(len(index)) for a 1-D x), or write one number everywhere with x.index_fill_(dim, index, v)."
+    },
+    {
+     "needs": [
+      "src_rank",
+      "fills_slices"
+     ],
+     "text": "For one value per index entry, write with scatter_ (an index with x's number of dims: x.scatter_(1, labels.unsqueeze(1), 1) gives one per row) or with index_put_ / index_add_ (a source with one slice per index entry); index_fill_ takes one number (value.item())."
     },
     {
      "needs": [
@@ -2400,6 +2421,14 @@ export default {
    "patterns": [
     {
      "library": "torch",
+     "re": "(?<op>scatter_reduce_?)\\(\\): argument 'src' \\(position (?<position>\\d+)\\) must be Tensor, not str",
+     "fields": {
+      "builds_output": "yes",
+      "argument": "src"
+     }
+    },
+    {
+     "library": "torch",
      "re": "(?<op>\\w+)\\(\\): argument '(?<argument>\\w+)' \\(position (?<position>\\d+)\\) must be (?<expected>[\\w. ]+?), (?:not|but got) (?<got>[\\w.]+)"
     },
     {
@@ -2421,6 +2450,15 @@ export default {
      "re": "(?<op>\\w+)\\(\\) got an unexpected keyword argument '(?<argument>\\w+)'",
      "fields": {
       "keyword": "yes"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "(?<op>scatter_reduce_?)\\(\\) missing (?<count>\\d+) required positional arguments?: \"src\"",
+     "fields": {
+      "missing": "yes",
+      "builds_output": "yes",
+      "argument": "src"
      }
     },
     {
@@ -2447,6 +2485,12 @@ export default {
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "builds_output"
+     ],
+     "text": "{op} writes src into input (x in x.scatter_reduce) and keeps input's shape: it builds no output of its own, as torch 1.11's prototype with output_size or torch_scatter's scatter(src, index) did. It is called as {signature}."
+    },
     {
      "needs": [
       "number_arg",
@@ -2606,6 +2650,12 @@ export default {
     "The arguments do not match the op's signature."
    ],
    "fix": [
+    {
+     "needs": [
+      "builds_output"
+     ],
+     "text": "Make the output yourself and write into it: torch.zeros(n, dtype=values.dtype).scatter_reduce(0, index, values, \"mean\", include_self=False), n the number of slots."
+    },
     {
      "needs": [
       "tf_keyword"
