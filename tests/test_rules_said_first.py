@@ -263,3 +263,22 @@ def test_a_fixs_index_with_every_position_in_every_row_is_told_so():
     )
     assert named == "every-row-reads-every-position"
     assert "take_along_dim reads one element per index entry" in words
+
+
+def test_entries_grouped_by_a_tiled_count_are_told_each_group_is_together():
+    names = fix_names(EXERCISES["02.fix_beam_rows"])
+    flat_index, beam = names["flat_index"], names["beam"]
+    rows = flat_index.shape[0]
+    batch = rows // beam
+    # the group of entry p taken as p % batch (my variant: a remainder, no repeat)
+    member = torch.arange(rows) % batch
+    words, named = first_step("02.fix_beam_rows", flat_index + (member * beam)[:, None])
+    assert named == "other-group-layout"
+    assert words == (
+        f"The call runs now, but your call's result is what entry p in group p % "
+        f"{batch} gives (as `.repeat` tiles groups), where states keeps each group "
+        f"together: entry p is in group p // {beam}."
+    )
+    assert torch.equal(torch.arange(batch).repeat(beam), member)
+    grouped = torch.arange(batch).repeat_interleave(beam)
+    assert torch.equal(grouped, torch.arange(rows) // beam)

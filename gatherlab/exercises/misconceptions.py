@@ -1105,10 +1105,34 @@ def _missing_offset(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {key: _regrouped(case, local) for key, _, local, _ in _grouped(case)}
 
 
-def _layout_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _layout_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     extent = to_numpy(case.call.input).shape[_axis(case.call)]
-    return {**_offset_words(case, key, outcome), "groups": str(extent // key[1])}
+    words: dict[str, Field] = {
+        **_offset_words(case, key, outcome),
+        "groups": str(extent // key[1]),
+    }
+    along, size = key[:2]
+    groups = extent // size
+    count = to_numpy(case.call.index).shape[along]
+    if len(key) > 2 and key[2] == "tiled":
+        words["said"] = phrase(
+            "group_layout.tiled",
+            groups=str(groups),
+            size=str(size),
+            input=case.call.input_name,
+            count=str(count),
+            tiled=str([p % groups for p in range(count)]),
+            grouped=str([p // size for p in range(count)]),
+        )
+    else:
+        words["said"] = phrase(
+            "group_layout.rows",
+            groups=str(groups),
+            size=str(size),
+            input=case.call.input_name,
+        )
+    return words
 
 
 @misconception("other-group-layout", "call", _layout_words)
@@ -1123,6 +1147,10 @@ def _other_layout(case: Case, base: Any) -> Mapping[Any, Outcome]:
         # p % groups (row p = k * groups + g), as the rows it reads are
         coordinate = np.indices(local.shape)[key[0]]
         found[(*key, "rows")] = _regrouped(case, local * groups + coordinate % groups)
+        # the rows' layout right, the entries' groups tiled (p % groups, as
+        # torch.arange(groups).repeat(size) gives them) where they are p // size
+        tiled = local + (coordinate % groups) * key[1]
+        found[(*key, "tiled")] = _regrouped(case, tiled)
     return found
 
 
