@@ -209,3 +209,33 @@ def test_a_gather_nd_prediction_of_another_shape_or_value_is_told_its_rule():
         "out[1] should be 11, but you wrote 12: tf.gather_nd reads each row of "
         "indices as one coordinate, in params' axis order, and returns the value there."
     )
+
+
+def test_take_read_with_rows_of_the_row_count_is_a_stride_belief():
+    # mine: position 7 of the 4 x 5 grid read as row 7 // 4, column 7 % 4 (23)
+    result = EXERCISES["03.predict_flat_positions"].check([[41, 10], [44, 23]])
+    assert result.verdict.misconception == "flat-stride"
+    assert "yours steps to the next row every 4 positions, the number of rows" in (
+        result.message
+    )
+    assert result.fix.startswith(
+        "Flat position 13 is row 2, column 3, not row 3, column 1, where rows of 4 "
+        "entries put it."
+    )
+
+
+def test_batch_numbers_laid_along_the_columns_are_told_the_pairs_are_wrong():
+    tf = pytest.importorskip("tensorflow")
+
+    def xy_grid(features, positions):  # mine: the grid from tf.meshgrid's 'xy' order
+        batch, picks = positions.shape
+        rows = tf.transpose(tf.meshgrid(tf.range(batch), tf.range(picks))[0])
+        rows = tf.cast(tf.transpose(rows), positions.dtype)
+        return tf.gather_nd(features, tf.stack([rows, positions], axis=-1))
+
+    result = EXERCISES["02.tf_gather_nd_pairs"].check(xy_grid)
+    assert result.verdict.misconception == "nd-coordinates-first-axis"
+    assert "yours pairs j with it, as tf.meshgrid's default indexing='xy' does" in (
+        result.message
+    )
+    assert "tf.meshgrid(..., indexing='ij')" in result.fix

@@ -218,11 +218,12 @@ choose(
     },
     right="C",
     why={
-        "A": "that is a CPU tensor; on CUDA the launch returns before the kernel "
-        "runs, so nothing can raise yet, and even with CUDA_LAUNCH_BLOCKING=1, "
-        "which moves the error to the call, it is the device-side assert",
-        "B": "that is TensorFlow on a GPU; PyTorch's CUDA gather kernel asserts, it "
-        "does not write a value silently",
+        "A": "that is the CPU's check; on CUDA the launch returns before the kernel "
+        "runs, and the next call that waits for the GPU reports its device-side "
+        "assert",
+        "B": "silent zeros are TensorFlow's GPU gather; PyTorch's CUDA gather kernel "
+        "asserts, it does not write a value: the next call that waits for the GPU "
+        "reports the assert",
         "C": "the launch is asynchronous, so the kernel's assert is reported at the "
         "next synchronising call, possibly far from the gather, and it leaves the "
         "CUDA context unusable: restart, then find the position on the CPU",
@@ -250,8 +251,9 @@ choose(
         "B": "gather never moves a tensor to another device: input and index must "
         "already be on the same one, and the call raises a RuntimeError that names "
         "both devices (cuda:0 and cpu); move the index with index.to(x.device)",
-        "C": "a device-side assert comes from a kernel that ran; this call never "
-        "starts one, because the devices are checked first",
+        "C": "a device-side assert comes from a kernel that ran; the devices are "
+        "checked on the host first, so the call itself raises a RuntimeError naming "
+        "both (cuda:0 and cpu)",
         "D": "the op never runs: torch checks that input and index share a device "
         "before any kernel starts, and raises a RuntimeError naming both (cuda:0 "
         "and cpu); a result would live on its input's device",

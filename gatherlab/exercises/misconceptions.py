@@ -1010,6 +1010,8 @@ def _batch_one_coordinate(case: Case) -> Outcome | None:
 
 def _nd_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
+    if key == "xy":
+        return {"said": phrase("nd_axis.xy", positions=case.positions)}
     if key == "batch-dims":
         found = _batch_positions(case)
         assert found is not None
@@ -1032,6 +1034,21 @@ def _nd_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     return {"said": phrase("nd_axis.first", **first)}
 
 
+def _xy_rows(source: np.ndarray, right: np.ndarray) -> dict[str, Outcome]:
+    """(batch, position) pairs whose batch numbers vary along the index's second
+    axis, as tf.meshgrid's default indexing='xy' lays them (its first output has
+    shape (picks, batch)): rows[b, j] = j, and tf.stack refuses it where picks and
+    batch differ (``xy``)."""
+    if right.ndim != 3 or right.shape[-1] != 2:
+        return {}
+    batch, picks = right.shape[:2]
+    if batch != picks:
+        return {"xy": Raised("InvalidArgumentError")}
+    pairs = right.copy()
+    pairs[..., 0] = np.arange(picks)[None, :]
+    return {"xy": gather_nd(source, pairs)}
+
+
 @misconception("nd-coordinates-first-axis", "call", _nd_axis_words)
 def _nd_first_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """tf.gather_nd's coordinates read along another axis of the index than its
@@ -1047,6 +1064,7 @@ def _nd_first_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if coordinates is not None:
         source, right = coordinates
         found["axis-0"] = gather_nd(source, np.moveaxis(right, -1, 0))
+        found.update(_xy_rows(source, right))
     one = _batch_one_coordinate(case)
     if one is not None:
         found["batch-dims"] = one
@@ -1235,8 +1253,9 @@ def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     source = to_numpy(case.call.input)
     rows, columns = source.shape
-    flat = to_numpy(case.call.index).reshape(-1) % source.size
-    wrong = _strided(flat, rows, columns)[key]
+    raw = to_numpy(case.call.index).reshape(-1)
+    flat = raw % source.size
+    wrong = _strided(flat, rows, columns, raw < 0)[key]
     at = int(np.argmax(wrong != flat))
     row, column = divmod(int(flat[at]), columns)
     name, pairs = case.call.input_name, case.positions
@@ -1249,6 +1268,15 @@ def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
             **numbers,
             your_row=str(down % rows),
             your_column=str(down // rows),
+        )
+    elif key == "read-rows":  # a row of `rows` entries
+        read = int(flat[at])
+        place = phrase(
+            "stride.place_read_rows",
+            **numbers,
+            rows=str(rows),
+            your_row=str(read // rows),
+            your_column=str(read % rows),
         )
     else:  # the learner's flat position for (row, column)
         place = phrase("stride.place", **numbers, yours_at=str(int(wrong[at])))
@@ -1267,8 +1295,14 @@ def _stride_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     }
 
 
-def _strided(flat: np.ndarray, rows: int, columns: int) -> dict[str, np.ndarray]:
+def _strided(
+    flat: np.ndarray, rows: int, columns: int, negative: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """The flat positions each stride belief makes of ``flat`` (``negative``: where
+    the position was written counting from the end, which the reading beliefs keep
+    reading so, as take does)."""
     row, column = np.divmod(flat, columns)
+    kept = np.zeros(flat.shape, bool) if negative is None else negative
     return {
         "rows": row * rows + column,  # the row times the number of rows
         "column-major": column * rows + row,  # counted column by column
@@ -1276,6 +1310,8 @@ def _strided(flat: np.ndarray, rows: int, columns: int) -> dict[str, np.ndarray]
         "product": row * column,  # the row times the column: no stride at all
         # each flat position read counting down the columns (column-major order)
         "read-column-major": (flat % rows) * columns + flat // rows,
+        # each flat position read row by row with a row of `rows` entries
+        "read-rows": np.where(kept, flat, (flat // rows) * columns + flat % rows),
     }
 
 
@@ -1293,7 +1329,8 @@ def _flat_stride(case: Case, base: Any) -> Mapping[Any, Outcome]:
     index = to_numpy(call.index)
     flat = index.reshape(-1) % source.size
     found: dict[Any, Outcome] = {}
-    for key, wrong in _strided(flat, rows, columns).items():
+    negative = index.reshape(-1) < 0
+    for key, wrong in _strided(flat, rows, columns, negative).items():
         variant = _torch(wrong.reshape(index.shape).astype(np.int64))
         outcome = run(call.with_part("index", variant), case.finish)
         if isinstance(outcome, Raised):  # off the end: the same index is evidence
