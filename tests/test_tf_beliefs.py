@@ -359,3 +359,93 @@ def test_a_plain_gather_of_the_dim_moved_first_reads_every_position_in_every_row
     for exercise_id, message in said.items():
         mistake = page[exercise_id]["wrong"]["mistake"]
         assert mistake.replace("`", "") == message.replace("`", "")
+
+
+# ------------------------------------------------- meshgrid's "xy" grid taken as "ij"
+
+MESHGRIDS = {
+    "02.tf_gather_nd_pairs": (
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    b, p = positions.shape\n"
+        "    rows, _ = tf.meshgrid(tf.range(b, dtype=positions.dtype),\n"
+        "                          tf.range(p, dtype=positions.dtype))\n"
+        "    return tf.gather_nd(features, tf.stack([rows, positions], axis=-1))\n",
+        "tf.meshgrid defaults to indexing='xy' in your function",
+    ),
+    "02.tf_select_steps": (
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    grids = tf.meshgrid(tf.range(positions.shape[0], dtype=positions.dtype),\n"
+        "                        tf.range(positions.shape[1], dtype=positions.dtype))\n"
+        "    pairs = tf.stack([grids[0], positions], axis=-1)\n"
+        "    return tf.gather_nd(features, pairs)\n",
+        "tf.meshgrid defaults to indexing='xy' in your function",
+    ),
+    # torch's twin: "xy" asked for, believed to give (batch, picks)
+    "02.select_steps": (
+        "def answer(features, positions):\n"
+        "    b, p = positions.shape\n"
+        "    r, _ = torch.meshgrid(torch.arange(b), torch.arange(p), indexing='xy')\n"
+        "    return features[r, positions]\n",
+        "torch.meshgrid was given indexing='xy' in your function",
+    ),
+}
+
+
+def test_tensorflow_and_numpy_meshgrids_are_xy_by_default_as_said() -> None:
+    rows, _ = tf.meshgrid(tf.range(2), tf.range(3))
+    assert rows.shape == (3, 2) and rows.numpy().tolist() == [[0, 1]] * 3
+    rows_ij, _ = tf.meshgrid(tf.range(2), tf.range(3), indexing="ij")
+    assert rows_ij.numpy().tolist() == [[0, 0, 0], [1, 1, 1]]
+    assert np.meshgrid(np.arange(2), np.arange(3))[0].shape == (3, 2)
+    grid = torch.meshgrid(torch.arange(2), torch.arange(3), indexing="xy")[0]
+    assert grid.shape == (3, 2)
+
+
+def test_a_grid_built_in_xy_mode_is_named_in_the_notebook_and_on_the_page() -> None:
+    said = {}
+    for exercise_id, (code, words) in MESHGRIDS.items():
+        result = _judged(exercise_id, code)
+        assert result.verdict.template == "implement.meshgrid_xy", result.message
+        assert words in result.message
+        said[exercise_id] = result.message
+    # the collected answers (fourier-neural-operator-flax#1, tensorflow#9740's belief)
+    collected = (
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    shape = tf.shape(positions, out_type=positions.dtype)\n"
+        "    rows, _ = tf.meshgrid(tf.range(shape[0]), tf.range(shape[1]))\n"
+        "    pairs = tf.stack([rows, positions], axis=-1)\n"
+        "    return tf.gather_nd(features, pairs)\n"
+    )
+    assert (
+        "tf.meshgrid defaults to indexing='xy'"
+        in _judged("02.tf_gather_nd_pairs", collected).message
+    )
+    # NumPy's default in a torch exercise
+    numpy_grid = _judged(
+        "02.select_steps",
+        "def answer(features, positions):\n"
+        "    import numpy as np\n"
+        "    rows, _ = np.meshgrid(np.arange(positions.shape[0]),\n"
+        "                          np.arange(positions.shape[1]))\n"
+        "    return features[torch.as_tensor(rows), positions]\n",
+    )
+    assert "np.meshgrid defaults to indexing='xy'" in numpy_grid.message
+    # "xy" and another mistake (positions off by one): not the grid alone
+    other = _judged(
+        "02.select_steps",
+        "def answer(features, positions):\n"
+        "    b, p = positions.shape\n"
+        "    r, _ = torch.meshgrid(torch.arange(b), torch.arange(p), indexing='xy')\n"
+        "    return features[r, positions - 1]\n",
+    )
+    assert other.verdict.template != "implement.meshgrid_xy"
+    page = node_judges(
+        {k: {"wrong": code} for k, (code, _) in MESHGRIDS.items()},
+        {k: payload(EXERCISES[k]) for k in MESHGRIDS},
+    )
+    for exercise_id, message in said.items():
+        mistake = page[exercise_id]["wrong"]["mistake"]
+        assert mistake.replace("`", "") == message.replace("`", "")

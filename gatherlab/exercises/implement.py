@@ -41,6 +41,7 @@ from gatherlab.exercises.patching import (
     filling_empty,
     forbidding,
     function,
+    meshgrids_as_ij,
     noting_divisions,
     noting_out_of_place,
     noting_python_numbers,
@@ -421,8 +422,10 @@ class Implement(Exercise):
                     or early
                 )
                 return judged(self.id, early, details)
-        found = self._named(runs) or (
-            self._unwritten(answer, case, run) if run.error is None else None
+        found = (
+            self._meshgrid_xy(answer, case)
+            or self._named(runs)
+            or (self._unwritten(answer, case, run) if run.error is None else None)
         )
         if run.error is not None:
             found = found or self._tf_subscript(answer, case)
@@ -482,6 +485,30 @@ class Implement(Exercise):
             "dtype": f"{call.split('.')[0]}.{expected}",
         }
         return Verdict(False, "differ.dtype_python_numbers", fields)
+
+    def _meshgrid_xy(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
+        """A grid built by a meshgrid in "xy" mode (tf.meshgrid's and np.meshgrid's
+        default), whose first output runs along the columns: where the answer passes
+        every case with each such meshgrid in "ij" mode, that mode is its one
+        mistake (``meshgrids_as_ij``; exercises.mjs's meshgridXY alike)."""
+        found: list[tuple[str, str]] = []
+        try:
+            with meshgrids_as_ij(found):  # first the case alone: is there one?
+                self._run(answer, case.args)
+                if not found:
+                    return None
+                runs = [self._run(answer, other.args) for other in self.all_cases]
+        except (ForbiddenOpError, NotImplementedError):
+            return None
+        if not all(
+            self._passes(k, other, run)
+            for k, (other, run) in enumerate(zip(self.all_cases, runs, strict=True))
+        ):
+            return None
+        call, how = found[0]
+        return verdict(
+            False, "implement.meshgrid_xy", case=case.name, call=call, how=how
+        )
 
     def _tf_subscript(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
         """An error a TensorFlow tensor's ``[]`` raised for a tensor of positions in

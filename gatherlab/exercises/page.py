@@ -338,6 +338,7 @@ PAGE_TEMPLATES = {
         "differ.dtype",
         "differ.dtype_python_numbers",
         "implement.tf_subscript",
+        "implement.meshgrid_xy",
         "differ.framework_torch",
         "differ.framework_tensorflow",
     ),

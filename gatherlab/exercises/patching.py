@@ -531,3 +531,36 @@ def noting_tf_subscripts(
         return getitem
 
     return _patched(names, noted)
+
+
+def meshgrids_as_ij(
+    found: list[tuple[str, str]],
+) -> contextlib.AbstractContextManager[None]:
+    """Run every meshgrid in "xy" mode (TensorFlow's and NumPy's default, torch's when
+    asked) in "ij" mode instead, noting each as (``tf.meshgrid``, how it got "xy"):
+    an answer that then passes built its grid transposed (exercises.mjs's
+    MESHGRID alike). TensorFlow's is patched only where it is imported already."""
+    import sys
+
+    names = ["numpy.meshgrid", "torch.meshgrid"]
+    if "tensorflow" in sys.modules:
+        names.append("tensorflow.meshgrid")
+
+    def swapped(name: str, original: Any) -> Callable[..., Any]:
+        library = name.split(".")[0]
+        shown = {"numpy": "np", "tensorflow": "tf"}.get(library, library) + ".meshgrid"
+
+        def meshgrid(*args: Any, **kwargs: Any) -> Any:
+            given = kwargs.get("indexing")
+            xy = given == "xy" or (given is None and library != "torch")
+            listed = library == "torch" and len(args) == 1
+            inputs = args[0] if listed and isinstance(args[0], (list, tuple)) else args
+            if xy and len(inputs) > 1:
+                how = "defaults to" if given is None else "was given"
+                found.append((shown, how))
+                kwargs = {**kwargs, "indexing": "ij"}
+            return original(*args, **kwargs)
+
+        return meshgrid
+
+    return _patched(names, swapped)

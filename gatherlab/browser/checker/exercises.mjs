@@ -32,7 +32,7 @@ import { strRepr } from "../interpreter/python.mjs";
 // and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
-let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS;
+let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, MESHGRID;
 let explain;
 
 export async function ready() {
@@ -45,6 +45,7 @@ export async function ready() {
     EMPTY_FILL,
     FLOAT_DEFAULTS,
     ForbiddenError,
+    MESHGRID,
     PyError,
     REPAIRING,
     TRUE_DIVISIONS,
@@ -329,6 +330,7 @@ const inputsOf = (testCase, lib = "torch") =>
 // written given the input's dtype).
 function codeOutputs(payload, answer, repair = false) {
   REPAIRING.on = repair;
+  MESHGRID.xy = []; // the meshgrids in "xy" mode of this run (meshgridXY)
   try {
     return outputsOf(payload, answer);
   } finally {
@@ -756,6 +758,8 @@ function judged(payload, answer) {
       });
     return payload.passed;
   }
+  const grid = payload.kind === "implement" && meshgridXY(payload, answer, mine);
+  if (grid) return grid;
   // the misconceptions in the order the cases list them: entry j of every case is one
   // candidate (an id may have several, its variants), which must match on every case
   const candidates = cases[0].misconceptions;
@@ -814,6 +818,30 @@ const OUT_OF_PLACE = new Set([
   "scatter",
   "scatter_add",
 ]);
+
+// implement._meshgrid_xy: a grid built by a meshgrid in "xy" mode (tf.meshgrid's
+// default) where the answer passes every case with each such meshgrid in "ij" mode
+function meshgridXY(payload, answer, mine) {
+  if (!MESHGRID.xy.length) return null; // the answer's run made none
+  MESHGRID.ij = true;
+  let again;
+  try {
+    again = codeOutputs(payload, answer).outputs;
+  } finally {
+    MESHGRID.ij = false;
+  }
+  const cases = payload.cases;
+  if (!MESHGRID.xy.length || !again || !cases.every((c, k) => equals(again[k], c.expected)))
+    return null;
+  const failing = cases.findIndex((c, k) => !equals(mine[k], c.expected));
+  const { call, how } = MESHGRID.xy[0];
+  return {
+    passed: false,
+    template: "implement.meshgrid_xy",
+    fields: { case: cases[failing].name, call, how },
+    misconception: null,
+  };
+}
 
 // implement._unwritten: a result right only because torch.empty's memory held zeros,
 // found by running the answer again with empty memory holding ones

@@ -30,6 +30,7 @@ import {
   filled,
   joinTensors,
   meshgrid,
+  meshgridMode,
   permute,
   reduce,
   repeatTensor,
@@ -500,7 +501,7 @@ TF.repeat = fn("tf.repeat", (g, kw) => {
 TF.meshgrid = fn("tf.meshgrid", (g, kw) => {
   const indexing = kw.find(([k]) => k === "indexing")?.[1];
   const tensors = g.map((v) => tfTensorArg(v));
-  const mode = indexing ? indexing.v : "xy";
+  const mode = meshgridMode("tf.meshgrid", indexing, tensors.length, "xy");
   if (mode !== "ij" && mode !== "xy")
     throw new PyError("ValueError", "indexing parameter must be either 'xy' or 'ij'");
   if (tensors.some((t) => t.shape.length > 1))

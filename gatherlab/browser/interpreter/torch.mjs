@@ -1303,6 +1303,16 @@ TORCH.full_like = fn("torch.full_like", (g, kw) => {
 });
 // torch.meshgrid(*tensors, indexing="ij"): each 0-d or 1-D tensor along its own dim of
 // the grid ("xy" swaps the first two), as a tuple of tensors.
+// Every meshgrid in "xy" mode since the checker last reset the list, as { call, how },
+// run in "ij" mode while `ij` is on (implement.py's meshgrids_as_ij; exercises.mjs's
+// meshgridXY): an answer that then passes built its grid transposed.
+export const MESHGRID = { ij: false, xy: [] };
+export function meshgridMode(call, indexing, count, fallback) {
+  const mode = indexing && indexing.t !== "none" ? indexing.v : fallback;
+  if (mode !== "xy" || count < 2) return mode;
+  MESHGRID.xy.push({ call, how: indexing && indexing.t !== "none" ? "was given" : "defaults to" });
+  return MESHGRID.ij ? "ij" : "xy";
+}
 TORCH.meshgrid = fn("torch.meshgrid", (g, kw) => {
   const indexing = kw.find(([k]) => k === "indexing")?.[1];
   const rest = kw.filter(([k]) => k !== "indexing");
@@ -1321,7 +1331,7 @@ TORCH.meshgrid = fn("torch.meshgrid", (g, kw) => {
   });
   if (tensors.some((t) => t.dtype !== tensors[0].dtype))
     throw new PyError("RuntimeError", "torch.meshgrid: expects all tensors to have the same dtype");
-  const mode = indexing && indexing.t !== "none" ? indexing.v : "ij";
+  const mode = meshgridMode("torch.meshgrid", indexing, tensors.length, "ij");
   if (mode !== "ij" && mode !== "xy")
     throw new PyError(
       "RuntimeError",
