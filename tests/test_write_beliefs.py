@@ -330,3 +330,40 @@ def test_scatter_reduce_believed_to_build_its_own_output_is_named(code):
         0, torch.tensor([2]), torch.tensor([1.0]), "sum"
     )
     assert out.shape == (4,)
+
+
+# --- TensorFlow: a coordinate is a row of indices ------------------------------------
+
+
+def _flat_pair_one_update(labels, classes):
+    import tensorflow as tf
+
+    rows = tf.zeros((len(labels), classes), tf.int64)
+    for i, label in enumerate(labels.tolist()):  # [i, label], not [[i, label]]
+        rows = tf.tensor_scatter_nd_update(rows, [i, label], tf.constant([1], tf.int64))
+    return torch.tensor(rows.numpy())
+
+
+def _flat_position_scalar(losses, labels, classes):
+    import tensorflow as tf
+
+    sums = tf.zeros(classes, tf.float64)
+    for label, loss in zip(labels.tolist(), losses.tolist(), strict=True):
+        sums = tf.tensor_scatter_nd_add(sums, [label], tf.constant(loss, tf.float64))
+    return torch.tensor(sums.numpy())
+
+
+def test_a_flat_pair_with_one_update_is_told_a_row_of_indices_is_a_coordinate():
+    pytest.importorskip("tensorflow")
+    result = check("06.one_hot", _flat_pair_one_update)
+    assert (
+        "Each row of indices is one coordinate, its length (indices' last axis) the "
+        "depth: a flat [i, j] is two coordinates of depth 1" in result.message
+    )
+
+
+def test_a_flat_position_with_a_number_is_told_one_update_per_coordinate():
+    pytest.importorskip("tensorflow")
+    result = check("06.class_loss_sums", _flat_position_scalar)
+    assert "A TensorFlow scatter takes one update per coordinate" in result.message
+    assert "([[i, j]] for one position, not [i, j])" in result.message

@@ -1620,7 +1620,8 @@ export default {
      "library": "tensorflow",
      "re": "Inner dimensions of output shape must match inner dimensions of updates shape\\. Output: \\[(?<input_shape>[\\d,]*)\\] updates: \\[(?<src_shape>[\\d,]*)\\]",
      "fields": {
-      "op": "tf.tensor_scatter_nd_update"
+      "op": "tf.tensor_scatter_nd_update",
+      "depth_tf": "yes"
      }
     },
     {
@@ -1667,6 +1668,14 @@ export default {
       "is_put"
      ],
      "text": "{op} writes one value of source per index entry and never repeats source (as numpy.put does): index has {count} entries but source {src_size}."
+    },
+    {
+     "needs": [
+      "depth_tf",
+      "src_shape",
+      "input_shape"
+     ],
+     "text": "Each row of indices is one coordinate, its length (indices' last axis) the depth: a flat [i, j] is two coordinates of depth 1 (rows i and j, each taking a whole row of updates), [[i, j]] the one entry (i, j). Here updates {src_shape} do not fit output {input_shape} at that depth."
     },
     "{op} writes one slice of source per position: {count} positions but {src_size} slices of source.",
     "The values have shape {src_shape} and the positions select {index_shape}: the values must broadcast to the shape of what the positions select.",
