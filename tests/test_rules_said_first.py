@@ -282,3 +282,20 @@ def test_entries_grouped_by_a_tiled_count_are_told_each_group_is_together():
     assert torch.equal(torch.arange(batch).repeat(beam), member)
     grouped = torch.arange(batch).repeat_interleave(beam)
     assert torch.equal(grouped, torch.arange(rows) // beam)
+
+
+def test_a_wrong_last_step_no_misconception_names_is_told_the_read_formula():
+    # the steps counted as the nonzero ones (a real step may be all zeros): no
+    # misconception; the first step states what every entry must be
+    def counted(features, lengths):
+        real = (features.abs().sum(-1) > 0).sum(1)
+        index = (real - 1).view(-1, 1, 1).expand(-1, 1, features.shape[2])
+        return features.gather(1, index).squeeze(1)
+
+    words, named = first_step("02.last_valid_step", counted)
+    assert named is None
+    assert words.endswith("each entry is out[i, k] = features[i, (lengths - 1)[i], k].")
+    features = torch.arange(24).reshape(2, 4, 3)
+    lengths = torch.tensor([4, 2])
+    solution = EXERCISES["02.last_valid_step"].solution(features, lengths)
+    assert all(torch.equal(solution[i], features[i, lengths[i] - 1]) for i in range(2))

@@ -71,6 +71,39 @@ def read_formula(case: Case) -> str | None:
     return f"out[{', '.join(letters)}] = {name}[{', '.join(source_subs)}]"
 
 
+EXPANDED = " (expanded)"  # how a call's index name says it expands its positions
+
+
+def squeezed_formula(case: Case) -> str | None:
+    """``out[i, k] = features[i, (lengths - 1)[i], k]``: the formula of a gather
+    with one position per row along its dim, finished by squeezing that dim (the
+    last step of each sequence); None for any other finish, or where the index is
+    not named as positions expanded (``"lengths - 1 (expanded)"``)."""
+    call = case.call
+    if call is None or case.finish is None or call.op != "gather":
+        return None
+    if not call.index_name.endswith(EXPANDED) or not case.writes_code:
+        return None
+    source, index = to_numpy(call.input), to_numpy(call.index)
+    if source.ndim < 2 or index.ndim != source.ndim or index.dtype.kind not in "iu":
+        return None
+    dim = int(call.axis or 0) % source.ndim
+    expected = np.shape(case.expected)
+    kept = index.shape[:dim] + index.shape[dim + 1 :]
+    if index.shape[dim] != 1 or tuple(expected) != tuple(kept):
+        return None
+    positions = shared_positions(index, dim)
+    letters = list(LETTERS[: source.ndim])
+    own = ", ".join(letters[d] for d in range(positions.ndim) if d != dim)
+    if not own:
+        return None
+    name = f"({call.index_name.removesuffix(EXPANDED)})"
+    source_subs = [*letters]
+    source_subs[dim] = f"{name}[{own}]"
+    out = ", ".join(letter for d, letter in enumerate(letters) if d != dim)
+    return f"out[{out}] = {call.input_name}[{', '.join(source_subs)}]"
+
+
 def value_rule(case: Case, neutral: bool = False) -> Phrase | None:
     """The rule every value of the case's read or write follows, as a phrase;
     ``neutral``: naming no op (an answer that never called the case's op)."""
@@ -84,7 +117,10 @@ def value_rule(case: Case, neutral: bool = False) -> Phrase | None:
         return phrase("rule.value_tf_gather_nd")  # a prediction no call explains
     formula = read_formula(case)
     if formula is None:
-        return None
+        squeezed = squeezed_formula(case)
+        # a read finished by squeezing the dim it read one position along: the
+        # formula of what is left, said of the result (no op's own output)
+        return None if squeezed is None else phrase("rule.value_each", formula=squeezed)
     assert case.call is not None
     if case.framework == "tensorflow" or (neutral and case.call.op != "take_along_dim"):
         return phrase("rule.value_each", formula=formula)
