@@ -239,3 +239,16 @@ def test_batch_numbers_laid_along_the_columns_are_told_the_pairs_are_wrong():
         result.message
     )
     assert "tf.meshgrid(..., indexing='ij')" in result.fix
+
+
+def test_pairs_whose_row_is_the_pick_number_are_told_the_row_comes_first():
+    tf = pytest.importorskip("tensorflow")
+
+    def pick_numbers(features, positions):  # mine: tf.range(picks) as the rows
+        shape = tf.shape(positions, out_type=positions.dtype)
+        rows = tf.broadcast_to(tf.range(shape[1])[None, :], shape)
+        return tf.gather_nd(features, tf.stack([rows, positions], axis=-1))
+
+    result = EXERCISES["02.tf_gather_nd_pairs"].check(pick_numbers)
+    assert result.verdict.misconception == "nd-coordinates-first-axis"
+    assert "yours pairs j, the pick's number, with it" in result.message

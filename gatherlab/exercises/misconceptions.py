@@ -1010,8 +1010,8 @@ def _batch_one_coordinate(case: Case) -> Outcome | None:
 
 def _nd_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
-    if key == "xy":
-        return {"said": phrase("nd_axis.xy", positions=case.positions)}
+    if key in ("xy", "picks"):
+        return {"said": phrase(f"nd_axis.{key}", positions=case.positions)}
     if key == "batch-dims":
         found = _batch_positions(case)
         assert found is not None
@@ -1038,15 +1038,17 @@ def _xy_rows(source: np.ndarray, right: np.ndarray) -> dict[str, Outcome]:
     """(batch, position) pairs whose batch numbers vary along the index's second
     axis, as tf.meshgrid's default indexing='xy' lays them (its first output has
     shape (picks, batch)): rows[b, j] = j, and tf.stack refuses it where picks and
-    batch differ (``xy``)."""
+    batch differ (``xy``); the pick's number taken for the row however it was made
+    (``picks``: tf.range(picks) broadcast over the rows)."""
     if right.ndim != 3 or right.shape[-1] != 2:
         return {}
     batch, picks = right.shape[:2]
-    if batch != picks:
-        return {"xy": Raised("InvalidArgumentError")}
     pairs = right.copy()
     pairs[..., 0] = np.arange(picks)[None, :]
-    return {"xy": gather_nd(source, pairs)}
+    # the pick's number for its row, however made (tf.range(picks) broadcast)
+    found = {"picks": gather_nd(source, pairs)}
+    found["xy"] = found["picks"] if batch == picks else Raised("InvalidArgumentError")
+    return found
 
 
 @misconception("nd-coordinates-first-axis", "call", _nd_axis_words)
