@@ -367,3 +367,21 @@ def test_a_flat_position_with_a_number_is_told_one_update_per_coordinate():
     result = check("06.class_loss_sums", _flat_position_scalar)
     assert "A TensorFlow scatter takes one update per coordinate" in result.message
     assert "([[i, j]] for one position, not [i, j])" in result.message
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "shapes"),
+    [
+        ("06.predict_include_self", [3.0, 7.0], "shape (2,), not (3,)"),
+        ("06.predict_scatter_nd", [11, 7, 0], "shape (3,), not (4,)"),
+    ],
+)
+def test_a_predicted_write_of_another_shape_is_told_the_whole_tensor_comes_back(
+    exercise_id, answer, shapes
+):
+    # only the written positions predicted: a prediction is told the shape, no advice
+    result = check(exercise_id, answer)
+    assert result.message == (
+        "Not quite: a write returns the whole tensor it writes into, in its shape, "
+        f"positions nobody writes included: your answer has {shapes}."
+    )

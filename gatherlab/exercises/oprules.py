@@ -186,7 +186,10 @@ def shape_rule(case: Case, tf_op: str = "", neutral: bool = False) -> Phrase | N
     ``neutral``: naming no op (an answer that never called the case's op)."""
     write = case.write
     if write is not None and hasattr(write, "op"):
-        return phrase("rule.shape_write")
+        # a prediction writes no code: the shape it should predict, not advice
+        return phrase(
+            "rule.shape_write" if case.writes_code else "rule.shape_write_value"
+        )
     call = case.call
     if call is None and (tf_op or case.tf_op) == "gather_nd" and not case.gradient:
         return phrase("rule.shape_tf_gather_nd")  # a prediction no call explains
