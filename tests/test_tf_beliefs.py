@@ -449,3 +449,39 @@ def test_a_grid_built_in_xy_mode_is_named_in_the_notebook_and_on_the_page() -> N
     for exercise_id, message in said.items():
         mistake = page[exercise_id]["wrong"]["mistake"]
         assert mistake.replace("`", "") == message.replace("`", "")
+
+
+# ---------------------------------------- num_segments counted from the ids present
+
+
+def test_num_segments_counted_from_the_ids_is_told_it_is_the_output_s_size() -> None:
+    # the collected answer (MindSpore's doc: num_segments = the number of distinct ids)
+    distinct = _judged(
+        "06.segment_means",
+        "def answer(values, segments, count):\n"
+        "    import tensorflow as tf\n"
+        "    n = len(set(segments.tolist()))\n"
+        "    means = tf.math.unsorted_segment_mean(tf.constant(values.numpy()),\n"
+        "                                          tf.constant(segments.numpy()), n)\n"
+        "    return torch.from_numpy(means.numpy())\n",
+    )
+    assert distinct.verdict.template == "implement.raised_segments"
+    assert "num_segments is the output's size, count (" in distinct.message
+    assert "ids run over [0, num_segments)" in distinct.message
+    # own variant: a sum sized by the largest id, on another exercise
+    largest = _judged(
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    sums = tf.math.unsorted_segment_sum(tf.constant(losses.numpy()),\n"
+        "        tf.constant(labels.numpy()), int(labels.max()))\n"
+        "    return torch.from_numpy(sums.numpy())\n",
+    )
+    assert largest.verdict.template == "implement.raised_segments"
+    assert "num_segments is the output's size, classes (" in largest.message
+    assert "not as many as the largest id in labels" in largest.message
+    # what it says holds: an absent id keeps its slot, one past the end raises
+    kept = tf.math.unsorted_segment_mean([1.0, 2.0], [0, 2], num_segments=4)
+    assert kept.numpy().tolist() == [1.0, 0.0, 2.0, 0.0]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.math.unsorted_segment_mean([1.0, 2.0], [0, 2], num_segments=2)

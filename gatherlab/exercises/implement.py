@@ -653,7 +653,10 @@ class Implement(Exercise):
             sized = sized_from_ids(ids_of(case), str(run.error), _written_size(run))
             if sized is not None and (runs is None or self._sized_on_every_case(runs)):
                 known = {"case": case.name, "error": type(run.error).__name__}
-                return Verdict(False, "implement.raised_sized", {**known, **sized})
+                # TensorFlow's unsorted segment ops: num_segments is the output's size
+                segments = SEGMENT_OUT_OF_RANGE.search(str(run.error))
+                template = "raised_segments" if segments else "raised_sized"
+                return Verdict(False, f"implement.{template}", {**known, **sized})
             problem = _problem(run.calls)
             if problem is None:
                 explained = explained_error(
@@ -891,6 +894,13 @@ def like_torch(value: Any) -> Any:
 
         return torch.as_tensor(to_numpy(value))
     return value
+
+
+# TensorFlow's unsorted segment ops' words for an id not below num_segments
+# (exercises.mjs's SEGMENT_OUT_OF_RANGE)
+SEGMENT_OUT_OF_RANGE = re.compile(
+    r"segment_ids\[[\d,]+\] = -?\d+ is out of range \[0, \d+\)"
+)
 
 
 # what NumPy makes of the Python numbers a conversion without a dtype made these of

@@ -318,6 +318,7 @@ PAGE_TEMPLATES = {
         "implement.raised_rule_hint",
         "implement.raised_float_division",
         "implement.raised_sized",
+        "implement.raised_segments",
         "sized.largest",
         "sized.distinct",
         "sized.both",

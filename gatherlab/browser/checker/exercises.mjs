@@ -1042,6 +1042,9 @@ function explainedError(error, called, params = null) {
   return { error: error.type, meaning: found.meaning, fix: found.fix };
 }
 
+// implement.SEGMENT_OUT_OF_RANGE: TensorFlow's words for an id not below num_segments
+const SEGMENT_OUT_OF_RANGE = /segment_ids\[[\d,]+\] = -?\d+ is out of range \[0, \d+\)/;
+
 // writes.sized_from_ids: an error of a position off the end of a tensor with fewer
 // slots than the count, as many as the largest id or as the distinct ids (a width of
 // labels.max(), a count of the distinct ids); the fields of implement.raised_sized, or
@@ -1169,7 +1172,11 @@ function fallback(payload, mine, at = -1) {
       payload.cases.every(
         (c, i) => !mine[i]?.error || c.expected?.error || sizedFromIds(c.ids, mine[i].error, 0),
       ) && sizedFromIds(testCase.ids, got.error);
-    if (sized) return v("implement.raised_sized", { error: got.error.type, ...sized });
+    // TensorFlow's unsorted segment ops: num_segments is the output's size
+    const template = SEGMENT_OUT_OF_RANGE.test(got.error.message ?? "")
+      ? "implement.raised_segments"
+      : "implement.raised_sized";
+    if (sized) return v(template, { error: got.error.type, ...sized });
     if (got.error.call) {
       // the rule the call broke, as implement.py words it
       const fields = { error: got.error.type, call: got.error.call, problem: got.error.message };
