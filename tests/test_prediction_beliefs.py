@@ -233,12 +233,23 @@ def test_batch_numbers_laid_along_the_columns_are_told_the_pairs_are_wrong():
         rows = tf.cast(tf.transpose(rows), positions.dtype)
         return tf.gather_nd(features, tf.stack([rows, positions], axis=-1))
 
+    # the meshgrid call itself is named where the function makes one; the pairs'
+    # belief where the same grid comes another way (a transposed index grid)
     result = EXERCISES["02.tf_gather_nd_pairs"].check(xy_grid)
-    assert result.verdict.misconception == "nd-coordinates-first-axis"
+    assert "indexing='xy'" in result.message
+
+    def transposed_grid(features, positions):  # mine: the 'ij' grid transposed
+        batch, picks = positions.shape
+        rows = tf.transpose(tf.broadcast_to(tf.range(batch)[:, None], (batch, picks)))
+        rows = tf.cast(rows, positions.dtype)
+        return tf.gather_nd(features, tf.stack([rows, positions], axis=-1))
+
+    said = EXERCISES["02.tf_gather_nd_pairs"].check(transposed_grid)
+    assert said.verdict.misconception == "nd-coordinates-first-axis"
     assert "yours pairs j with it, as tf.meshgrid's default indexing='xy' does" in (
-        result.message
+        said.message
     )
-    assert "tf.meshgrid(..., indexing='ij')" in result.fix
+    assert "tf.meshgrid(..., indexing='ij')" in said.fix
 
 
 def test_pairs_whose_row_is_the_pick_number_are_told_the_row_comes_first():
@@ -252,3 +263,15 @@ def test_pairs_whose_row_is_the_pick_number_are_told_the_row_comes_first():
     result = EXERCISES["02.tf_gather_nd_pairs"].check(pick_numbers)
     assert result.verdict.misconception == "nd-coordinates-first-axis"
     assert "yours pairs j, the pick's number, with it" in result.message
+
+
+def test_an_indexed_plus_equals_predicted_as_its_right_hand_side_is_a_read():
+    # counts[labels] += 1 predicted as counts[labels] + 1, one value per label
+    result = EXERCISES["06.predict_repeated_plus_equals"].check([1, 1, 1, 1])
+    assert result.verdict.misconception == "read-instead-of-write"
+    assert result.message == (
+        "Not quite: your answer is the values read at labels plus 1, one per entry "
+        "of labels, but += writes them back, so the result keeps the written "
+        "tensor's shape, (3,)."
+    )
+    assert result.fix == "out[labels] += 1 is a write."

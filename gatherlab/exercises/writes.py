@@ -264,9 +264,17 @@ def _read_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
         fix = f" Write with {_op(write)}, which puts each entry where {index} says."
     else:
         fix = ""
+    if key == "plus":  # x[idx] += v's right-hand side, the read before the write
+        shape = shape_text(np.shape(case.expected))
+        return {
+            "what": phrase("read_write.what_plus", index=index, src=src, shape=shape),
+            "model": phrase("read_write.plus", index=index, src=src),
+            "fix": fix,
+        }
     # the write as one line per entry: an adding write's repeats add up
     model = phrase(f"read_write.{'add' if write.adds else 'set'}", index=index, src=src)
-    return {"index": index, "src": src, "fix": fix, "model": model}
+    what = phrase("read_write.what_read", index=index, src=src)
+    return {"what": what, "fix": fix, "model": model}
 
 
 @misconception("read-instead-of-write", "call", _read_words, family="write")
@@ -274,6 +282,14 @@ def _read_instead(case: Case, base: Any) -> Mapping[Any, Outcome]:
     import torch
 
     write = _writes_of(case)
+    if write is not None and write.op == "plus_equals":
+        # `x[idx] += v` taken for its right-hand side, x[idx] + v: one value per
+        # entry of idx, where the write puts them back into x
+        try:
+            read = write.base[write.index] + write.src
+        except TORCH_ERRORS as error:
+            return {"plus": write_error(case, type(error).__name__)}
+        return {"plus": to_numpy(read)}
     if write is None or not isinstance(write.src, torch.Tensor):
         return {}
     try:
