@@ -28,6 +28,12 @@ ABSENT = {
     "unsorted_segment_mean": ("tf", "the segment ops live in tf.math"),
     "segment_sum": ("tf", "the segment ops live in tf.math"),
     "to_int64": ("tf", "tf.to_int64 is TensorFlow 1 API"),
+    "to_float": ("tf", "tf.to_float is TensorFlow 1 API"),
+    "Session": ("tf", "tf.Session is TensorFlow 1 API"),
+    "placeholder": ("tf", "tf.placeholder is TensorFlow 1 API"),
+    "arg_max": ("tf", "tf.arg_max is TensorFlow 1 API"),
+    "log": ("tf", "tf.log is TensorFlow 1 API"),
+    "Print": ("tf", "tf.Print is TensorFlow 1 API"),
     "index_select": ("tf", "TensorFlow has no tf.index_select: that is torch's op"),
     "take_along_dim": ("tf", "TensorFlow has no tf.take_along_dim"),
     "gather_nd": ("torch", "torch has no torch.gather_nd: that is TensorFlow's op"),
@@ -70,6 +76,13 @@ def test_torch_methods_on_a_tensorflow_tensor_are_named_as_torch_s() -> None:
         found = explain(_error(lambda name=name: getattr(x, name)))
         assert found.rule == "api-not-in-library" and said in found.meaning
         assert found.meaning.startswith(f"{name} is a torch.Tensor method")
+
+
+def test_the_tensorflow_2_names_given_exist() -> None:
+    for name in ("math.argmax", "math.argmin", "math.log", "random.uniform", "print"):
+        module, _, attribute = name.rpartition(".")
+        assert hasattr(getattr(tf, module) if module else tf, attribute), name
+    assert tf.cast(tf.constant([1]), tf.float64).dtype == tf.float64
 
 
 def test_the_fixes_they_give_compute_what_the_old_op_did() -> None:

@@ -2234,6 +2234,62 @@ export default {
     },
     {
      "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute 'to_(?<dtype>float|double)'",
+     "fields": {
+      "cast": "yes",
+      "target_float": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>Session|InteractiveSession|placeholder|get_variable|global_variables_initializer|variable_scope)'",
+     "fields": {
+      "tf1": "yes",
+      "graph": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>Print)'",
+     "fields": {
+      "tf1": "yes",
+      "now": "tf.print(x)"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>random_uniform)'",
+     "fields": {
+      "tf1": "yes",
+      "now": "tf.random.uniform(shape)"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>log)'",
+     "fields": {
+      "tf1": "yes",
+      "now": "tf.math.log(x)"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>arg_min)'",
+     "fields": {
+      "tf1": "yes",
+      "now": "tf.math.argmin(x, axis)"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "module 'tensorflow' has no attribute '(?<name>arg_max)'",
+     "fields": {
+      "tf1": "yes",
+      "now": "tf.math.argmax(x, axis)"
+     }
+    },
+    {
+     "library": "tensorflow",
      "re": "module 'tensorflow' has no attribute '(?<name>index_select|take_along_dim)'",
      "fields": {
       "torch_op": "yes",
@@ -2359,6 +2415,12 @@ export default {
     },
     {
      "needs": [
+      "target_float"
+     ],
+     "text": "Use tf.cast(x, tf.float32) for to_float, tf.cast(x, tf.float64) for to_double."
+    },
+    {
+     "needs": [
       "cast"
      ],
      "text": "Use tf.cast(x, tf.{dtype})."
@@ -2374,6 +2436,12 @@ export default {
       "torch_method"
      ],
      "text": "Call TensorFlow's function: tf.gather(x, indices, axis=dim) for shared positions, with batch_dims=dim for per-row ones; tf.gather_nd for coordinate tuples."
+    },
+    {
+     "needs": [
+      "graph"
+     ],
+     "text": "In TensorFlow 2 ops run eagerly on tensors: no tf.Session or tf.placeholder, pass the tensors in; a variable is tf.Variable(value)."
     },
     {
      "needs": [

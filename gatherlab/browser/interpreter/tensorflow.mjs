@@ -508,5 +508,10 @@ TF.meshgrid = fn("tf.meshgrid", (g, kw) => {
     throw new UnsupportedError("tf.meshgrid of tensors of more than one axis");
   return list(meshgrid(tensors, mode === "xy"));
 });
-TF.convert_to_tensor = TF.constant;
+// as tf.constant, its conversions of Python numbers noted under its own name
+TF.convert_to_tensor = fn("tf.convert_to_tensor", (g, kw) => {
+  const a = args(["value", "dtype=None"], g, kw, "convert_to_tensor", "tf");
+  const dtype = dtypeArg(a.dtype, "tf");
+  return notePythonNumbers("tf.convert_to_tensor", a.value, dtype, tfConstant(a.value, dtype));
+});
 for (const [alias, dtype] of Object.entries(TF_DTYPES)) TF[alias] = dtypeValue(dtype, "tf");
