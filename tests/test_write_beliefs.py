@@ -387,3 +387,30 @@ def test_a_predicted_write_of_another_shape_is_told_the_whole_tensor_comes_back(
         "Not quite: a write returns the whole tensor it writes into, in its shape, "
         f"positions nobody writes included: your answer has {shapes}."
     )
+
+
+def test_a_read_by_the_write_map_is_told_it_applies_the_permutation_again():
+    from gatherlab.exercises import EXERCISES
+    from gatherlab.exercises.page import fix_names
+
+    destination = fix_names(EXERCISES["06.fix_write_as_read"])["destination"]
+    result = check("06.fix_write_as_read", destination)
+    assert result.verdict.misconception == "read-instead-of-write"
+    assert result.message.endswith(
+        "whose positions say where each entry of tokens goes: reading by them "
+        "applies the permutation a second time, not its inverse."
+    )
+    # the fact: gather by a permutation twice is the permutation applied twice
+    tokens = torch.tensor([10, 11, 12, 13])
+    twice = tokens.gather(0, destination).gather(0, destination)
+    assert torch.equal(twice, tokens[destination[destination]])
+
+
+def test_a_write_read_in_an_implement_exercise_says_no_permutation():
+    def read(labels, classes):  # our own: the one-hot's 1s read, not written
+        return torch.ones(len(labels), 1, dtype=torch.int64).gather(
+            0, labels.unsqueeze(1)
+        )
+
+    result = check("06.one_hot", read)
+    assert "permutation" not in result.message

@@ -273,8 +273,24 @@ def _read_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
         }
     # the write as one line per entry: an adding write's repeats add up
     model = phrase(f"read_write.{'add' if write.adds else 'set'}", index=index, src=src)
-    what = phrase("read_write.what_read", index=index, src=src)
+    # a read by a permutation's positions applies it again (where the exercise
+    # reads what the write puts where: its inverse undoes it)
+    again: Field = ""
+    if case.call is not None and _permutation(write):
+        again = phrase("read_write.again")
+    what = phrase("read_write.what_read", index=index, src=src, again=again)
     return {"what": what, "fix": fix, "model": model}
+
+
+def _permutation(write: Write) -> bool:
+    """Whether the write's positions are a 1-D permutation of 0..n-1."""
+    import torch
+
+    index = write.index
+    if not isinstance(index, torch.Tensor) or index.dim() != 1:
+        return False
+    ordered = index.sort().values
+    return bool(torch.equal(ordered, torch.arange(len(index), dtype=index.dtype)))
 
 
 @misconception("read-instead-of-write", "call", _read_words, family="write")
@@ -329,10 +345,11 @@ def _sorted_as_order(case: Case, base: Any) -> Mapping[Any, Outcome]:
         return {}
     if not isinstance(write.index, torch.Tensor) or write.index.dim() != 1:
         return {}
-    ordered = _sorted_positions(write)
-    if not torch.equal(ordered, torch.arange(len(ordered), dtype=ordered.dtype)):
+    if not _permutation(write):
         return {}  # no permutation: its sort is no order to read in
-    return {"sorted": run(replace(case.call, index=ordered), case.finish)}
+    return {
+        "sorted": run(replace(case.call, index=_sorted_positions(write)), case.finish)
+    }
 
 
 def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
