@@ -498,3 +498,36 @@ def test_num_segments_counted_from_the_ids_is_told_it_is_the_output_s_size() -> 
     assert kept.numpy().tolist() == [1.0, 0.0, 2.0, 0.0]
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.math.unsorted_segment_mean([1.0, 2.0], [0, 2], num_segments=2)
+
+
+def test_a_tensorflow_op_s_default_dtype_is_named_not_torch_zeros() -> None:
+    assert tf.zeros(2).dtype == tf.float32 and tf.one_hot([0], 2).dtype == tf.float32
+    one_hot = _judged(
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    return torch.from_numpy(tf.one_hot(labels.numpy(), classes).numpy())\n",
+    )
+    assert "tf.one_hot makes float32 unless given a dtype" in one_hot.message
+    zeros = _judged(
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    ids = tf.constant(labels.numpy()[:, None])\n"
+        "    losses = tf.cast(losses.numpy(), tf.float32)\n"
+        "    sums = tf.tensor_scatter_nd_add(tf.zeros(classes), ids, losses)\n"
+        "    return torch.from_numpy(sums.numpy())\n",
+    )
+    assert "tf.zeros makes float32 unless given a dtype" in zeros.message
+    assert "torch.zeros" not in zeros.message.split("\n")[0]
+    # given its dtype, tf.zeros is not named
+    given = _judged(
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    ids = tf.constant(labels.numpy()[:, None])\n"
+        "    zeros = tf.zeros(classes, dtype=tf.float64)\n"
+        "    sums = tf.tensor_scatter_nd_add(zeros, ids, tf.constant(losses.numpy()))\n"
+        "    return torch.from_numpy(tf.cast(sums, tf.float32).numpy())\n",
+    )
+    assert "tf.zeros makes" not in given.message

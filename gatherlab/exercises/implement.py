@@ -42,6 +42,7 @@ from gatherlab.exercises.patching import (
     forbidding,
     function,
     meshgrids_as_ij,
+    noting_default_dtypes,
     noting_divisions,
     noting_out_of_place,
     noting_python_numbers,
@@ -419,6 +420,7 @@ class Implement(Exercise):
                 early = (
                     self._truncated(early, runs)
                     or self._python_numbers(answer, case, early)
+                    or self._default_dtype(answer, case, early)
                     or early
                 )
                 return judged(self.id, early, details)
@@ -485,6 +487,33 @@ class Implement(Exercise):
             "dtype": f"{call.split('.')[0]}.{expected}",
         }
         return Verdict(False, "differ.dtype_python_numbers", fields)
+
+    def _default_dtype(
+        self, answer: Callable[..., Any], case: Case, early: Verdict
+    ) -> Verdict | None:
+        """A result of the dtype a TensorFlow op makes unless given one (tf.zeros,
+        tf.one_hot: float32), called without a dtype: that op is named, not torch's
+        (found by running the function again: ``noting_default_dtypes``)."""
+        if early.template not in ("differ.dtype", self.dtype_template):
+            return None
+        found: list[tuple[str, str]] = []
+        given = self._given(case.args)
+        try:
+            with (
+                filling_empty(0),
+                noting_default_dtypes(found),
+                forbidding(self.forbid),
+            ):
+                answer(*given.values())
+        except (Exception, SystemExit):  # the verdict stays the dtype's
+            return None
+        got = early.fields.get("got")
+        call = next((call for call, made in found if made == got), None)
+        if call is None:
+            return None
+        dtype = f"tf.{early.fields['expected']}"
+        fields = {**early.fields, "call": call, "dtype": dtype}
+        return Verdict(False, "differ.dtype_default_op", fields)
 
     def _meshgrid_xy(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
         """A grid built by a meshgrid in "xy" mode (tf.meshgrid's and np.meshgrid's

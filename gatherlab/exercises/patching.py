@@ -495,6 +495,41 @@ def noting_python_numbers(
     return _patched(names, noted)
 
 
+# TensorFlow's ops that make float32 unless given a dtype, with the position of it
+# (the page's evaluator has none of them)
+DEFAULT_DTYPE_OPS = {
+    "tensorflow.zeros": 1,
+    "tensorflow.ones": 1,
+    "tensorflow.one_hot": 5,
+}
+
+
+def noting_default_dtypes(
+    found: list[tuple[str, str]],
+) -> contextlib.AbstractContextManager[None]:
+    """Let TensorFlow's ops that make float32 unless given a dtype run as usual,
+    noting in ``found`` each call without one, as (``tf.zeros``, its dtype). Nothing
+    is patched where TensorFlow is not imported."""
+    import sys
+
+    names = list(DEFAULT_DTYPE_OPS) if "tensorflow" in sys.modules else []
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        at = DEFAULT_DTYPE_OPS[name]
+
+        def make(*args: Any, **kwargs: Any) -> Any:
+            out = original(*args, **kwargs)
+            if kwargs.get("dtype") is None and len(args) <= at:
+                made = getattr(getattr(out, "dtype", None), "name", None)
+                if isinstance(made, str):
+                    found.append((name.replace("tensorflow.", "tf."), made))
+            return out
+
+        return make
+
+    return _patched(names, noted)
+
+
 def _index_tensor(item: Any) -> bool:
     """An array or tensor of integer positions with at least one dim (not a scalar,
     not a mask)."""
