@@ -58,6 +58,18 @@ const PYTHON_ONLY = [
   ["06.fix_write_as_read", ".sort()", "Tensor.sort: not in the page's evaluator (it says so)"],
   ["06.one_hot", ".index_fill_(", "Tensor.index_fill_: not in the page's evaluator (it says so)"],
   ["06.segment_means", "output_size=", "scatter_reduce's output_size= of torch 1.11: not run"],
+  ["02.last_valid_step", "features.numpy()", "a tensor's .numpy(): the page has no NumPy"],
+  [
+    "06.segment_means",
+    "tf.math.unsorted_segment_mean",
+    "TensorFlow's segment ops: not in the page's evaluator (it says so)",
+  ],
+  [
+    "06.segment_means",
+    ".index_reduce_(",
+    "Tensor.index_reduce_: not in the page's evaluator (it says so)",
+  ],
+  ["06.segment_means", "torch.histc", "torch.histc: not in the page's evaluator (it says so)"],
   ["06.segment_means", "tf.math.segment_mean", "tf.math's segment ops: not in the page"],
 ];
 // Defects: the page's words differ from the notebook's where they should not (issue
