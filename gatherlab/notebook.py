@@ -27,6 +27,7 @@ from gatherlab.tf import (
     load_triton_first,
     quiet_tensorflow_logs,
     tensorflow,
+    tensorflow_imported,
     tensorflow_installed,
 )
 
@@ -215,7 +216,7 @@ def tensorflow_version() -> str:
     Any distribution that provides the ``tensorflow`` module counts (tensorflow,
     tensorflow-cpu, tensorflow-macos); an import that has already happened wins.
     """
-    if "tensorflow" in sys.modules:
+    if tensorflow_imported():
         return sys.modules["tensorflow"].__version__
     if not tensorflow_installed():
         return "not installed"

@@ -81,6 +81,12 @@ def load_triton_first() -> bool:
     return True
 
 
+def tensorflow_imported() -> bool:
+    """True where ``tensorflow`` has been imported (not None: a blocked import leaves
+    None in ``sys.modules``, as on an install without it in tests)."""
+    return sys.modules.get("tensorflow") is not None
+
+
 def tensorflow_installed() -> bool:
     """True where the ``tensorflow`` module can be imported (found, not imported)."""
     if "tensorflow" in sys.modules:  # None there: its import is blocked

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gatherlab._arrays import framework_of, to_numpy
+from gatherlab.tf import tensorflow_imported
 
 _ABSENT = object()  # an attribute a class inherits rather than defines
 
@@ -463,12 +464,11 @@ def noting_python_numbers(
     or int32 of ints, as (``tf.constant``, its dtype). TensorFlow's are noted only
     where it is imported already (the learner's function imported it on an earlier
     run)."""
-    import sys
 
     names = [
         name
         for name in PYTHON_NUMBER_CONVERSIONS
-        if name.startswith("torch.") or "tensorflow" in sys.modules
+        if name.startswith("torch.") or tensorflow_imported()
     ]
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
@@ -510,9 +510,8 @@ def noting_default_dtypes(
     """Let TensorFlow's ops that make float32 unless given a dtype run as usual,
     noting in ``found`` each call without one, as (``tf.zeros``, its dtype). Nothing
     is patched where TensorFlow is not imported."""
-    import sys
 
-    names = list(DEFAULT_DTYPE_OPS) if "tensorflow" in sys.modules else []
+    names = list(DEFAULT_DTYPE_OPS) if tensorflow_imported() else []
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
         at = DEFAULT_DTYPE_OPS[name]
@@ -549,9 +548,8 @@ def noting_tf_subscripts(
     it raises for a subscript holding a tensor of positions (NumPy-style advanced
     indexing, which TensorFlow's ``[]`` does not do). Nothing is patched where
     TensorFlow is not imported."""
-    import sys
 
-    names = ["tensorflow.Tensor.__getitem__"] if "tensorflow" in sys.modules else []
+    names = ["tensorflow.Tensor.__getitem__"] if tensorflow_imported() else []
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
         def getitem(tensor: Any, spec: Any) -> Any:
@@ -575,10 +573,9 @@ def meshgrids_as_ij(
     asked) in "ij" mode instead, noting each as (``tf.meshgrid``, how it got "xy"):
     an answer that then passes built its grid transposed (exercises.mjs's
     MESHGRID alike). TensorFlow's is patched only where it is imported already."""
-    import sys
 
     names = ["numpy.meshgrid", "torch.meshgrid"]
-    if "tensorflow" in sys.modules:
+    if tensorflow_imported():
         names.append("tensorflow.meshgrid")
 
     def swapped(name: str, original: Any) -> Callable[..., Any]:
