@@ -1050,8 +1050,10 @@ def test_predicting_an_error_for_code_that_runs_says_why_it_runs():
     plain = EXERCISES["01.predict_columns"].check("it raises")
     # the rules its call satisfies, not only the shape it returns
     assert plain.words.startswith(
-        "It does not raise: gather's rules hold: every position in index is within "
-        "-3..2 along dim 1, and index is no larger than x on the other dims."
+        "It does not raise: every position in index is within 0..2 along dim 1 "
+        "(gather refuses a negative one), and index is no larger than x on the other "
+        "dims; a position may repeat, since each entry of index is its own read: "
+        "index[0, 0] and index[0, 1] both read x[0, 1]."
     )
     assert "does not read as numbers" in (
         EXERCISES["04.predict_wrap"].check("no idea").message

@@ -275,3 +275,58 @@ def test_an_indexed_plus_equals_predicted_as_its_right_hand_side_is_a_read():
         "tensor's shape, (3,)."
     )
     assert result.fix == "out[labels] += 1 is a write."
+
+
+@pytest.mark.parametrize("op", ["gather", "index_select"])
+def test_a_read_predicted_to_raise_is_told_the_op_s_own_range(op):
+    # gather and index_select refuse a negative position in torch 2.13 (indexing and
+    # take count it from the end): the range that lets the call run is 0..size-1
+    source = torch.arange(8).reshape(2, 4)
+    index = torch.tensor([[3, 0], [2, 1]]) if op == "gather" else torch.tensor([3, 0])
+    negative = torch.tensor([[-1, 0], [2, 1]]) if op == "gather" else -index
+    with pytest.raises(RuntimeError):
+        getattr(torch, op)(source, 1, negative)
+    assert source[:, -1].tolist() == [3, 7]  # indexing, by contrast, counts back
+    exercise = Predict(
+        "99.range",
+        "range",
+        code=lambda: getattr(torch, op)(source, 1, index),
+        explain=Call(op, source, 1, index),
+    )
+    message = exercise.check("an error: out of range").message
+    assert "within 0..3 along dim 1" in message
+    assert f"{op} refuses a negative one" in message
+    assert "-4..3" not in message
+    assert "may repeat" not in message  # no position repeats here
+
+
+@pytest.mark.parametrize(
+    ("op", "index", "words"),
+    [
+        (
+            "gather",
+            torch.tensor([[2, 0, 2], [1, 1, 1]]),
+            "index[0, 0] and index[0, 2] both read x[0, 2]",
+        ),
+        (
+            "index_select",
+            torch.tensor([0, 2, 0]),
+            "index[0] and index[2] both read x[:, 0]",
+        ),
+    ],
+)
+def test_a_read_believed_to_raise_on_repeats_is_told_positions_may_repeat(
+    op, index, words
+):
+    x = torch.tensor([[10, 11, 12], [20, 21, 22]])
+    value = getattr(torch, op)(x, 1, index)  # repeats run: each entry is one read
+    assert value[0, 0] == value[0, 2]
+    exercise = Predict(
+        "99.repeats",
+        "repeats",
+        code=lambda: getattr(torch, op)(x, 1, index),
+        explain=Call(op, x, 1, index),
+    )
+    message = exercise.check("it raises: a position is repeated").message
+    assert "a position may repeat, since each entry of index is its own read" in message
+    assert words in message

@@ -76,6 +76,8 @@ def runs_because(explain: Call | None, expected: Any, write: Any = None) -> Phra
     source = to_numpy(explain.input)
     dim = int(explain.axis or 0) % max(source.ndim, 1)
     size = int(source.shape[dim]) if source.ndim else 1
+    # gather and index_select take positions 0..size-1 only (torch 2.13 refuses a
+    # negative one, unlike indexing and take)
     template = "runs.select" if explain.op == "index_select" else "runs.gather"
     return phrase(
         template,
@@ -85,7 +87,33 @@ def runs_because(explain: Call | None, expected: Any, write: Any = None) -> Phra
         size=str(size),
         last=str(size - 1),
         shape=shape,
+        repeats=_repeated_read(explain, dim),
     )
+
+
+def _repeated_read(explain: Call, dim: int) -> Field:
+    """The first two index entries that read the same value of the input (a
+    repeated position is no error: each entry is its own read), or ""."""
+    index = to_numpy(explain.index)
+    seen: dict[tuple[Any, ...], tuple[int, ...]] = {}
+    for at in np.ndindex(index.shape):
+        position = int(index[at])
+        if explain.op == "index_select":
+            read: tuple[Any, ...] = (position,)
+            text = f"{explain.input_name}[{', '.join([':'] * dim + [str(position)])}]"
+        else:
+            read = (*at[:dim], position, *at[dim + 1 :])
+            text = entry(explain.input_name, read)
+        if read in seen:
+            return phrase(
+                "runs.repeats_read",
+                index=explain.index_name,
+                first=entry(explain.index_name, seen[read]),
+                second=entry(explain.index_name, at),
+                read=text,
+            )
+        seen[read] = at
+    return ""
 
 
 def _wraps(explain: Call, shape: str) -> Phrase:
