@@ -276,7 +276,7 @@ def test_a_write_into_a_copy_is_named_with_the_copy():
 
     message, _, named = first_step("06.one_hot", into_a_copy)
     assert named == "write-lost"
-    assert "the write went into a copy" in message
+    assert "it went into a copy: `x[idx]` with a tensor index" in message
     # no out-of-place op was called: none is blamed
     assert "(no `_`)" not in message
 
