@@ -161,10 +161,7 @@ def test_an_unexpanded_index_select_with_gather_is_told_gather_never_broadcasts(
 
     words, named = first_step("03.select_with_gather", viewed)
     assert named == "missing-expand" and rule in words
-    assert (
-        "your result has shape (1, 2), one entry along dim 0, not 2"
-        in words
-    )
+    assert "your result has shape (1, 2), one entry along dim 0, not 2" in words
 
     # expanded along the first other dim only: a 3-D case names the dim left
     def first_other_only(x, dim, positions):
