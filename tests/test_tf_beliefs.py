@@ -531,3 +531,54 @@ def test_a_tensorflow_op_s_default_dtype_is_named_not_torch_zeros() -> None:
         "    return torch.from_numpy(tf.cast(sums, tf.float32).numpy())\n",
     )
     assert "tf.zeros makes" not in given.message
+
+
+# -------------------- a torch exercise answered with tf.gather gets tf.gather's words
+
+TF_EVERY_ROW = {
+    "time-major, no batch_dims": (
+        "def answer(features, lengths):\n"
+        "    import tensorflow as tf\n"
+        "    steps = tf.transpose(tf.constant(features.numpy()), [1, 0, 2])\n"
+        "    return torch.from_numpy(tf.gather(steps, lengths.numpy() - 1).numpy())\n"
+    ),
+    "axis=1, no batch_dims": (
+        "def answer(features, lengths):\n"
+        "    import tensorflow as tf\n"
+        "    last = tf.gather(features.numpy(), lengths.numpy() - 1, axis=1)\n"
+        "    return torch.as_tensor(last.numpy())\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("code", TF_EVERY_ROW.values(), ids=list(TF_EVERY_ROW))
+def test_a_tf_gather_without_batch_dims_in_a_torch_exercise_is_told_tf_gather_s_rule(
+    code: str,
+) -> None:
+    # what the words say, run in TensorFlow: without batch_dims each index entry reads
+    # a whole slice, so every sequence's position is read in every batch entry; with
+    # batch_dims=1, sequence b reads only its own lengths[b] - 1
+    features = np.arange(24).reshape(2, 4, 3)
+    lengths = np.array([4, 2])
+    every = tf.gather(features, lengths - 1, axis=1).numpy()
+    assert every.shape == (2, 2, 3)
+    assert np.array_equal(every[0, 1], features[0, lengths[1] - 1])
+    paired = tf.gather(features, lengths - 1, axis=1, batch_dims=1).numpy()
+    assert np.array_equal(paired, features[[0, 1], lengths - 1])
+    result = _judged("02.last_valid_step", code)
+    assert result.verdict.misconception == "every-row-reads-every-position"
+    assert "without batch_dims=1, tf.gather reads all of" in result.message
+    assert "one element per index entry" not in result.words
+    assert "torch.gather(" not in result.words
+    assert "`tf.gather(features, lengths - 1, axis=1, batch_dims=1)`" in result.fix
+    assert "its own (lengths - 1)[b]" in result.fix
+
+
+def test_the_same_read_in_torch_keeps_torch_s_words() -> None:
+    result = _judged(
+        "02.last_valid_step",
+        "def answer(features, lengths):\n    return features[:, lengths - 1]\n",
+    )
+    assert result.verdict.misconception == "every-row-reads-every-position"
+    assert "gather reads one element per index entry" in result.message
+    assert "tf.gather" not in result.words

@@ -31,6 +31,7 @@ from gatherlab.exercises.misconceptions import (
     equal,
     explain,
     reproduces,
+    verdict_of,
 )
 from gatherlab.exercises.oprules import names_no_op, shape_rule, value_rule
 from gatherlab.exercises.patching import (
@@ -46,6 +47,7 @@ from gatherlab.exercises.patching import (
     noting_divisions,
     noting_out_of_place,
     noting_python_numbers,
+    noting_tf_gathers,
     noting_tf_subscripts,
     owner,
     repairing,
@@ -432,6 +434,7 @@ class Implement(Exercise):
         if run.error is not None:
             found = found or self._tf_subscript(answer, case)
         found = found or self._repaired(answer, runs)
+        found = self._read_in_tensorflow(found, answer, case, runs)
         found = (
             _lost_where(found, run)
             if found
@@ -538,6 +541,36 @@ class Implement(Exercise):
         return verdict(
             False, "implement.meshgrid_xy", case=case.name, call=call, how=how
         )
+
+    def _read_in_tensorflow(
+        self,
+        found: Verdict | None,
+        answer: Callable[..., Any],
+        case: Case,
+        runs: list[Run],
+    ) -> Verdict | None:
+        """A torch exercise's every-row-reads-every-position made with tf.gather (run
+        again with ``noting_tf_gathers``) is worded as tf.gather reads: a whole slice
+        per index entry, paired by batch_dims=1, not torch.gather's one element."""
+        if (
+            found is None
+            or found.misconception != "every-row-reads-every-position"
+            or self.framework == "tensorflow"
+        ):
+            return found
+        noted: list[str] = []
+        try:
+            with filling_empty(0), noting_tf_gathers(noted), forbidding(self.forbid):
+                answer(*self._given(case.args).values())
+        except (Exception, SystemExit):
+            pass
+        candidate = self.search.matching([r.outcome for r in runs])
+        if not noted or candidate is None:
+            return found
+        if verdict_of(candidate, self.search, IMPLEMENT_VOICE) != found:
+            return found  # named otherwise (after a repaired slip)
+        cases = [replace(c, read_in="tensorflow") for c in self.all_cases]
+        return verdict_of(candidate, Search(cases), IMPLEMENT_VOICE)
 
     def _tf_subscript(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
         """An error a TensorFlow tensor's ``[]`` raised for a tensor of positions in

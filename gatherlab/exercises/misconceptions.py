@@ -189,6 +189,12 @@ class Case:
     # the torch op the learner's function must call ("gather" where it must call
     # torch.gather or Tensor.gather, whatever the intended call is), else ""
     reads_with: str = ""
+    # the framework whose read the learner's function called where it is not the
+    # exercise's ("tensorflow": a torch exercise answered with tf.gather), else ""
+    read_in: str = ""
+
+
+EXPANDED = " (expanded)"  # how a call's index name says it expands its positions
 
 
 @dataclass(frozen=True)
@@ -478,11 +484,17 @@ def _every_position_words(case: Case, key: Any, outcome: Outcome) -> dict[str, F
         "slice": ":, " * dim + case.positions,
         "op": case.call.op,
     }
-    # the op that reads every position in every row, in the exercise's framework:
-    # tf.gather with an axis and no batch_dims, or torch's x[:, idx] and index_select
-    how = (
-        "every_row.tensorflow" if case.framework == "tensorflow" else "every_row.torch"
-    )
+    # the op that reads every position in every row, in the framework the learner's
+    # read ran in: tf.gather with an axis and no batch_dims (a whole slice per index
+    # entry), or torch's x[:, idx] and index_select
+    tensorflow = (case.read_in or case.framework) == "tensorflow"
+    how = "every_row.tensorflow" if tensorflow else "every_row.torch"
+    if tensorflow:
+        # tf.gather's positions as the exercise computes them ("lengths - 1")
+        name = case.call.index_name
+        own = name.removesuffix(EXPANDED) if name.endswith(EXPANDED) else case.positions
+        fields["positions"] = own
+        fields["row"] = f"({own})[b]" if " " in own else f"{own}[b]"
     if case.index_answer and case.framework == "torch":
         # a fix's answer is the index: its rows hold every position (expanded)
         how = "every_row.fix"

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from gatherlab._arrays import to_numpy
-from gatherlab.exercises.misconceptions import Case, shared_positions
+from gatherlab.exercises.misconceptions import EXPANDED, Case, shared_positions
 from gatherlab.exercises.verdict import Phrase, phrase
 
 LETTERS = "ijklmn"
@@ -69,9 +69,6 @@ def read_formula(case: Case) -> str | None:
     source_subs = [*letters]
     source_subs[dim] = f"{index_name}[{own}]"
     return f"out[{', '.join(letters)}] = {name}[{', '.join(source_subs)}]"
-
-
-EXPANDED = " (expanded)"  # how a call's index name says it expands its positions
 
 
 def squeezed_formula(case: Case) -> str | None:

@@ -566,6 +566,24 @@ def noting_tf_subscripts(
     return _patched(names, noted)
 
 
+def noting_tf_gathers(found: list[str]) -> contextlib.AbstractContextManager[None]:
+    """Let ``tf.gather`` run as usual, noting in ``found`` each call ("tf.gather"): a
+    torch exercise answered with TensorFlow's read, whose words must be that op's.
+    Nothing is patched where TensorFlow is not imported."""
+    import sys
+
+    names = ["tensorflow.gather"] if "tensorflow" in sys.modules else []
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        def gather(*args: Any, **kwargs: Any) -> Any:
+            found.append("tf.gather")
+            return original(*args, **kwargs)
+
+        return gather
+
+    return _patched(names, noted)
+
+
 def meshgrids_as_ij(
     found: list[tuple[str, str]],
 ) -> contextlib.AbstractContextManager[None]:
