@@ -165,6 +165,8 @@ def derive(
         fields["op_is_tf"] = "yes"
         if "index_shape" in lists:
             fields["index_outer"] = shape_text(lists["index_shape"][:-1])
+    if "depth_tf" in fields:
+        _coordinate_fields(fields, lists.get("index_shape"), lists.get("input_shape"))
     if "segment" in named:
         fields["op_is_segment"] = "yes"
     if named.startswith("tf.math.segment_"):  # the variant taking ids in any order
@@ -179,6 +181,23 @@ def derive(
     if fields.get("dtype", "").lower().removeprefix("torch.") in FLOAT_DTYPES:
         fields["dtype_is_float"] = "yes"
     return fields
+
+
+def _coordinate_fields(
+    fields: dict[str, str], index: Sequence[int] | None, output: Sequence[int] | None
+) -> None:
+    """A TensorFlow scatter_nd's indices, read as TensorFlow reads them: the last axis
+    one coordinate (its length the depth), the axes before it the coordinates' layout,
+    so updates are due in shape indices.shape[:-1] + output.shape[depth:]; 1-D
+    indices are refused whatever the updates (TensorFlow 2.21): [[...]] is due."""
+    if not index or output is None or index[-1] > len(output):
+        return
+    depth = index[-1]
+    fields["coord_depth"] = str(depth)
+    if len(index) == 1:  # a flat [i, j]: refused whatever the updates; [[i, j]] is due
+        fields["flat_coordinate"] = "yes"
+        index = [1, depth]
+    fields["updates_due"] = shape_text([*index[:-1], *output[depth:]])
 
 
 def _flat_fits(fields: dict[str, str], params: Sequence[int] | None) -> None:

@@ -304,6 +304,23 @@ CALLS = [
         "text": "Outer dimensions of indices and update must match. Indices shape: "
         "[2,1], updates shape:[3] [Op:TensorScatterUpdate]"
     },
+    # TensorFlow's rank check of updates against indices' depth, with the shape of the
+    # indices of the call that raised (a flat pair, a flat position, a 2-D list of
+    # coordinates) and without it (a pasted error)
+    *(
+        {
+            "text": "Inner dimensions of output shape must match inner dimensions of "
+            f"updates shape. Output: [{output}] updates: [{updates}] "
+            "[Op:TensorScatterAdd]",
+            "shapes": {"index": index} if index else None,
+        }
+        for output, updates, index in [
+            ("3,4", "2,3", [2]),
+            ("3,4", "1,4", [1]),
+            ("3,4,5", "1", [1, 2]),
+            ("3,4", "2,3", None),
+        ]
+    ),
     {"text": "data.shape = [3] does not start with segment_ids.shape = [2]"},
     {
         "text": "indices[0] = [4, 1] does not index into param shape [2,5], node "

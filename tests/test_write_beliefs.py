@@ -359,9 +359,68 @@ def test_a_flat_pair_with_one_update_is_told_a_row_of_indices_is_a_coordinate():
     pytest.importorskip("tensorflow")
     result = check("06.one_hot", _flat_pair_one_update)
     assert (
-        "Each row of indices is one coordinate, its length (indices' last axis) the "
-        "depth: a flat [i, j] is two coordinates of depth 1" in result.message
+        "your indices (2,) are one coordinate of depth 2 (a flat [i, j] is the one "
+        "entry (i, j), not rows i and j)" in result.message
     )
+    assert "two coordinates" not in result.message
+
+
+def _tf_error(shape, indices, updates):
+    import tensorflow as tf
+
+    try:
+        tf.tensor_scatter_nd_add(tf.zeros(shape), indices, tf.ones(updates))
+    except tf.errors.InvalidArgumentError as error:
+        return error
+    return None
+
+
+def test_tensorflow_reads_a_flat_pair_as_one_coordinate_of_depth_2():
+    """The facts the rule states, run: the last axis of indices is the coordinate."""
+    tf = pytest.importorskip("tensorflow")
+    grid = tf.reshape(tf.range(12), (3, 4))
+    assert tf.gather_nd(grid, [1, 2]).shape == ()  # one entry, (1, 2)
+    assert int(tf.gather_nd(grid, [1, 2])) == 6
+    # 1-D indices are refused by tensor_scatter_nd whatever the updates' shape
+    for indices in ([1, 2], [2]):
+        for updates in [(1,), (2,), (4,), (1, 4), (2, 4), (2, 3), (3, 4)]:
+            assert _tf_error((3, 4), indices, updates) is not None, (indices, updates)
+    # [[i, j]] takes updates indices.shape[:-1] + output.shape[depth:]
+    written = tf.tensor_scatter_nd_add(tf.zeros((3, 4)), [[1, 2]], [5.0])
+    assert float(written[1, 2]) == 5.0
+    row = tf.tensor_scatter_nd_add(tf.zeros((3, 4)), [[2]], tf.ones((1, 4)))
+    assert float(tf.reduce_sum(row[2])) == 4.0
+
+
+@pytest.mark.parametrize(
+    ("shape", "indices", "updates", "words"),
+    [
+        # a flat pair with a row of updates: one entry, never rows 1 and 2
+        ((3, 4), [1, 2], (2, 3), "your indices (2,) are one coordinate of depth 2"),
+        # a flat position of depth 1: refused too, [[2]] with updates (1, 4) due
+        ((3, 4), [2], (1, 4), "(1,) + output.shape[1:] = (1, 4), not (1, 4)"),
+        # coordinates of depth 2 into a 3-D output: each takes a row of 5
+        (
+            (3, 4, 5),
+            [[0, 1]],
+            (1,),
+            "your indices (1, 2) are coordinates of depth 2 laid out in shape (1,), so "
+            "updates must have shape indices.shape[:-1] + output.shape[2:] = (1, 5)",
+        ),
+    ],
+)
+def test_inner_dimensions_are_told_the_depth_of_the_call_that_raised(
+    shape, indices, updates, words
+):
+    pytest.importorskip("tensorflow")
+    from gatherlab.exercises.implement import explained_error
+
+    error = _tf_error(shape, indices, updates)
+    assert "Inner dimensions of output shape must match" in str(error)
+    said = explained_error(error, "answer")
+    assert said is not None
+    assert words in said["meaning"]
+    assert "depth 1 (rows" not in said["meaning"]
 
 
 def test_a_flat_position_with_a_number_is_told_one_update_per_coordinate():

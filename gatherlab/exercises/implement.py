@@ -1074,12 +1074,31 @@ def explained_error(
         named = error_rules.TF_OP.search(str(error))
         if named and named[1] in error_rules.table()["tf_ops"]:
             known = {"op": error_rules.table()["tf_ops"][named[1]]}
-        if params is not None:
-            known["shapes"] = {"params": params}
+        known["shapes"] = {
+            **_tf_indices(error),
+            **({"params": params} if params is not None else {}),
+        }
     found = error_rules.explain(detail, **known) if detail else None
     if found is None or not found.recognised or not found.meaning:
         return None
     return {"error": type(error).__name__, "meaning": found.meaning, "fix": found.fix}
+
+
+def _tf_indices(error: BaseException) -> dict[str, list[int]]:
+    """The shape of the indices a TensorFlow tensor_scatter_nd op that raised ``error``
+    was given (the frame that executed the op holds its inputs: tensor, indices,
+    updates; TensorFlow's traceback filtering keeps it), as the error table's "index"
+    shape; {} where no such frame is found."""
+    frame_at = error.__traceback__
+    shape: dict[str, list[int]] = {}
+    while frame_at is not None:
+        here = frame_at.tb_frame.f_locals
+        name, inputs = here.get("op_name"), here.get("inputs")
+        if isinstance(name, bytes) and name.startswith(b"TensorScatter") and inputs:
+            with contextlib.suppress(Exception):
+                shape = {"index": [int(size) for size in inputs[1].shape]}
+        frame_at = frame_at.tb_next
+    return shape
 
 
 def _written_size(run: Run) -> int | None:

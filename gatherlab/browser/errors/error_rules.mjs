@@ -1657,14 +1657,6 @@ export default {
     },
     {
      "needs": [
-      "op_is_tf",
-      "index_outer",
-      "src_shape"
-     ],
-     "text": "{op} takes one update per row of indices: indices {index_shape} hold coordinates in shape {index_outer}, so the updates must start with {index_outer}, but they have {src_shape}."
-    },
-    {
-     "needs": [
       "is_put"
      ],
      "text": "{op} writes one value of source per index entry and never repeats source (as numpy.put does): index has {count} entries but source {src_size}."
@@ -1672,10 +1664,36 @@ export default {
     {
      "needs": [
       "depth_tf",
+      "flat_coordinate",
+      "index_shape",
+      "coord_depth"
+     ],
+     "text": "Each coordinate lies along the last axis of indices (its length is the depth): your indices {index_shape} are one coordinate of depth {coord_depth} (a flat [i, j] is the one entry (i, j), not rows i and j), and TensorFlow's tensor_scatter_nd ops refuse 1-D indices whatever the updates' shape. Write the coordinate as [[...]], indices of shape (1, {coord_depth}), with updates of shape (1,) + output.shape[{coord_depth}:] = {updates_due}, not {src_shape}."
+    },
+    {
+     "needs": [
+      "depth_tf",
+      "updates_due",
+      "index_shape",
+      "coord_depth"
+     ],
+     "text": "Each coordinate lies along the last axis of indices (its length is the depth), and the axes before it lay the coordinates out: your indices {index_shape} are coordinates of depth {coord_depth} laid out in shape {index_outer}, so updates must have shape indices.shape[:-1] + output.shape[{coord_depth}:] = {updates_due}, not {src_shape}."
+    },
+    {
+     "needs": [
+      "depth_tf",
       "src_shape",
       "input_shape"
      ],
-     "text": "Each row of indices is one coordinate, its length (indices' last axis) the depth: a flat [i, j] is two coordinates of depth 1 (rows i and j, each taking a whole row of updates), [[i, j]] the one entry (i, j). Here updates {src_shape} do not fit output {input_shape} at that depth."
+     "text": "Each coordinate lies along the last axis of indices (its length is the depth), and the axes before it lay the coordinates out (a flat [i, j] is one coordinate of depth 2, the entry (i, j)): updates must have shape indices.shape[:-1] + output.shape[depth:], and updates {src_shape} do not have it for output {input_shape} at your indices' depth."
+    },
+    {
+     "needs": [
+      "op_is_tf",
+      "index_outer",
+      "src_shape"
+     ],
+     "text": "{op} takes one update per row of indices: indices {index_shape} hold coordinates in shape {index_outer}, so the updates must start with {index_outer}, but they have {src_shape}."
     },
     "{op} writes one slice of source per position: {count} positions but {src_size} slices of source.",
     "The values have shape {src_shape} and the positions select {index_shape}: the values must broadcast to the shape of what the positions select.",

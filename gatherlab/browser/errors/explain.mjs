@@ -123,6 +123,7 @@ export function derive(found, shapes, dim, op, text) {
     fields.op_is_tf = "yes";
     if (lists.index_shape) fields.index_outer = shapeText(lists.index_shape.slice(0, -1));
   }
+  if ("depth_tf" in fields) coordinateFields(fields, lists.index_shape, lists.input_shape);
   if (named.includes("segment")) fields.op_is_segment = "yes";
   if (named.startsWith("tf.math.segment_"))
     fields.unsorted = named.replace("tf.math.", "tf.math.unsorted_");
@@ -135,6 +136,21 @@ export function derive(found, shapes, dim, op, text) {
   const dtype = (fields.dtype || "").toLowerCase().replace(/^torch\./, "");
   if (FLOAT_DTYPES.includes(dtype)) fields.dtype_is_float = "yes";
   return fields;
+}
+
+// error_rules._coordinate_fields: a TensorFlow scatter_nd's indices as TensorFlow reads
+// them, the last axis one coordinate (its length the depth), the axes before it their
+// layout, so updates are due in shape indices.shape[:-1] + output.shape[depth:].
+function coordinateFields(fields, index, output) {
+  if (!index || !index.length || !output || index.at(-1) > output.length) return;
+  const depth = index.at(-1);
+  fields.coord_depth = String(depth);
+  if (index.length === 1) {
+    // a flat [i, j]: refused whatever the updates; [[i, j]] is due
+    fields.flat_coordinate = "yes";
+    index = [1, depth];
+  }
+  fields.updates_due = shapeText([...index.slice(0, -1), ...output.slice(depth)]);
 }
 
 // error_rules._flat_fits: a tf.gather position past the end of axis 0 of the params the
