@@ -225,7 +225,7 @@ def test_a_conversion_of_python_numbers_is_named_not_a_write_s_buffer() -> None:
         "def answer(losses, labels, classes):\n"
         "    return torch.zeros(classes).index_add(0, labels, losses.float())\n",
     )
-    assert buffer.verdict.template == "differ.dtype_write"
+    assert buffer.verdict.template == "differ.dtype_write_zeros"
     # floats converted WITH their dtype: no conversion is named
     kept = _judged(
         "06.class_loss_sums",
@@ -582,3 +582,46 @@ def test_the_same_read_in_torch_keeps_torch_s_words() -> None:
     assert result.verdict.misconception == "every-row-reads-every-position"
     assert "gather reads one element per index entry" in result.message
     assert "tf.gather" not in result.words
+
+
+def test_a_write_s_dtype_names_torch_zeros_only_where_the_answer_called_it() -> None:
+    keras = pytest.importorskip("keras")
+    assert keras.ops.one_hot(np.array([0]), 2).dtype == "float32"
+    assert torch.zeros(2).dtype == torch.float32
+    made = _judged(
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import keras\n"
+        "    rows = keras.ops.one_hot(labels.numpy(), classes)\n"
+        "    return torch.from_numpy(keras.ops.convert_to_numpy(rows))\n",
+    )
+    assert "keras.ops.one_hot makes float32 unless given a dtype" in made.message
+    assert "torch.zeros" not in made.message
+    # a cast to float32: the op that made the result is told, torch.zeros never
+    cast = _judged(
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    rows = tf.one_hot(labels.numpy(), classes, dtype=tf.int64)\n"
+        "    return torch.from_numpy(tf.cast(rows, tf.float32).numpy())\n",
+    )
+    assert "has dtype float32, not int64" in cast.message
+    assert "torch.zeros" not in cast.message
+    # torch.zeros without a dtype: its default is named
+    zeros = _judged(
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    rows = torch.zeros(len(labels), classes)\n"
+        "    return rows.scatter_(1, labels.unsqueeze(1), 1)\n",
+    )
+    assert "(torch.zeros: float32 by default)" in zeros.message
+    assert "Your torch.zeros call gave no dtype" in zeros.hint().fix
+    # torch.zeros given float32 itself: its default is not the cause
+    given = _judged(
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    rows = torch.zeros(len(labels), classes, dtype=torch.float32)\n"
+        "    return rows.scatter_(1, labels.unsqueeze(1), 1)\n",
+    )
+    assert "has dtype float32, not int64" in given.message
+    assert "torch.zeros: float32 by default" not in given.message

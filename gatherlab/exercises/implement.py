@@ -494,9 +494,12 @@ class Implement(Exercise):
     def _default_dtype(
         self, answer: Callable[..., Any], case: Case, early: Verdict
     ) -> Verdict | None:
-        """A result of the dtype a TensorFlow op makes unless given one (tf.zeros,
-        tf.one_hot: float32), called without a dtype: that op is named, not torch's
-        (found by running the function again: ``noting_default_dtypes``)."""
+        """A result of the dtype an op makes unless given one (tf.zeros, tf.one_hot,
+        keras.ops.one_hot: float32), called without a dtype: that op is named; a
+        write's buffer made by torch.zeros without one is told torch.zeros' default
+        (``differ.dtype_write_zeros``), which no other answer hears (found by running
+        the function again: ``noting_default_dtypes``; exercises.mjs alike for
+        torch.zeros)."""
         if early.template not in ("differ.dtype", self.dtype_template):
             return None
         found: list[tuple[str, str]] = []
@@ -512,9 +515,14 @@ class Implement(Exercise):
             return None
         got = early.fields.get("got")
         call = next((call for call, made in found if made == got), None)
+        if call == "torch.zeros":  # the buffer a write kept the dtype of, if one did
+            if early.template != "differ.dtype_write":
+                return None
+            return Verdict(False, "differ.dtype_write_zeros", early.fields)
         if call is None:
             return None
-        dtype = f"tf.{early.fields['expected']}"
+        expected = early.fields["expected"]
+        dtype = f'"{expected}"' if call.startswith("keras.") else f"tf.{expected}"
         fields = {**early.fields, "call": call, "dtype": dtype}
         return Verdict(False, "differ.dtype_default_op", fields)
 

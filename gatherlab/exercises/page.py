@@ -338,6 +338,7 @@ PAGE_TEMPLATES = {
         "differ.returned_none",
         "differ.dtype",
         "differ.dtype_python_numbers",
+        "differ.dtype_write_zeros",
         "implement.tf_subscript",
         "implement.meshgrid_xy",
         "differ.framework_torch",

@@ -497,30 +497,37 @@ def noting_python_numbers(
 
 # TensorFlow's ops that make float32 unless given a dtype, with the position of it
 # (the page's evaluator has none of them)
-DEFAULT_DTYPE_OPS = {
+DEFAULT_DTYPE_OPS: dict[str, int | None] = {
     "tensorflow.zeros": 1,
     "tensorflow.ones": 1,
     "tensorflow.one_hot": 5,
+    "keras.ops.one_hot": 3,
+    "torch.zeros": None,  # sizes as *args; dtype= by keyword only
 }
 
 
 def noting_default_dtypes(
     found: list[tuple[str, str]],
 ) -> contextlib.AbstractContextManager[None]:
-    """Let TensorFlow's ops that make float32 unless given a dtype run as usual,
-    noting in ``found`` each call without one, as (``tf.zeros``, its dtype). Nothing
-    is patched where TensorFlow is not imported."""
+    """Let the ops that make float32 unless given a dtype (TensorFlow's, Keras's
+    one_hot, torch.zeros) run as usual, noting in ``found`` each call without one, as
+    (``tf.zeros``, its dtype). An op's library is patched only where it is imported
+    (not None in ``sys.modules``: a blocked import leaves None, as tensorflow_imported
+    reads it)."""
+    import sys
 
-    names = list(DEFAULT_DTYPE_OPS) if tensorflow_imported() else []
+    imported = [sys.modules.get(name.split(".")[0]) for name in DEFAULT_DTYPE_OPS]
+    names = [n for n, module in zip(DEFAULT_DTYPE_OPS, imported, strict=True) if module]
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
         at = DEFAULT_DTYPE_OPS[name]
 
         def make(*args: Any, **kwargs: Any) -> Any:
             out = original(*args, **kwargs)
-            if kwargs.get("dtype") is None and len(args) <= at:
-                made = getattr(getattr(out, "dtype", None), "name", None)
-                if isinstance(made, str):
+            if kwargs.get("dtype") is None and (at is None or len(args) <= at):
+                dtype = getattr(out, "dtype", None)
+                made = getattr(dtype, "name", None) or str(dtype).removeprefix("torch.")
+                if dtype is not None:
                     found.append((name.replace("tensorflow.", "tf."), made))
             return out
 

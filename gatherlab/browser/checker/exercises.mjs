@@ -353,11 +353,13 @@ function outputsOf(payload, answer) {
   const calls = new Set();
   const results = [];
   const floats = []; // per case, the conversions of Python numbers to float32 / int32
+  const zeros = []; // per case, the torch.zeros calls without a dtype
   for (const testCase of payload.cases) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
     const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
     TRUE_DIVISIONS.count = 0; // implement.py's noting_divisions, per run
     FLOAT_DEFAULTS.calls = []; // implement.py's noting_python_numbers, per run
+    FLOAT_DEFAULTS.zeros = 0; // implement.py's noting_default_dtypes (torch.zeros), per run
     try {
       const main = lines.main && payload.kind === "implement";
       const value = run(code, main ? {} : inputs, {
@@ -377,6 +379,7 @@ function outputsOf(payload, answer) {
         /** @type {any} */ (results).answered ??= value; // the fix's part, as written
       } else results.push(outputOf(value));
       floats.push(FLOAT_DEFAULTS.calls);
+      zeros.push(FLOAT_DEFAULTS.zeros);
     } catch (error) {
       const out = errorOf(error);
       if (out.unsupported) return out;
@@ -386,12 +389,13 @@ function outputsOf(payload, answer) {
       if (out.error) out.error.divided = TRUE_DIVISIONS.count > 0;
       results.push(out);
       floats.push([]);
+      zeros.push(0);
     }
   }
   const require = payload.require ?? [];
   const missing = require.length > 0 && !require.some((name) => calls.has(name));
   /** @type {any} */ (results).calls = calls; // the fallback's rules name an op only where it was called
-  return { outputs: results, missing, floats };
+  return { outputs: results, missing, floats, zeros };
 }
 
 // A fix's answer goes into the broken call: as its index (or its dim).
@@ -966,8 +970,14 @@ function typeDifference(payload, found) {
       numbers: got.tensor.dtype === "float32" ? "floats" : "ints",
       dtype: `${made.call.split(".")[0]}.${expected}`,
     });
+  // implement._default_dtype: a write's buffer made by torch.zeros without a dtype
+  const template = payload.dtype_template ?? "differ.dtype";
+  const zeros = template === "differ.dtype_write" && got.tensor.dtype === "float32";
   if (got.tensor.dtype !== expected)
-    return v(payload.dtype_template ?? "differ.dtype", { got: got.tensor.dtype, expected });
+    return v(zeros && found.zeros?.[k] ? "differ.dtype_write_zeros" : template, {
+      got: got.tensor.dtype,
+      expected,
+    });
   return null;
 }
 const sameType = (output, want) =>

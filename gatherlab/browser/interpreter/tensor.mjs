@@ -418,7 +418,9 @@ export const TRUE_DIVISIONS = { count: 0 };
 // floats or int32 of ints (torch.tensor, tf.constant), as { call, dtype }, since the
 // checker last reset the list (exercises.mjs; implement.py notes the same with
 // noting_python_numbers): NumPy would have made float64 or int64.
-export const FLOAT_DEFAULTS = { calls: [] };
+// `zeros` counts the torch.zeros calls without a dtype (float32) alike (implement.py's
+// noting_default_dtypes): a write's float32 buffer is then told torch.zeros' default.
+export const FLOAT_DEFAULTS = { calls: [], zeros: 0 };
 export function notePythonNumbers(call, value, dtype, out) {
   const kinds = new Set();
   const walk = (item) => {

@@ -29,6 +29,7 @@ import {
   list,
   MAX_ENTRIES,
   normDim,
+  FLOAT_DEFAULTS,
   notePythonNumbers,
   numberOf,
   offsetsOf,
@@ -1275,6 +1276,7 @@ for (const [name, value] of [
     const rest = kw.filter(([k]) => k !== "dtype");
     if (rest.length) throw new UnsupportedError(`the argument ${rest[0][0]}= of torch.${name}`);
     const d = dtype ? dtypeArg(dtype[1], "torch") : "float32";
+    if (name === "zeros" && !dtype) FLOAT_DEFAULTS.zeros += 1;
     return filled(sizesFrom(g, name), value ?? EMPTY_FILL.value, d, "torch");
   });
 for (const [name, value] of [
