@@ -337,6 +337,12 @@ def test_a_lost_write_is_told_where_it_went(exercise_id, answer, where):
             "fixed_index = torch.zeros_like(destination)\n"
             "fixed_index[destination].copy_(torch.arange(len(destination)))\n",
         ),
+        # the out-of-place scatter's result dropped: the index stays the zeros too
+        (
+            "06.fix_write_as_read",
+            "fixed_index = torch.zeros_like(destination)\n"
+            "fixed_index.scatter(0, destination, torch.arange(len(destination)))\n",
+        ),
         # our own: one label per row filled into a column through a tensor index
         (
             "04.fix_label_axis",
@@ -353,6 +359,8 @@ def test_an_index_no_write_reached_is_told_so(exercise_id, code):
     result = check(exercise_id, names["fixed_index"])
     assert result.verdict.template == "fix.index_all_zeros"
     assert "holds only 0s: no write reached it" in result.message
+    # both causes named, since the index's value cannot tell them apart
+    assert "`x[idx]` with a tensor index is a copy, and an out-of-place op" in result.message
     # the fact: an in-place op on x[idx] with a tensor index changes a copy
     x = torch.zeros(3, dtype=torch.int64)
     x[torch.tensor([0, 2])].add_(5)
