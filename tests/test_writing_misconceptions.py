@@ -360,7 +360,8 @@ def test_an_index_no_write_reached_is_told_so(exercise_id, code):
     assert result.verdict.template == "fix.index_all_zeros"
     assert "holds only 0s: no write reached it" in result.message
     # both causes named, since the index's value cannot tell them apart
-    assert "`x[idx]` with a tensor index is a copy, and an out-of-place op" in result.message
+    both = "`x[idx]` with a tensor index is a copy, and an out-of-place op"
+    assert both in result.message
     # the fact: an in-place op on x[idx] with a tensor index changes a copy
     x = torch.zeros(3, dtype=torch.int64)
     x[torch.tensor([0, 2])].add_(5)
