@@ -390,6 +390,11 @@ def test_tensorflow_reads_a_flat_pair_as_one_coordinate_of_depth_2():
     assert float(written[1, 2]) == 5.0
     row = tf.tensor_scatter_nd_add(tf.zeros((3, 4)), [[2]], tf.ones((1, 4)))
     assert float(tf.reduce_sum(row[2])) == 4.0
+    # so tf.fill(tf.shape(indices)[:-1], v) fits only coordinates of single entries
+    rows = tf.constant([[2]])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        filled = tf.fill(tf.shape(rows)[:-1], 1.0)
+        tf.tensor_scatter_nd_add(tf.zeros((3, 4)), rows, filled)
 
 
 @pytest.mark.parametrize(

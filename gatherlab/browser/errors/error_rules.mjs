@@ -1560,7 +1560,7 @@ export default {
      "needs": [
       "op_is_tf"
      ],
-     "text": "Write one position with indices [[i, j]] and updates [v], not [i, j] and v; for indices of shape (n, depth), pass updates tf.fill(tf.shape(indices)[:-1], v)."
+     "text": "Write one position with indices [[i, j]] and updates [v], not [i, j] and v; for indices of shape (n, depth) that pick single entries (depth the tensor's rank), pass updates tf.fill(tf.shape(indices)[:-1], v)."
     }
    ],
    "section": [
