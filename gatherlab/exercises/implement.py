@@ -456,6 +456,26 @@ class Implement(Exercise):
             return None
         return found
 
+    def _maker_of(
+        self,
+        answer: Callable[..., Any],
+        case: Case,
+        noting: Callable[[list[tuple[str, str]]], Any],
+        got: str,
+    ) -> str | None:
+        """The call that made a result of dtype ``got``, found by running the
+        function again under ``noting`` (which lists each call and the dtype it
+        made); None where the run raised (the verdict stays the dtype's) or no
+        call made one."""
+        found: list[tuple[str, str]] = []
+        given = self._given(case.args)
+        try:
+            with filling_empty(0), noting(found), forbidding(self.forbid):
+                answer(*given.values())
+        except (Exception, SystemExit):
+            return None
+        return next((call for call, made in found if made == got), None)
+
     def _python_numbers(
         self, answer: Callable[..., Any], case: Case, early: Verdict
     ) -> Verdict | None:
@@ -469,18 +489,7 @@ class Implement(Exercise):
         got, expected = early.fields.get("got"), early.fields.get("expected")
         if NUMPY_DTYPES.get(str(got)) != expected:
             return None
-        found: list[tuple[str, str]] = []
-        given = self._given(case.args)
-        try:
-            with (
-                filling_empty(0),
-                noting_python_numbers(found),
-                forbidding(self.forbid),
-            ):
-                answer(*given.values())
-        except (Exception, SystemExit):  # the verdict stays the dtype's
-            return None
-        call = next((call for call, made in found if made == got), None)
+        call = self._maker_of(answer, case, noting_python_numbers, str(got))
         if call is None:
             return None
         fields = {
@@ -502,19 +511,9 @@ class Implement(Exercise):
         torch.zeros)."""
         if early.template not in ("differ.dtype", self.dtype_template):
             return None
-        found: list[tuple[str, str]] = []
-        given = self._given(case.args)
-        try:
-            with (
-                filling_empty(0),
-                noting_default_dtypes(found),
-                forbidding(self.forbid),
-            ):
-                answer(*given.values())
-        except (Exception, SystemExit):  # the verdict stays the dtype's
-            return None
-        got = early.fields.get("got")
-        call = next((call for call, made in found if made == got), None)
+        call = self._maker_of(
+            answer, case, noting_default_dtypes, str(early.fields.get("got"))
+        )
         if call == "torch.zeros":  # the buffer a write kept the dtype of, if one did
             if early.template != "differ.dtype_write":
                 return None
