@@ -140,6 +140,19 @@ def test_the_page_renders_a_pair_from_the_one_table_as_python_does() -> None:
     assert ". On the visible example, your result has shape" in apart.message
 
 
+def test_the_page_knows_the_writing_ops_out_of_place_forms_python_notes() -> None:
+    """A write lost is told the out-of-place op it called by the page as by Python
+    (implement._lost_where, exercises.mjs's lostWhere): the same ops in both."""
+    from gatherlab.exercises.patching import OUT_OF_PLACE
+
+    script = """
+        import { OUT_OF_PLACE } from "./gatherlab/browser/checker/exercises.mjs";
+        console.log(JSON.stringify([...OUT_OF_PLACE]));
+    """
+    assert sorted(node_module(script, None)) == sorted(OUT_OF_PLACE)
+    assert {"scatter", "index_add", "scatter_reduce"} <= set(OUT_OF_PLACE)
+
+
 @pytest.mark.parametrize(
     "exercise_id", [i for i, e in EXERCISES.items() if e.kind == "implement"]
 )

@@ -308,12 +308,17 @@ TRUE_DIVISIONS = (
 )
 
 
+# The writing ops' out-of-place forms (``index_add``, ``scatter_reduce``, ...); the
+# page's twin is exercises.mjs's OUT_OF_PLACE (tests/test_page_cases.py: equal).
+OUT_OF_PLACE = tuple(op for op in (*FAILING, *SPIED_WRITES) if not op.startswith("__"))
+
+
 def noting_out_of_place(found: set[str]) -> contextlib.AbstractContextManager[None]:
-    """Let the writing ops' out-of-place forms (``index_add``, ``scatter_reduce``,
-    ...) run as usual, noting each one called in ``found``: a write lost is then told
-    apart, a dropped result from a write into a copy (implement._lost_where)."""
-    ops = [op for op in (*FAILING, *SPIED_WRITES) if not op.startswith("__")]
-    names = [f"{holder}.{op}" for op in ops for holder in ("torch", "torch.Tensor")]
+    """Let the writing ops' out-of-place forms (OUT_OF_PLACE) run as usual, noting
+    each one called in ``found``: a write lost is then told apart, a dropped result
+    from a write into a copy (implement._lost_where)."""
+    holders = ("torch", "torch.Tensor")
+    names = [f"{holder}.{op}" for op in OUT_OF_PLACE for holder in holders]
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
         def note(*args: Any, **kwargs: Any) -> Any:

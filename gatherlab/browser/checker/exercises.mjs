@@ -809,8 +809,8 @@ function lostWhere(verdict, calls) {
     : { template: "lost.copy", fields: {} };
   return { ...verdict, fields: { ...verdict.fields, how: where } };
 }
-// patching.noting_out_of_place's ops: the writing ops' out-of-place forms
-const OUT_OF_PLACE = new Set([
+// patching.OUT_OF_PLACE: the writing ops' out-of-place forms
+export const OUT_OF_PLACE = new Set([
   "index_add",
   "index_copy",
   "index_fill",
