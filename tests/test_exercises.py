@@ -906,8 +906,7 @@ def test_a_fix_suggests_an_expand_only_when_it_gives_the_intended_result():
     wrong_side = EXERCISES["01.fix_shared_columns"].check(wanted.unsqueeze(1))
     assert ".expand(-1, 2)" not in wrong_side.words
     assert wrong_side.words.endswith(
-        "each row must hold the positions [2, 0], so put the new axis first "
-        "(.unsqueeze(0)), then expand it (.expand(2, -1))."
+        "The positions belong in the index with `.unsqueeze(0)`, then `.expand(2, -1)`."
     )
     assert (
         EXERCISES["01.fix_shared_columns"]
@@ -1206,10 +1205,18 @@ def test_a_fix_that_expands_a_row_as_a_column_is_told_where_the_new_axis_goes():
     exercise = EXERCISES["01.fix_shared_columns"]
     positions = exercise.reference_answer[0]
     result = exercise.check(positions.unsqueeze(1))
-    assert result.verdict.template == "fix.expand_repeats"
-    assert "would repeat each position along dim 1" in result.words
-    assert "put the new axis first (.unsqueeze(0)), then expand it" in result.words
+    # the positions laid down a column: the index's layout is the result's, whatever
+    # dim is (the shared columns as a (2, 1) index read one column per row)
+    assert result.verdict.misconception == "unsqueeze-wrong-axis"
+    assert "gather's result has its index's shape" in result.message
+    assert "`wanted.unsqueeze(1)` gives, shape (2, 1)" in result.message
+    assert "`.unsqueeze(0)`, then `.expand(2, -1)`" in result.fix
     assert exercise.check(positions.unsqueeze(0).expand(2, -1)).passed  # as told
+    x = exercise.broken.input
+    assert torch.gather(x, 1, positions.unsqueeze(1)).tolist() == [
+        [x[0, 2].item()],
+        [x[1, 0].item()],
+    ]
 
 
 def test_last_valid_step_cannot_be_passed_by_counting_nonzero_steps():

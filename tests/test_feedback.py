@@ -269,11 +269,12 @@ def test_an_index_unsqueezed_in_the_middle_is_told_to_add_the_axis_last():
         "02.select_steps",
         lambda f, p: torch.gather(f, 1, p.unsqueeze(1).expand(-1, p.shape[1], -1)),
     )
-    assert "the new axis of positions is in the wrong place" in text
+    rule = "gather's result has its index's shape; dim only says which axis"
+    assert rule in text
     assert "`positions.unsqueeze(1)` expanded along dim 1 to" in text
     assert "`.unsqueeze(2)`" in text
     fix = message("02.fix_wrong_axis", EXERCISES["02.fix_wrong_axis"].broken.index)
-    assert "the new axis of positions is in the wrong place" in fix
+    assert rule in fix
 
 
 def test_a_transposed_index_is_named_though_a_hidden_index_is_1_by_1():

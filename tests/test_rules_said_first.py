@@ -120,14 +120,15 @@ def test_sizes_listed_past_the_dims_are_told_expand_adds_them_in_front():
     assert named == "unsqueeze-wrong-axis"
     assert words == (
         "The call runs now, but expand and repeat add new dims only in front: your "
-        "call's result is what positions repeated along a new dim 0 gives."
+        "call's result is what positions repeated along a new dim 0 gives, shape "
+        "(2, 2, 2)."
     )
     expanded = positions.expand(2, *positions.shape)
     assert torch.equal(expanded, positions.repeat(2, 1, 1))
     assert all(torch.equal(expanded[b], positions) for b in range(2))
     # a new axis put in the middle by unsqueeze is no expand: no expand rule
     words, _ = first_step("02.fix_wrong_axis", positions.unsqueeze(1))
-    assert "the new axis of positions is in the wrong place" in words
+    assert "dim only says which axis the positions count along" in words
     assert "expand" not in words
 
 

@@ -248,7 +248,8 @@ class Fix(Exercise):
         short = [d for d, size in enumerate(index.shape) if size == 1 != target[d]]
         words = picked("advice.size", advice[1])  # without the expand
         head = {**plain.fields, "advice": words}
-        if len(short) != 1 or self.gives_expected(index.expand(target)):
+        rule = shape_rule(self.search.cases[0])  # said first, as _ruled says it
+        if rule is None or len(short) != 1 or self.gives_expected(index.expand(target)):
             return said
         d, rank = short[0], len(target)
         for new in (n for n in range(rank) if n != d):
@@ -261,6 +262,7 @@ class Fix(Exercise):
             return verdict(
                 False,
                 "fix.expand_repeats",
+                rule=rule,
                 got_shape=head["got_shape"],
                 expected_shape=head["expected_shape"],
                 advice=head["advice"],

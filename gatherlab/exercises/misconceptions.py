@@ -830,7 +830,23 @@ def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field
     assert case.call is not None
     size = np.shape(to_numpy(case.call.index))[wrong]
     names = {"positions": case.positions, "wrong": str(wrong)}
-    rule = phrase("wrong_axis.placed", positions=case.positions)
+    # the rule an index laid along the wrong axis breaks: the result takes the
+    # index's layout, whatever dim says (dim names only what each entry counts along)
+    rule = (
+        phrase("wrong_axis.dim_names_broadcast")
+        if case.call.op == "take_along_dim"
+        else phrase("wrong_axis.dim_names", op=case.call.op)
+    )
+    then: Field = phrase("wrong_axis.then_expand")
+    if case.index_answer:
+        # a fix's one index: the sizes the positions are expanded to, said in full
+        index = np.shape(to_numpy(case.call.index))
+        unsqueezed = list(index)
+        unsqueezed[right] = 1
+        sizes = ", ".join(
+            "-1" if n == u else str(n) for n, u in zip(index, unsqueezed, strict=True)
+        )
+        then = phrase("wrong_axis.then_sizes", sizes=sizes) if index[right] != 1 else ""
     if expanded == "expanded" and size != 1 and wrong == 0:
         # what expand itself makes of sizes listed past the tensor's own dims: they
         # go in front (positions.expand(b, k, f) for positions of shape (b, k))
@@ -840,7 +856,14 @@ def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field
         made = phrase("wrong_axis.expanded", **names, size=str(size))
     else:
         made = phrase("wrong_axis.as_is", **names)
-    return {**names, "right": str(right), "made": made, "rule": rule}
+    return {
+        **names,
+        "right": str(right),
+        "made": made,
+        "rule": rule,
+        "shape": _shape(outcome),
+        "then": then,
+    }
 
 
 @misconception(
@@ -853,12 +876,19 @@ def _wrong_axis(case: Case, base: Any) -> Mapping[Any, Outcome]:
         return {}
     assert case.call is not None
     index, dim = to_numpy(case.call.index), _axis(case.call)
-    collapsed = index
-    for d in range(dim + 1, index.ndim):
-        first = np.take(collapsed, [0], axis=d)
-        if (collapsed == first).all():
-            collapsed = first
-    ones = [d for d in range(collapsed.ndim) if collapsed.shape[d] == 1]
+    # the positions without the dims they were expanded over: after dim (a row's
+    # positions read for every feature), or else before it too (positions shared
+    # by every row, `wanted.unsqueeze(0).expand(rows, -1)`)
+    ones: list[int] = []
+    for dims in (range(dim + 1, index.ndim), range(index.ndim)):
+        collapsed = index
+        for d in dims:
+            first = np.take(collapsed, [0], axis=d)
+            if d != dim and (collapsed == first).all():
+                collapsed = first
+        ones = [d for d in range(collapsed.ndim) if collapsed.shape[d] == 1]
+        if ones:
+            break
     if not ones or index.ndim < 2:
         return {}
     right = ones[-1]
@@ -2240,9 +2270,24 @@ def _normalised_after(case: Case, base: Any) -> Mapping[Any, Outcome]:
 
 
 def _transposed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
-    """Advice in code terms for code; for a typed prediction, where entries go."""
+    """Advice in code terms for code; for a typed prediction, where entries go. A
+    read's rule first: its shape formula where the swap changed the shape, else
+    where each value goes (an implement answer may read with any op: no op named)."""
+    from gatherlab.exercises.oprules import shape_rule, value_rule
+
+    rule: Field = ""
+    if case.write is None and case.call is not None:
+        neutral = case.writes_code and not case.index_answer
+        square = np.shape(outcome) == np.shape(case.expected)
+        said = (
+            value_rule(case, neutral=neutral)
+            if square
+            else shape_rule(case, neutral=neutral)
+        )
+        rule = "" if said is None else phrase("transposed.rule", rule=said)
     return {
-        "advice": phrase("transposed.code" if case.writes_code else "transposed.value")
+        "advice": phrase("transposed.code" if case.writes_code else "transposed.value"),
+        "rule": rule,
     }
 
 

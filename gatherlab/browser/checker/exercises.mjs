@@ -587,7 +587,7 @@ function fixShape(payload, got, want) {
   });
   const said = ruled({ ...shape, advice });
   const index = got.index;
-  if (advice.template !== "advice.size_expand" || payload.call.part !== "index" || !index)
+  if (!rule || advice.template !== "advice.size_expand" || payload.call.part !== "index" || !index)
     return said;
   const target = fromPayload(payload.reference).shape;
   const short = index.shape.map((s, d) => d).filter((d) => index.shape[d] === 1 && target[d] !== 1);
@@ -623,6 +623,7 @@ function fixShape(payload, got, want) {
       passed: false,
       template: "fix.expand_repeats",
       fields: {
+        rule,
         got_shape: shape.got_shape,
         expected_shape: shape.expected_shape,
         advice: head.advice,

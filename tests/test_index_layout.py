@@ -1,0 +1,127 @@
+"""A read's index laid out along the wrong axis, named by its rule in the FIRST step.
+
+The belief (issue 38, real mistake 444): ``dim`` sets the orientation of the result
+("dim=1: a column"), so the positions are laid down a column, or across a row, as
+dim seems to ask. The rule it breaks: a gather-family read returns its index's
+shape, and dim only says which axis the positions count along. Own variants on other
+exercises and ops than the collected one (a row where a column belongs, a column
+where a row belongs, a stacked or repeated index, an implement answer), with the torch
+facts their words state; and a result transposed, told the rule that places each
+value (a prediction of gather and of index_select, an implement answer).
+"""
+
+from __future__ import annotations
+
+import torch
+
+from gatherlab.exercises import EXERCISES, check
+from gatherlab.exercises.page import fix_names
+
+RULE = "gather's result has its index's shape; dim only says which axis the"
+
+
+def first_step(exercise_id: str, answer) -> tuple[str, str | None, str]:
+    result = check(exercise_id, answer)
+    assert not result.passed
+    verdict = result.verdict
+    return result.message, verdict.misconception if verdict else None, result.fix
+
+
+def test_shared_columns_laid_down_a_column_are_told_the_index_sets_the_layout():
+    names = fix_names(EXERCISES["01.fix_shared_columns"])
+    x, wanted = names["x"], names["wanted"]
+    for answer in (wanted.view(-1, 1), wanted[:, None]):
+        words, named, fix = first_step("01.fix_shared_columns", answer)
+        assert named == "unsqueeze-wrong-axis"
+        assert RULE in words
+        assert "`wanted.unsqueeze(1)` gives, shape (2, 1)" in words
+        assert fix == (
+            "The positions belong in the index with `.unsqueeze(0)`, then "
+            "`.expand(2, -1)`."
+        )
+    # the facts: a (2, 1) index reads one column per row; the fix reads both in each
+    column = torch.gather(x, 1, wanted.view(-1, 1))
+    assert column.shape == (2, 1) and column[:, 0].tolist() == [x[0, 2], x[1, 0]]
+    fixed = torch.gather(x, 1, wanted.unsqueeze(0).expand(2, -1))
+    assert fixed.tolist() == [[x[0, 2], x[0, 0]], [x[1, 2], x[1, 0]]]
+
+
+def test_a_stacked_column_index_is_named_as_positions_expanded_on_the_wrong_axis():
+    names = fix_names(EXERCISES["01.fix_shared_columns"])
+    wanted = names["wanted"]
+    words, named, _ = first_step(
+        "01.fix_shared_columns", torch.stack([wanted, wanted], 1)
+    )
+    assert named == "unsqueeze-wrong-axis" and RULE in words
+    assert "`wanted.unsqueeze(1)` expanded along dim 1 to 2 gives" in words
+    assert torch.equal(
+        torch.stack([wanted, wanted], 1), wanted.unsqueeze(1).expand(2, 2)
+    )
+
+
+def test_labels_laid_across_a_row_are_told_the_result_has_the_index_shape():
+    # a (1, n) row of labels, where one label per row needs a (n, 1) column
+    for exercise_id, name in (
+        ("01.fix_missing_axis", "labels"),
+        ("04.fix_label_axis", "targets"),
+    ):
+        names = fix_names(EXERCISES[exercise_id])
+        positions = names[name]
+        words, named, fix = first_step(exercise_id, positions.view(1, -1))
+        n = positions.shape[0]
+        assert named == "unsqueeze-wrong-axis", words
+        assert RULE in words and f"shape (1, {n})" in words
+        assert fix == "The positions belong in the index with `.unsqueeze(1)`."
+        source = EXERCISES[exercise_id].broken.input
+        read = torch.gather(source, 1, positions.view(1, -1))
+        assert read.shape == (1, n)  # the index's shape: row 0 read n times
+        assert read[0].tolist() == source[0, positions].tolist()
+
+
+def test_an_implement_answer_with_a_row_of_labels_is_told_the_rule():
+    words, named, _ = first_step(
+        "05.label_scores", lambda lp, labels: lp.gather(1, labels[None])
+    )
+    assert named == "unsqueeze-wrong-axis"
+    assert RULE in words and "`labels.unsqueeze(0)` gives" in words
+    lp, labels = torch.rand(3, 4), torch.tensor([3, 0, 2])
+    assert lp.gather(1, labels[None]).shape == (1, 3)
+
+
+def test_take_along_dim_is_told_its_index_shape_broadcast():
+    # the words take_along_dim's layout is told in; the fact they state
+    from gatherlab.exercises.verdict import messages
+
+    said = messages()["wrong_axis.dim_names_broadcast"]
+    assert said.startswith("take_along_dim's result has its index's shape, broadcast")
+    x = torch.arange(24).view(2, 3, 4)
+    index = torch.tensor([[[2], [0]]])  # (1, 2, 1): broadcast over dims 0 and 2
+    out = torch.take_along_dim(x, index, 1)
+    assert out.shape == (2, 2, 4)
+    assert torch.equal(out, x.gather(1, index.expand(2, 2, 4)))
+
+
+def test_a_transposed_result_is_told_the_rule_that_places_each_value():
+    # a prediction of gather written column by column: the index's shape, (2, 3)
+    words, named, _ = first_step("01.predict_columns", [[11, 22], [11, 20], [10, 22]])
+    assert named == "transposed-result"
+    assert words.startswith(
+        "Not quite: gather returns one value per index entry, in the index's shape: "
+    )
+    x = torch.tensor([[10, 11, 12], [20, 21, 22]])
+    assert torch.gather(x, 1, torch.tensor([[1, 1, 0], [2, 0, 2]])).shape == (2, 3)
+    # index_select's selected rows stay rows: a square result says where each goes
+    words, named, _ = first_step(
+        "03.predict_shared_rows", [[20, 20, 10], [21, 21, 11], [22, 22, 12]]
+    )
+    assert named == "transposed-result"
+    assert "index_select along dim 0 reads out[i, j] = x[index[i], j]" in words
+    picked = torch.index_select(x, 0, torch.tensor([1, 1, 0]))
+    assert all(picked[i, j] == x[[1, 1, 0][i], j] for i in range(3) for j in range(3))
+    # an implement answer may read with any op: the rule names none
+    words, named, _ = first_step(
+        "01.pick_columns", lambda x, columns: x.gather(1, columns).t()
+    )
+    assert named == "transposed-result"
+    assert "each entry is out[i, j] = x[i, columns[i, j]]: your result is" in words
+    assert "gather" not in words
