@@ -37,8 +37,10 @@ from gatherlab.exercises.oprules import names_no_op, shape_rule, value_rule
 from gatherlab.exercises.patching import (
     PYTHON_NUMBER_DEFAULTS,
     ForbiddenOpError,
+    Inferred,
     SpiedCall,
     counting,
+    counting_slots,
     filling_empty,
     forbidding,
     function,
@@ -376,9 +378,11 @@ class Implement(Exercise):
         ):
             try:
                 value = answer(*given.values())
-            except (ForbiddenOpError, NotImplementedError):
+            except ForbiddenOpError:
                 raise
             except (Exception, SystemExit) as error:
+                if _the_stub(error):
+                    raise
                 return Run(
                     None,
                     error,
@@ -428,6 +432,7 @@ class Implement(Exercise):
                 return judged(self.id, early, details)
         found = (
             self._meshgrid_xy(answer, case)
+            or self._counted_slots(answer, case)
             or self._named(runs)
             or (self._unwritten(answer, case, run) if run.error is None else None)
         )
@@ -547,6 +552,38 @@ class Implement(Exercise):
         call, how = found[0]
         return verdict(
             False, "implement.meshgrid_xy", case=case.name, call=call, how=how
+        )
+
+    def _counted_slots(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
+        """Ids counted by an op that takes its slots from the data: torch.histc or
+        np.histogram without a range spreads its bins over the ids' own min..max,
+        torch.unique's counts are the present ids' only. Where the answer passes
+        every case with each such op given one slot per id (``counting_slots``),
+        that is its one mistake. The page runs none of these ops (it says so)."""
+        ids = ids_of(case)
+        found: list[Inferred] = []
+
+        def run(other: Case) -> Run:  # each case with its own count of slots
+            sized = ids_of(other)
+            size = int(sized["full"]) if sized is not None else None
+            with counting_slots(found, size):
+                return self._run(answer, other.args)
+
+        try:
+            run(case)  # first the case alone: is there one?
+            if not found:
+                return None
+            noted = found[0]
+            runs = [run(other) for other in self.all_cases]
+        except (ForbiddenOpError, NotImplementedError):
+            return None
+        if not all(
+            self._passes(k, other, run)
+            for k, (other, run) in enumerate(zip(self.all_cases, runs, strict=True))
+        ):
+            return None
+        return verdict(
+            False, f"implement.slots_{noted.kind}", **_slot_fields(noted, case, ids)
         )
 
     def _read_in_tensorflow(
@@ -1024,6 +1061,46 @@ class Run:
             return None
         last = self.calls[-1]
         return last if last.error is self.error else None
+
+
+def _slot_fields(
+    noted: Inferred, case: Case, ids: Mapping[str, Any] | None
+) -> dict[str, Field]:
+    """The words of ``implement.slots_range`` and ``implement.slots_present``."""
+    index = str(ids["index"]) if ids is not None else "ids"
+    count = str(ids["count"]) if ids is not None else "the count"
+    fields: dict[str, Field] = {
+        "case": case.name,
+        "call": noted.call,
+        "index": index,
+        "count": count,
+    }
+    if noted.kind == "range":
+        low, high = (format_value(np.float64(v)) for v in (noted.low, noted.high))
+        given = "range=(0, {b})" if noted.call.startswith("np.") else "min=0, max={b}"
+        return {
+            **fields,
+            "low": low,
+            "high": high,
+            "ids": f"0..{noted.bins - 1}",
+            "given": given.format(b=noted.bins),
+        }
+    present = ", ".join(str(i) for i in noted.low) or "none"
+    return {
+        **fields,
+        "present": present,
+        "last": str(noted.bins - 1),
+        "what": phrase(f"slots.{noted.what}"),
+        "order": phrase("slots.sorted") if noted.order else "",
+    }
+
+
+def _the_stub(error: BaseException) -> bool:
+    """Whether ``error`` is the unanswered stub's ``raise NotImplementedError`` (no
+    words), not a library's NotImplementedError for a dtype its kernel lacks
+    (``torch.histc`` of int64 ids, ``torch.bincount`` of floats), which is an error of
+    the answer, explained as such."""
+    return isinstance(error, NotImplementedError) and not error.args
 
 
 def _lost_where(found: Verdict, run: Run) -> Verdict:

@@ -626,3 +626,108 @@ def meshgrids_as_ij(
         return meshgrid
 
     return _patched(names, swapped)
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """A call whose output's slots were taken from the data (``counting_slots``):
+    the call as written, which belief, and the data's range or ids on that run."""
+
+    call: str  # "torch.histc", "np.histogram", "torch.unique"
+    kind: str  # "range" (bins over the data's min..max) or "present" (ids present)
+    low: Any = None  # the range the bins spanned, or the ids present (a list)
+    high: Any = None
+    bins: int = 0
+    what: str = ""  # torch.unique's: "counts" or "inverse", the output misread
+    order: bool = False  # torch.unique's: whether it was asked for sorted ids
+
+
+def _int_tensor_ids(values: Any, size: int) -> Any:
+    """``values`` as a 1-D int64 tensor of ids in 0..size-1, or None."""
+    import torch
+
+    if not isinstance(values, torch.Tensor) or values.is_floating_point():
+        return None
+    if values.is_complex() or values.dtype == torch.bool:
+        return None
+    flat = values.reshape(-1)
+    if flat.numel() and (int(flat.min()) < 0 or int(flat.max()) >= size):
+        return None
+    return flat
+
+
+def counting_slots(
+    found: list[Inferred], size: int | None
+) -> contextlib.AbstractContextManager[None]:
+    """Run each op whose output's slots come from the data as if it had one slot per
+    id 0..size-1, noting each (``Inferred``): ``torch.histc`` and ``np.histogram``
+    with no range spread their bins over the data's own min..max (a bin is then one
+    id: range 0..bins), and ``torch.unique`` with ``return_counts`` or
+    ``return_inverse`` lists only the ids present (then it lists every id 0..size-1,
+    an absent one with count 0). An answer that then passes counted the ids by a
+    range or a presence the data decided (``Implement._counted_slots``). The page
+    runs none of these ops (it says so)."""
+    import numpy
+
+    names = ["torch.histc", "torch.Tensor.histc", "numpy.histogram"]
+    if size is not None:
+        names += ["torch.unique", "torch.Tensor.unique"]
+
+    def histc(original: Any, shown: str) -> Callable[..., Any]:
+        def run(input: Any, bins: int = 100, min: Any = 0, max: Any = 0, **kw: Any):
+            if float(min) == float(max) and input.numel():
+                low, high = float(input.min()), float(input.max())
+                if low == high:  # torch widens an empty range by 1 each way
+                    low, high = low - 1, high + 1
+                found.append(Inferred(shown, "range", low, high, int(bins)))
+                min, max = 0, int(bins)
+            return original(input, bins, min, max, **kw)
+
+        return run
+
+    def histogram(original: Any) -> Callable[..., Any]:
+        def run(a: Any, bins: Any = 10, range: Any = None, *args: Any, **kw: Any):
+            if isinstance(bins, int) and range is None and not args:
+                data = numpy.asarray(a)
+                if data.size:
+                    low, high = float(data.min()), float(data.max())
+                    if low == high:  # NumPy widens an empty range by 0.5 each way
+                        low, high = low - 0.5, high + 0.5
+                    found.append(Inferred("np.histogram", "range", low, high, bins))
+                    range = (0, bins)
+            return original(a, bins, range, *args, **kw)
+
+        return run
+
+    def unique(original: Any, shown: str) -> Callable[..., Any]:
+        import torch
+
+        def run(input: Any, *args: Any, **kw: Any) -> Any:
+            if args or not (kw.get("return_counts") or kw.get("return_inverse")):
+                return original(input, *args, **kw)
+            ids = _int_tensor_ids(input, size or 0)
+            if kw.get("dim") is not None or ids is None:
+                return original(input, *args, **kw)
+            present = sorted({int(i) for i in ids.tolist()})
+            what = "counts" if kw.get("return_counts") else "inverse"
+            order = kw.get("sorted", True) is not False
+            found.append(
+                Inferred(shown, "present", present, None, size or 0, what, order)
+            )
+            out = [torch.arange(size or 0, dtype=input.dtype)]
+            if kw.get("return_inverse"):
+                out.append(input.clone())
+            if kw.get("return_counts"):
+                out.append(torch.bincount(ids, minlength=size or 0))
+            return tuple(out)
+
+        return run
+
+    def replacement(name: str, original: Any) -> Callable[..., Any]:
+        if name.endswith("histc"):
+            return histc(original, "torch.histc")
+        if name == "numpy.histogram":
+            return histogram(original)
+        return unique(original, "torch.unique")
+
+    return _patched(names, replacement)

@@ -890,6 +890,60 @@ export default {
    ]
   },
   {
+   "id": "count-dtype",
+   "checks": null,
+   "title": "bincount counts integer ids; histc bins floating-point values",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "\"bincount_cpu\" not implemented for '(?<dtype>\\w+)'",
+     "fields": {
+      "op": "torch.bincount",
+      "rule": "it counts integer ids, each value a slot number (0 or more)",
+      "remedy": "Pass the ids as integers, torch.bincount(ids.long(), minlength=count), and the values to sum as weights="
+     }
+    },
+    {
+     "library": "torch",
+     "re": "\"histogram_cpu\" not implemented for '(?<dtype>\\w+)'",
+     "fields": {
+      "op": "torch.histc",
+      "rule": "it bins floating-point values only",
+      "remedy": "Count integer ids with torch.bincount(ids, minlength=count); torch.histc would need float ids and min=0, max=count"
+     }
+    },
+    {
+     "library": "torch",
+     "re": "bincount only supports 1-d non-negative integral inputs",
+     "fields": {
+      "op": "torch.bincount",
+      "refused": "a negative id (an ignore label such as -1) or ids of 2 dims or more",
+      "remedy": "Flatten the ids (ids.reshape(-1)) and mask out negative ones before counting, with minlength=count"
+     }
+    }
+   ],
+   "meaning": [
+    "{op} has no kernel for {dtype} values: {rule}.",
+    "{op} counts the ids of a 1-D tensor of integers 0 or more, each a slot number: it refuses {refused}."
+   ],
+   "fix": [
+    "{remedy}."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "segment"
+    }
+   ],
+   "keywords": [
+    "bincount_cpu",
+    "histogram_cpu",
+    "implemented",
+    "bincount",
+    "histc"
+   ]
+  },
+  {
    "id": "index-dtype",
    "checks": "index-dtype",
    "title": "Positions must be integers of an accepted dtype (int64, and int32 where the op allows it)",
