@@ -582,9 +582,8 @@ class Implement(Exercise):
             for k, (other, run) in enumerate(zip(self.all_cases, runs, strict=True))
         ):
             return None
-        return verdict(
-            False, f"implement.slots_{noted.kind}", **_slot_fields(noted, case, ids)
-        )
+        fields = _slot_fields(noted, case, ids)
+        return Verdict(False, f"implement.slots_{noted.kind}", fields)
 
     def _read_in_tensorflow(
         self,
