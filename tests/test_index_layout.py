@@ -125,3 +125,58 @@ def test_a_transposed_result_is_told_the_rule_that_places_each_value():
     assert named == "transposed-result"
     assert "each entry is out[i, j] = x[i, columns[i, j]]: your result is" in words
     assert "gather" not in words
+
+
+def test_a_read_by_hand_along_the_other_dim_is_named_though_it_raises_otherwise():
+    # a loop or a subscript reading along the other dim checks none of gather's size
+    # rules: where gather along that dim would refuse the index, it runs off the end
+    # of an axis (an IndexError); elsewhere it gives the same values
+    def swapped(input, dim, index):
+        out = torch.empty(index.shape, dtype=input.dtype)
+        for i in range(index.shape[0]):
+            for j in range(index.shape[1]):
+                if dim == 0:
+                    out[i, j] = input[i, index[i, j]]
+                else:
+                    out[i, j] = input[index[i, j], j]
+        return out
+
+    result = check("01.gather_loop", swapped)
+    assert result.verdict.misconception == "other-dim"
+    assert "what the same positions give along dim 1, but" in result.message
+    assert "count along dim 0" in result.message
+    assert result.fix == (
+        "Each entry of index sets the coordinate on dim 0, and out keeps its own "
+        "coordinates on the other dims: read along dim 0, not dim 1."
+    )
+
+    def down_the_columns(x, columns):
+        rows = torch.arange(columns.shape[1]).expand_as(columns)
+        return x[columns, rows]
+
+    result = check("01.pick_columns", down_the_columns)
+    assert result.verdict.misconception == "other-dim"
+    assert "what the same positions give along dim 0, but columns count" in (
+        result.message
+    )
+    assert "read along dim 1, not dim 0" in result.fix
+    # the facts: the same values as gather along dim 0 where it runs, and off the
+    # end of dim 0 where gather refuses a position past the rows
+    x, columns = torch.arange(15).view(5, 3), torch.tensor([[1], [0], [2]])
+    assert torch.equal(down_the_columns(x, columns), x.gather(0, columns))
+    wide = torch.tensor([[2, 0], [1, 1]])
+    small = torch.arange(6).view(2, 3)
+    for attempt in (
+        lambda: down_the_columns(small, wide),
+        lambda: small.gather(0, wide),
+    ):
+        try:
+            attempt()
+        except (IndexError, RuntimeError) as error:
+            assert "out of bounds" in str(error)
+        else:  # pragma: no cover - the fact the test states
+            raise AssertionError("a position past the rows must raise")
+    # a call of gather with the wrong dim is still told the dim to pass
+    result = check("05.label_scores", lambda lp, labels: lp.gather(0, labels[:, None]))
+    assert result.verdict.misconception == "other-dim"
+    assert result.fix == "Use dim=1."

@@ -375,8 +375,22 @@ def _other_dim_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]
     dim = _axis(case.call)
     rank = max(to_numpy(case.call.input).ndim, 1)
     trace = _traced(case.call, case.expected, outcome)
+    shift = key[1] if isinstance(key, tuple) else key
+    other = str((dim + shift) % rank)
+    # the learner's own reads (a loop, a subscript) take no dim argument to change
+    fix = (
+        phrase(
+            "other_dim.own_read",
+            index=case.call.index_name,
+            dim=str(dim),
+            other=other,
+        )
+        if isinstance(key, tuple)
+        else phrase("other_dim.use", dim=str(dim))
+    )
     return {
-        "other": str((dim + key) % rank),
+        "fix": fix,
+        "other": other,
         "dim": str(dim),
         "along": _along(case.call, dim),
         "positions": counted(case.positions),
@@ -396,10 +410,18 @@ def _other_dim(case: Case, base: Any) -> Mapping[Any, Outcome]:
         return {}
     rank = max(to_numpy(call.input).ndim, 1)
     dim = _axis(call)
-    return {  # keyed by the offset from the task's dim, the same in every case
-        shift: run(call.with_part("dim", (dim + shift) % rank), case.finish)
-        for shift in range(1, rank)
-    }
+    found: dict[Any, Outcome] = {}
+    for shift in range(1, rank):  # keyed by the offset from the task's dim
+        found[shift] = outcome = run(
+            call.with_part("dim", (dim + shift) % rank), case.finish
+        )
+        if case.writes_code and not case.index_answer and call.op == "gather":
+            # a learner's own loop or subscript reading along the other dim checks
+            # none of gather's size rules: where the call raises, it runs off the
+            # end of an axis instead (an IndexError), or raises its own error
+            raised = isinstance(outcome, Raised)
+            found[("indexed", shift)] = OFF_AN_AXIS if raised else outcome
+    return found
 
 
 FIXED_DIMS = {"last": "the last dim", "first": "dim 0"}
