@@ -74,7 +74,9 @@ def test_a_result_sized_by_the_largest_id_says_where_the_size_came_from():
     result = check("06.class_loss_sums", _tf_sums_by_max_id)
     assert result.verdict is not None
     assert result.verdict.misconception == "short-count", result.words
-    assert "ends at the largest id" in result.message
+    # said as the rule of the op that took the count: num_segments is the size
+    assert "num_segments is the output's size, classes (3 here)" in result.message
+    assert "the largest id in labels + 1" in result.message
     assert "torch." not in result.message
 
 

@@ -478,9 +478,10 @@ def test_num_segments_counted_from_the_ids_is_told_it_is_the_output_s_size() -> 
         "                                          tf.constant(segments.numpy()), n)\n"
         "    return torch.from_numpy(means.numpy())\n",
     )
-    assert distinct.verdict.template == "implement.raised_segments"
+    assert distinct.verdict.template == "implement.sized_by_op"
     assert "num_segments is the output's size, count (" in distinct.message
-    assert "ids run over [0, num_segments)" in distinct.message
+    assert "one slot per id in [0, num_segments)" in distinct.message
+    assert "the number of distinct ids in segments" in distinct.message
     # own variant: a sum sized by the largest id, on another exercise
     largest = _judged(
         "06.class_loss_sums",
@@ -490,9 +491,9 @@ def test_num_segments_counted_from_the_ids_is_told_it_is_the_output_s_size() -> 
         "        tf.constant(labels.numpy()), int(labels.max()))\n"
         "    return torch.from_numpy(sums.numpy())\n",
     )
-    assert largest.verdict.template == "implement.raised_segments"
+    assert largest.verdict.template == "implement.sized_by_op"
     assert "num_segments is the output's size, classes (" in largest.message
-    assert "not as many as the largest id in labels" in largest.message
+    assert "the largest id in labels." in largest.message
     # what it says holds: an absent id keeps its slot, one past the end raises
     kept = tf.math.unsorted_segment_mean([1.0, 2.0], [0, 2], num_segments=4)
     assert kept.numpy().tolist() == [1.0, 0.0, 2.0, 0.0]

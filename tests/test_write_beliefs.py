@@ -217,13 +217,15 @@ def test_a_size_from_the_ids_that_raises_is_named(exercise_id, answer, error, wh
 def test_a_tensorflow_segment_count_from_the_distinct_ids_is_named():
     pytest.importorskip("tensorflow")
     result = check("06.segment_means", _segments_tf_distinct)
-    # TensorFlow's segment ops: num_segments is the output's size (raised_segments)
-    assert result.verdict.template == "implement.raised_segments", result.words
+    # TensorFlow's segment ops: num_segments is the output's size (the op's size
+    # rule, with what the learner's count was: sizing.sized_by_op)
+    assert result.verdict.template == "implement.sized_by_op", result.words
     assert (
-        "num_segments is the output's size, count (4 here), not as many as the "
-        "largest id in segments" in result.message
+        "tf.math.unsorted_segment_sum's num_segments is the output's size, count "
+        "(4 here)" in result.message
     )
-    assert "pass num_segments=count" in result.fix
+    assert "the number of distinct ids in segments" in result.message
+    assert "Pass num_segments=count" in result.fix
 
 
 def test_a_size_that_is_no_id_count_is_left_to_the_rule():

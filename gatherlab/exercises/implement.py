@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
@@ -38,6 +38,7 @@ from gatherlab.exercises.patching import (
     PYTHON_NUMBER_DEFAULTS,
     ForbiddenOpError,
     Inferred,
+    Sized,
     SpiedCall,
     counting,
     counting_slots,
@@ -49,6 +50,7 @@ from gatherlab.exercises.patching import (
     noting_divisions,
     noting_out_of_place,
     noting_python_numbers,
+    noting_sizing_ops,
     noting_tf_gathers,
     noting_tf_subscripts,
     owner,
@@ -58,6 +60,7 @@ from gatherlab.exercises.patching import (
 )
 from gatherlab.exercises.rendering import source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted, skipped
+from gatherlab.exercises.sizing import sized_by_op
 from gatherlab.exercises.verdict import (
     Field,
     Hinted,
@@ -75,7 +78,7 @@ from gatherlab.exercises.wrong import (
     transposed,
     with_argument,
 )
-from gatherlab.tf import how_to_add
+from gatherlab.tf import how_to_add, tensorflow_imported
 from gatherlab.trace import format_value
 
 HIDDEN_CASES = 50
@@ -445,6 +448,7 @@ class Implement(Exercise):
             if found
             else self._fallback(case, run, expected, runs)
         )
+        found = self._sized_by_op(found, answer, case, run)
         if run.error is not None and found.template != "implement.raised":
             # the library's own words, quoted under the words that explain them
             details = (*details, f"The library said: {short_error(run.error)}")
@@ -614,6 +618,50 @@ class Implement(Exercise):
             return found  # named otherwise (after a repaired slip)
         cases = [replace(c, read_in="tensorflow") for c in self.all_cases]
         return verdict_of(candidate, Search(cases), IMPLEMENT_VOICE)
+
+    def _sized_by_op(
+        self, found: Verdict, answer: Callable[..., Any], case: Case, run: Run
+    ) -> Verdict:
+        """A result of the wrong size along the ids' axis (or an id outside it) that
+        a TensorFlow or Keras op's size rule explains (num_segments, depth,
+        minlength, shape, a count inferred from the ids): that rule, with the size
+        the learner's call gave (``sizing.sized_by_op``, found by running the
+        function again with ``noting_sizing_ops``), in place of a verdict that
+        names no other mistake."""
+        if found.misconception not in SIZE_BELIEFS or found.template == "repaired":
+            return found
+        if case.write is None or not tensorflow_imported():
+            return found
+        noted = self._sizing_notes(answer, case)
+        if not noted:
+            return found
+
+        def others() -> Iterator[tuple[Case, Sized | None]]:
+            for other in self.all_cases[: len(self.cases)]:
+                if other is not case:
+                    notes = self._sizing_notes(answer, other)
+                    ops = [n for n in notes if n.op == noted[-1].op]
+                    yield other, (ops[-1] if ops else None)
+
+        value = run.outcome if run.error is None else None
+        sized = sized_by_op(case, value, run.error, noted, others)
+        if sized is None:
+            return found
+        # a count cut at the largest id is that misconception still, said as the
+        # op's rule; an output sized otherwise (a write into the values) is not
+        keep = found.misconception in ("short-count", "short-count-raises")
+        return replace(sized, misconception=found.misconception if keep else None)
+
+    def _sizing_notes(self, answer: Callable[..., Any], case: Case) -> list[Sized]:
+        """The sizing ops' calls of the learner's function on ``case``."""
+        found: list[Sized] = []
+        given = self._given(case.args)
+        try:
+            with filling_empty(0), noting_sizing_ops(found), forbidding(self.forbid):
+                answer(*given.values())
+        except (Exception, SystemExit):
+            pass
+        return found
 
     def _tf_subscript(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
         """An error a TensorFlow tensor's ``[]`` raised for a tensor of positions in
@@ -1000,6 +1048,10 @@ def like_torch(value: Any) -> Any:
         return torch.as_tensor(to_numpy(value))
     return value
 
+
+# the misconceptions a sizing op's rule says better where its call sized the result
+# (None: no misconception, a verdict of the error or the shape)
+SIZE_BELIEFS = (None, "short-count", "short-count-raises", "write-into-source")
 
 # TensorFlow's unsorted segment ops' words for an id not below num_segments
 # (exercises.mjs's SEGMENT_OUT_OF_RANGE)

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from gatherlab._arrays import framework_of, to_numpy
 from gatherlab.tf import tensorflow_imported
 
@@ -731,3 +733,100 @@ def counting_slots(
         return unique(original, "torch.unique")
 
     return _patched(names, replacement)
+
+
+@dataclass(frozen=True)
+class Sized:
+    """A call of an op that decides its output's size along the ids' axis: ``op``
+    as the learner wrote it (``tf.math.unsorted_segment_sum``), the argument that
+    sets that size (``num_segments``; "" where the op takes none), the value the
+    call gave it (None: left to the op, which infers it from the ids), the size
+    its output got there (None where it raised) and whether it raised."""
+
+    op: str
+    param: str
+    given: int | None
+    size: int | None
+    raised: bool
+
+
+# TensorFlow's and Keras's ops whose output size along the ids' axis is an argument
+# or inferred from the ids: (the argument, its position, the output's axis)
+SEGMENT_REDUCTIONS = ("sum", "mean", "max", "min", "prod")
+SIZING_OPS: dict[str, tuple[str, int | None, int]] = {
+    **{
+        f"tensorflow.math.unsorted_segment_{r}": ("num_segments", 2, 0)
+        for r in (*SEGMENT_REDUCTIONS, "sqrt_n")
+    },
+    **{f"tensorflow.math.segment_{r}": ("", None, 0) for r in SEGMENT_REDUCTIONS},
+    "keras.ops.segment_sum": ("num_segments", 2, 0),
+    "keras.ops.segment_max": ("num_segments", 2, 0),
+    "tensorflow.math.bincount": ("minlength", 2, 0),
+    "tensorflow.one_hot": ("depth", 1, -1),
+    "keras.ops.one_hot": ("num_classes", 1, -1),
+    "keras.utils.to_categorical": ("num_classes", 1, -1),
+    "tensorflow.scatter_nd": ("shape", 2, 0),
+}
+
+
+def _given_size(value: Any) -> int | None:
+    """An int from a size argument (a Python int, a 0-d tensor or array, the first
+    entry of a shape), or None."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        values = np.asarray(to_numpy(value) if framework_of(value) else value)
+    except Exception:  # anything a learner passes
+        return None
+    if values.dtype.kind not in "iu" or values.size == 0:
+        return None
+    return int(values.reshape(-1)[0])
+
+
+def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[None]:
+    """Let the TensorFlow and Keras ops of ``SIZING_OPS`` run as usual, noting in
+    ``found`` each call the learner made (not the calls they make inside: Keras's
+    segment_sum calls TensorFlow's) as a ``Sized``. A library is patched only
+    where it is imported (a blocked import leaves None in ``sys.modules``)."""
+    import sys
+
+    names = [
+        name for name in SIZING_OPS if sys.modules.get(name.split(".")[0]) is not None
+    ]
+    depth = [0]
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        param, at, axis = SIZING_OPS[name]
+        shown = name.replace("tensorflow.", "tf.")
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            outer = depth[0] == 0
+            given = kwargs.get(param) if param else None
+            if param and given is None and at is not None and len(args) > at:
+                given = args[at]
+            param_now = param
+            cap = kwargs.get("maxlength", args[3] if len(args) > 3 else None)
+            if shown == "tf.math.bincount" and _given_size(cap) is not None:
+                param_now, given = "maxlength", cap  # it caps what minlength sets
+            depth[0] += 1
+            try:
+                out = original(*args, **kwargs)
+            except Exception:
+                if outer:
+                    size = _given_size(given)
+                    found.append(Sized(shown, param_now, size, None, True))
+                raise
+            finally:
+                depth[0] -= 1
+            if outer:
+                shape = getattr(out, "shape", None)
+                size = None
+                if shape is not None and len(shape):
+                    with contextlib.suppress(Exception):
+                        size = int(shape[axis])
+                found.append(Sized(shown, param_now, _given_size(given), size, False))
+            return out
+
+        return call
+
+    return _patched(names, noted)
