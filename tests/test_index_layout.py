@@ -180,3 +180,28 @@ def test_a_read_by_hand_along_the_other_dim_is_named_though_it_raises_otherwise(
     result = check("05.label_scores", lambda lp, labels: lp.gather(0, labels[:, None]))
     assert result.verdict.misconception == "other-dim"
     assert result.fix == "Use dim=1."
+
+
+def test_an_answer_through_numpy_is_told_no_gradient_reaches_the_input():
+    # 05.label_scores checks that gradients reach log_probs: a NumPy detour gives the
+    # right values, and raises once log_probs requires grad (no checker failure)
+    import numpy as np
+
+    def through_numpy(log_probs, labels):
+        picked = np.choose(labels.numpy(), log_probs.numpy().T)
+        return torch.from_numpy(picked)[:, None]
+
+    result = check("05.label_scores", through_numpy)
+    assert result.verdict.template == "implement.detached"
+    assert result.message == (
+        "Your function returns the right values, but no gradient reaches log_probs "
+        "through them."
+    )
+    assert "with log_probs requiring grad, it raised RuntimeError: " in result.fix
+    leaf = torch.zeros(2, 3, requires_grad=True)
+    try:
+        leaf.numpy()
+    except RuntimeError as error:
+        assert "requires grad" in str(error)
+    else:  # pragma: no cover - the fact the words state
+        raise AssertionError("numpy() must refuse a tensor that requires grad")

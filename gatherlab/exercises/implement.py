@@ -900,7 +900,19 @@ class Implement(Exercise):
             given = {name: fresh(value) for name, value in args.items()}
             leaf = given[self.gradient].double().requires_grad_(True)
             given[self.gradient] = leaf
-            out = candidate(*given.values())
+            try:
+                out = candidate(*given.values())
+            except Exception as error:  # the learner's code, on an input needing grad
+                if candidate is self.solution:
+                    raise
+                # .numpy() refuses a tensor that requires grad: the values it gave
+                # without one never carry a gradient
+                said = short_error(error).rstrip(".")
+                why = f"with {self.gradient} requiring grad, it raised {said}"
+                return judged(
+                    self.id,
+                    verdict(False, "implement.detached", input=self.gradient, why=why),
+                )
             if framework_of(out) != "torch" or not out.requires_grad:
                 why = "your result has requires_grad=False"
                 return judged(
