@@ -230,3 +230,62 @@ def test_the_facts_the_words_rest_on() -> None:
     # scatter_nd: an index off the shape raises on the CPU
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.scatter_nd([[0], [2]], [1.0, 2.0], [2])
+
+
+# TensorFlow's dtype defaults where they explain an error: counts in int32
+# (tf.math.bincount), the ids' own dtype (tf.ones_like), float32 (tf.zeros)
+DTYPE_CASES = [
+    (
+        "06.segment_means",  # sums / counts: bincount counts in int32
+        "def answer(values, segments, count):\n"
+        "    import tensorflow as tf\n"
+        "    ids = tf.constant(segments.numpy(), tf.int32)\n"
+        "    sums = tf.math.unsorted_segment_sum(values.numpy(), ids, count)\n"
+        "    sizes = tf.math.bincount(ids, minlength=count)\n"
+        "    return torch.from_numpy((sums / tf.maximum(sizes, 1)).numpy())\n",
+        "here one is float32, the other int32. Counts are ints: tf.math.bincount "
+        "counts in int32 unless given a dtype",
+    ),
+    (
+        "06.segment_means",  # counts of ones_like(ids): the ids' int64
+        "def answer(values, segments, count):\n"
+        "    import tensorflow as tf\n"
+        "    ids = tf.constant(segments.numpy())\n"
+        "    sums = tf.math.unsorted_segment_sum(values.numpy(), ids, count)\n"
+        "    sizes = tf.math.unsorted_segment_sum(tf.ones_like(ids), ids, count)\n"
+        "    return torch.from_numpy(tf.math.divide_no_nan(sums, sizes).numpy())\n",
+        "here one is float32, the other int64",
+    ),
+    (
+        "06.class_loss_sums",  # float32 zeros plus float64 sums (a hidden case)
+        "def answer(losses, labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    ids = labels.numpy()\n"
+        "    sums = tf.math.unsorted_segment_sum(losses.numpy(), ids, classes)\n"
+        "    return torch.from_numpy((tf.zeros([classes]) + sums).numpy())\n",
+        "TensorFlow's arithmetic (/, +, *, tf.maximum, tf.math.divide_no_nan) converts "
+        "no dtype, where NumPy and torch would promote: its two sides must have one "
+        "dtype, and here one is float, the other double.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), DTYPE_CASES)
+def test_tensorflow_s_arithmetic_of_two_dtypes_is_named(exercise_id, code, words):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "implement.raised_explained", result.words
+    assert "TensorFlow's arithmetic" in result.message
+    assert words in result.message, result.message
+
+
+def test_the_dtype_facts_hold() -> None:
+    ids = tf.constant([0, 2, 0], tf.int64)
+    assert tf.math.bincount(ids).dtype == tf.int32
+    assert tf.math.bincount(ids, dtype=tf.float64).dtype == tf.float64
+    assert tf.ones_like(ids).dtype == tf.int64
+    assert tf.size(ids).dtype == tf.int32 and tf.shape(ids).dtype == tf.int32
+    assert tf.zeros([2]).dtype == tf.float32
+    with pytest.raises(TypeError):
+        _ = tf.constant([1.0]) / tf.constant([1])
+    assert (torch.tensor([1.0]) / torch.tensor([2])).dtype == torch.float32
+    assert (np.array([1.0]) / np.array([2])).dtype == np.float64

@@ -1090,6 +1090,69 @@ export default {
    ]
   },
   {
+   "id": "tf-arithmetic-dtypes",
+   "checks": null,
+   "title": "TensorFlow's arithmetic converts no dtype: both sides must have one",
+   "patterns": [
+    {
+     "library": "tensorflow",
+     "re": "`x` and `y` must have the same dtype, got tf\\.(?<x>\\w+) != tf\\.(?<y>u?int\\d+)",
+     "fields": {
+      "counts": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "`x` and `y` must have the same dtype, got tf\\.(?<x>\\w+) != tf\\.(?<y>\\w+)"
+    },
+    {
+     "library": "tensorflow",
+     "re": "cannot compute (?<tf_op>AddV2|Sub|Mul|RealDiv|Div|DivNoNan|FloorDiv|Maximum|Minimum|Pow) as input #(?<input>\\d+)\\(zero-based\\) was expected to be a (?<x>\\w+) tensor but is a (?<y>u?int\\d+) tensor",
+     "fields": {
+      "counts": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
+     "re": "cannot compute (?<tf_op>AddV2|Sub|Mul|RealDiv|Div|DivNoNan|FloorDiv|Maximum|Minimum|Pow) as input #(?<input>\\d+)\\(zero-based\\) was expected to be a (?<x>\\w+) tensor but is a (?<y>\\w+) tensor"
+    }
+   ],
+   "meaning": [
+    {
+     "needs": [
+      "counts"
+     ],
+     "text": "TensorFlow's arithmetic (/, +, *, tf.maximum, tf.math.divide_no_nan) converts no dtype, where NumPy and torch would promote: its two sides must have one dtype, and here one is {x}, the other {y}. Counts are ints: tf.math.bincount counts in int32 unless given a dtype, tf.size and tf.shape give int32, tf.ones_like(ids) takes the ids' dtype."
+    },
+    "TensorFlow's arithmetic (/, +, *, tf.maximum, tf.math.divide_no_nan) converts no dtype, where NumPy and torch would promote: its two sides must have one dtype, and here one is {x}, the other {y}."
+   ],
+   "fix": [
+    {
+     "needs": [
+      "counts"
+     ],
+     "text": "Make the two sides one dtype before the arithmetic: cast the counts to the values' dtype (tf.cast(counts, sums.dtype)), or count in it from the start (tf.math.bincount(ids, dtype=sums.dtype), tf.ones_like(values))."
+    },
+    "Make the two sides one dtype before the arithmetic: tf.cast one of them to the other's dtype, the one the result should have."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "dtype",
+    "same",
+    "compute",
+    "expected",
+    "tensor",
+    "realdiv",
+    "addv2",
+    "mul"
+   ]
+  },
+  {
    "id": "tf-mixed-int-dtypes",
    "checks": "index-dtype",
    "title": "TensorFlow never mixes int32 and int64 in one op",
