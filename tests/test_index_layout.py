@@ -205,3 +205,47 @@ def test_an_answer_through_numpy_is_told_no_gradient_reaches_the_input():
         assert "requires grad" in str(error)
     else:  # pragma: no cover - the fact the words state
         raise AssertionError("numpy() must refuse a tensor that requires grad")
+
+
+def test_an_expand_with_minus_one_on_a_new_dim_is_told_where_expand_puts_new_dims():
+    # expand lines its sizes up with the tensor's dims from the right: a -1 left of
+    # them falls on a new leading dim, which has no size to keep
+    def spread(x, dim, positions):
+        sizes = [*x.shape[:dim], -1, *x.shape[dim + 1 :]]
+        return torch.gather(x, dim, positions.expand(*sizes))
+
+    result = check("03.select_with_gather", spread)
+    assert result.verdict.template == "implement.raised_explained"
+    assert "expand matches its sizes to the tensor's dims from the right" in (
+        result.message
+    )
+    assert "-1 (keep the size) at dim 1 falls on a new dim" in result.message
+    try:
+        torch.tensor([0, 2]).expand(3, -1, 2)
+    except RuntimeError as error:
+        assert "isn't allowed in a leading, non-existing dimension 1" in str(error)
+    else:  # pragma: no cover - the fact the words state
+        raise AssertionError("a -1 on a new leading dim must raise")
+    assert torch.tensor([0, 2]).expand(3, 2, -1).shape == (3, 2, 2)
+
+
+def test_a_view_of_whole_slices_is_told_view_keeps_the_number_of_elements():
+    # index_select returns whole slices: more values than one per index entry
+    def selected(input, dim, index):
+        return torch.index_select(input, dim, index.flatten()).view(index.shape)
+
+    result = check("01.gather_loop", selected)
+    assert result.verdict.template == "implement.raised_explained"
+    assert (
+        "view and reshape only rearrange a tensor's elements: its 18 values cannot "
+        "fill shape [2, 3]."
+    ) in result.message
+    assert "index_select and x[:, positions] return whole slices" in result.fix
+    result = check(
+        "05.label_scores",
+        lambda lp, labels: lp.index_select(1, labels).view(len(labels), 1),
+    )
+    assert "view and reshape only rearrange a tensor's elements" in result.message
+    x = torch.arange(6).view(2, 3)
+    assert torch.index_select(x, 0, torch.tensor([1, 0, 1])).numel() == 9
+    assert x[:, torch.tensor([2, 0])].shape == (2, 2)

@@ -1976,6 +1976,67 @@ export default {
    ]
   },
   {
+   "id": "expand-new-dim",
+   "checks": null,
+   "title": "expand adds new dims only in front, each with its size",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "The expanded size of the tensor \\(-1\\) isn't allowed in a leading, non-existing dimension (?<axis>\\d+)"
+    }
+   ],
+   "meaning": [
+    "expand matches its sizes to the tensor's dims from the right and puts the extra ones in front, as new dims: -1 (keep the size) at dim {axis} falls on a new dim, which has no size to keep."
+   ],
+   "fix": [
+    "Put the new axis where it belongs with unsqueeze first (positions.unsqueeze(-1) for a last axis), then expand it, giving -1 only for dims the tensor already has."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "expand-repeat"
+    }
+   ],
+   "keywords": [
+    "expanded",
+    "leading",
+    "existing",
+    "dimension",
+    "expand"
+   ]
+  },
+  {
+   "id": "view-size",
+   "checks": null,
+   "title": "view and reshape keep the number of elements",
+   "patterns": [
+    {
+     "library": "torch",
+     "re": "shape '\\[(?<shape>[-\\d, ]*)\\]' is invalid for input of size (?<values>\\d+)"
+    }
+   ],
+   "meaning": [
+    "view and reshape only rearrange a tensor's elements: its {values} values cannot fill shape [{shape}]."
+   ],
+   "fix": [
+    "Print the shape of the tensor you reshape: gather returns one value per index entry, but index_select and x[:, positions] return whole slices, so they hold more values."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "index-select"
+    }
+   ],
+   "keywords": [
+    "shape",
+    "invalid",
+    "input",
+    "size",
+    "view",
+    "reshape"
+   ]
+  },
+  {
    "id": "tf-batch-dims",
    "checks": "index-too-large",
    "title": "tf.gather's batch_dims: the first dims must be equal",
