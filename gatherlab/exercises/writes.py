@@ -429,19 +429,29 @@ def _transposed(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"T": run_write(replace(write, index=write.index.T), case)}
 
 
-def _every_row_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _every_row_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     write = _writes_of(case)
     assert write is not None
+    index, value, dim = write.index_name, format_value(write.src), str(write.dim)
+    if key == "rows":  # out[labels] = v: the rows the positions name, set whole
+        return {
+            "what": phrase("every_row.rows"),
+            "code": f"out[{index}] = {value}",
+            "why": phrase("every_row.rows_why", index=index, value=value, dim=dim),
+        }
     return {
-        "index": write.index_name,
-        "value": format_value(write.src),
-        "dim": str(write.dim),
+        "what": phrase("every_row.all"),
+        "code": f"out[:, {index}] = {value}",
+        "why": phrase("every_row.all_why", dim=dim),
     }
 
 
 @misconception("write-every-row", "call", _every_row_words, family="write")
 def _every_row(case: Case, base: Any) -> Mapping[Any, Outcome]:
-    """``out[:, labels] = 1``: every row written at every position, not its own."""
+    """``out[:, labels] = 1``: every row written at every position, not its own; or
+    ``out[labels] = 1`` (a write along dim 1): a subscript's first index picks whole
+    rows, so the rows the positions name are set whole (a position past the last
+    row raises)."""
     write = _writes_of(case)
     if write is None or write.op != "scatter" or not isinstance(write.src, int):
         return {}
@@ -450,11 +460,19 @@ def _every_row(case: Case, base: Any) -> Mapping[Any, Outcome]:
     size = out.shape[write.dim] if out.ndim else 0
     if out.ndim != 2 or ((positions < -size) | (positions >= size)).any():
         return {"all": UNMATCHED_ERROR}
+    rows = out.copy()
     if write.dim == 1:
         out[:, positions] = write.src
     else:
         out[positions, :] = write.src
-    return {"all": out}
+    found: dict[Any, Outcome] = {"all": out}
+    if write.dim == 1:
+        if ((positions < -rows.shape[0]) | (positions >= rows.shape[0])).any():
+            found["rows"] = write_error(case, "IndexError")
+        else:
+            rows[positions, :] = write.src
+            found["rows"] = rows
+    return found
 
 
 def _lost_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
@@ -714,6 +732,35 @@ def _reduce_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     }
 
 
+def _mixed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    """include-self-mixed's words. Key "ones": the write into a tensor of ones
+    (``torch.ones`` for the sums, the rows or the counts), whose 1 a position keeps
+    or adds to. For a mean whose old value is 0 the value cannot tell an old 0
+    reduced in (include_self=True) from a count started at 1 (``sizes =
+    torch.ones(...)`` against a division by 0): each sum over one more than its
+    count, both causes named; else the old value mixed into the reduction."""
+    write, where = _base_words(case, outcome)
+    found = _reduce_words(case, key, outcome) if write.op == "scatter_reduce" else {}
+    if key == "ones":
+        written = {to for to, _ in write.writes()}
+        which = "ones.adds" if where in written else "ones.kept"
+        mixes = phrase("ones.mixes")
+        cause = phrase("ones.cause", which=phrase(which))
+    elif write.reduce == "mean" and to_numpy(write.base)[where] == 0:
+        mixes = phrase("self_mixed.count")
+        cause = phrase("self_mixed.either", old=found["old"], parts=found["parts"])
+    else:
+        mixes = phrase("self_mixed.old", reduce=found["reduce"])
+        cause = phrase("self_mixed.include", old=found["old"], parts=found["parts"])
+    return {
+        "where": entry("out", where),
+        "got": _at(outcome, where),
+        "expected": _at(case.expected, where),
+        "mixes": mixes,
+        "cause": cause,
+    }
+
+
 @misconception("include-self-dropped", "call", _reduce_words, family="write")
 def _self_dropped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     write = _writes_of(case)
@@ -722,12 +769,25 @@ def _self_dropped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"False": run_write(replace(write, include_self=False), case)}
 
 
-@misconception("include-self-mixed", "call", _reduce_words, family="write")
+@misconception("include-self-mixed", "call", _mixed_words, family="write")
 def _self_mixed(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """The old values mixed in where only the written values count: a
+    scatter_reduce with include_self=True where False is due, or any write into a
+    tensor of ones where it starts from zeros (a position nothing writes keeps the
+    1, an adding write adds onto it)."""
+    import torch
+
     write = _writes_of(case)
-    if write is None or write.op != "scatter_reduce" or write.include_self:
+    if write is None or not isinstance(write.base, torch.Tensor):
         return {}
-    return {"True": run_write(replace(write, include_self=True), case)}
+    found: dict[Any, Outcome] = {}
+    if write.op == "scatter_reduce" and not write.include_self:
+        found["True"] = run_write(replace(write, include_self=True), case)
+    if not bool(write.base.ne(0).any()):  # a buffer of zeros taken as ones
+        ones = run_write(replace(write, base=torch.ones_like(write.base)), case)
+        if not isinstance(ones, Raised):
+            found["ones"] = ones
+    return found
 
 
 def _mean_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -741,6 +801,20 @@ def _mean_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
         "total": str(int(np.size(to_numpy(write.index)))),
         "expected": _at(case.expected, where),
     }
+
+
+def _total_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    """mean-total-count's words: the one number every sum was divided by, all the
+    values' count or (key "segments") the number of segments."""
+    found: dict[str, Field] = {**_mean_words(case, key, outcome)}
+    found["what"] = phrase("total.values")
+    if key == "segments":
+        write = _writes_of(case)
+        assert write is not None
+        total = int(np.shape(case.expected)[write.indexed_dim])
+        found["total"] = str(total)
+        found["what"] = phrase("total.segments", count=_count_name(case, total))
+    return found
 
 
 def _means(case: Case) -> Write | None:
@@ -773,7 +847,7 @@ def _empty_nan(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"nan": out}
 
 
-@misconception("mean-total-count", "call", _mean_words, family="write")
+@misconception("mean-total-count", "call", _total_words, family="write")
 def _total_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """Every segment's sum divided by the number of all values."""
     write = _means(case)
@@ -783,7 +857,12 @@ def _total_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     total = int(np.size(to_numpy(write.index)))
     if isinstance(sums, Raised) or total == 0:
         return {}
-    return {"all": sums / total}
+    found: dict[Any, Outcome] = {"all": sums / total}
+    # or by the number of segments (the count argument)
+    segments = int(np.shape(sums)[write.indexed_dim]) if np.ndim(sums) else 0
+    if segments:
+        found["segments"] = sums / segments
+    return found
 
 
 def _averaged_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:

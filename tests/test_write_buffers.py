@@ -1,0 +1,144 @@
+"""A write's buffer and a mean's count misread (issue 38, round 6), named in the first
+step on every writing exercise where the op can appear: a write into a tensor of ones
+(a position nothing writes keeps the 1, an adding write adds onto it), a count started
+at 1 that the value cannot tell from include_self=True's old 0 (both causes named),
+sums divided by the number of segments, and ``out[labels] = 1`` setting whole rows
+where each row needed its own position. Our own variants, on several exercises and
+ops (index_add_, scatter_reduce, scatter_, index_fill_, a subscript).
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from gatherlab.exercises import check
+from gatherlab.exercises.misconceptions import Case
+from gatherlab.exercises.writes import Write, _self_mixed
+
+
+def sums_onto_ones(losses, labels, classes):
+    return torch.ones(classes, dtype=losses.dtype).index_add_(0, labels, losses)
+
+
+def reduce_onto_ones(losses, labels, classes):
+    ones = torch.ones(classes, dtype=losses.dtype)
+    return ones.scatter_reduce(0, labels, losses, "sum")
+
+
+def mean_onto_ones(values, segments, count):
+    ones = torch.ones(count, dtype=values.dtype)
+    return ones.scatter_reduce(0, segments, values, "mean", include_self=False)
+
+
+def one_hot_onto_ones(labels, classes):
+    rows = torch.ones(len(labels), classes, dtype=torch.int64)
+    return rows.scatter_(1, labels.unsqueeze(1), 1)
+
+
+@pytest.mark.parametrize(
+    "exercise, answer, which",
+    [
+        ("06.class_loss_sums", sums_onto_ones, "the written values add onto its 1"),
+        ("06.class_loss_sums", reduce_onto_ones, "the written values add onto its 1"),
+        ("06.segment_means", mean_onto_ones, "no index entry writes keeps its 1"),
+        ("06.one_hot", one_hot_onto_ones, "no index entry writes keeps its 1"),
+    ],
+    ids=["index_add", "scatter_reduce-sum", "scatter_reduce-mean", "scatter_"],
+)
+def test_a_write_into_ones_is_named(exercise, answer, which):
+    result = check(exercise, answer)
+    assert result.verdict.misconception == "include-self-mixed", result.message
+    assert "your result starts from a tensor of ones, not zeros" in result.message
+    assert which in result.fix and "torch.zeros" in result.fix
+
+
+def test_a_buffer_that_is_not_zeros_has_no_ones_belief():
+    write = Write("index_add", torch.full((3,), 2.0), 0, torch.tensor([0, 0]),
+                  torch.tensor([1.0, 1.0]))  # fmt: skip
+    case = Case("", True, {}, write.run().numpy(), write=write)
+    assert "ones" not in _self_mixed(case, None)
+
+
+def counts_from_one(values, segments, count):
+    sums = torch.zeros(count, dtype=values.dtype).index_add_(0, segments, values)
+    sizes = torch.ones(count, dtype=values.dtype)  # "no division by 0"
+    sizes.index_add_(0, segments, torch.ones_like(values))
+    return sums / sizes
+
+
+def counts_from_one_by_subscript(values, segments, count):
+    sums = torch.zeros(count, dtype=values.dtype).index_put_(
+        (segments,), values, accumulate=True
+    )
+    sizes = 1 + torch.bincount(segments, minlength=count)
+    return sums / sizes
+
+
+def default_include_self(values, segments, count):
+    return torch.zeros(count, dtype=values.dtype).scatter_reduce(
+        0, segments, values, "mean"
+    )
+
+
+@pytest.mark.parametrize(
+    "answer", [counts_from_one, counts_from_one_by_subscript, default_include_self]
+)
+def test_one_count_too_many_names_both_causes(answer):
+    result = check("06.segment_means", answer)
+    assert result.verdict.misconception == "include-self-mixed", result.message
+    assert "divides each written position's sum by one more than its count" in (
+        result.message
+    )
+    assert "include_self=True" in result.fix and "counts started at 1" in result.fix
+
+
+def test_an_old_value_mixed_into_a_max_keeps_its_words():
+    from gatherlab.exercises.misconceptions import Search, explain
+    from gatherlab.exercises.predict import PREDICT_VOICE
+    from gatherlab.exercises.verdict import render
+
+    write = Write("scatter_reduce", torch.full((3,), 2.0), 0, torch.tensor([0, 1]),
+                  torch.tensor([1.0, 3.0]), reduce="amax", include_self=False,
+                  text="scatter_reduce")  # fmt: skip
+    case = Case("", True, {}, write.run().numpy(), write=write, writes_code=False)
+    found = explain(Search([case]), [[2.0, 3.0, 2.0]], PREDICT_VOICE)
+    assert found is not None and found.misconception == "include-self-mixed"
+    words = render(found)
+    assert "mixes each position's old value into the max" in words
+    assert "counts started at 1" not in words
+
+
+def divided_by_segments(values, segments, count):
+    sums = torch.zeros(count, dtype=values.dtype).index_add_(0, segments, values)
+    return sums / count
+
+
+def test_sums_over_the_number_of_segments_are_named():
+    result = check("06.segment_means", divided_by_segments)
+    assert result.verdict.misconception == "mean-total-count", result.message
+    assert "by 4, the number of segments (count), where a mean divides by the " in (
+        result.message
+    )
+
+
+def whole_rows_by_subscript(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    rows[labels] = 1
+    return rows
+
+
+def whole_rows_by_index_fill(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    return rows.index_fill_(0, labels, 1)
+
+
+@pytest.mark.parametrize("answer", [whole_rows_by_subscript, whole_rows_by_index_fill])
+def test_whole_rows_set_by_the_labels_are_named(answer):
+    result = check("06.one_hot", answer)
+    assert result.verdict.misconception == "write-every-row", result.message
+    assert result.message == (
+        "On the visible example, whole rows were set, not one position in each row: "
+        "your result is what `out[labels] = 1` gives."
+    )
+    assert "out[torch.arange(len(labels)), labels] = 1" in result.fix
