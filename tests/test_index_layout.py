@@ -249,3 +249,21 @@ def test_a_view_of_whole_slices_is_told_view_keeps_the_number_of_elements():
     x = torch.arange(6).view(2, 3)
     assert torch.index_select(x, 0, torch.tensor([1, 0, 1])).numel() == 9
     assert x[:, torch.tensor([2, 0])].shape == (2, 2)
+
+
+def test_a_squeeze_that_only_meets_a_case_the_answer_gets_right_is_not_a_mistake():
+    # x[:, positions] reads every position in every row, (B, B, F); its squeeze(1)
+    # changes only a batch of one, where that read is right: no second mistake (and
+    # no "has shape (1, 5), not (1, 5)")
+    for answer in (
+        lambda features, lengths: features[:, lengths - 1].squeeze(1),
+        lambda features, lengths: features.index_select(1, lengths - 1).squeeze(1),
+    ):
+        result = check("02.last_valid_step", answer)
+        assert result.verdict.misconception == "every-row-reads-every-position"
+        assert "On hidden case" not in result.message
+        assert "your result has shape (2, 2, 2)" in result.message
+    features, lengths = torch.arange(5).view(1, 1, 5), torch.tensor([1])
+    assert torch.equal(
+        features[:, lengths - 1].squeeze(1), features[torch.arange(1), lengths - 1]
+    )

@@ -2751,6 +2751,14 @@ def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
         number = worded_on(before, own.outcomes, item)
         before = own.outcomes
         case, outcome = cases[number], own.outcomes[number]
+        if texts and equal(outcome, case.expected):
+            # the second part changes only a case where the answer is right (a
+            # squeeze(1) of a dim of size 1 only there): it explains no failure,
+            # and "has shape S, not S" would say nothing true
+            first = texts[0]
+            return Verdict(
+                False, first.template, first.fields, candidate.parts[0][0].id
+            )
         lead = voice.lead(case)
         raised_at = first_change([c.expected for c in cases], own.outcomes)
         if raised_at < number and voice.after_error is not None and not numbers:
