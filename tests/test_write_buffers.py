@@ -142,3 +142,38 @@ def test_whole_rows_set_by_the_labels_are_named(answer):
         "your result is what `out[labels] = 1` gives."
     )
     assert "out[torch.arange(len(labels)), labels] = 1" in result.fix
+
+
+def flat_without_offset(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    return rows.put_(labels, torch.ones_like(labels))
+
+
+def flat_view_without_offset(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    rows.view(-1)[labels] = 1
+    return rows
+
+
+def index_unsqueezed_at_0(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    return rows.scatter_(1, labels.unsqueeze(0), 1)
+
+
+@pytest.mark.parametrize(
+    "answer", [flat_without_offset, flat_view_without_offset, index_unsqueezed_at_0]
+)
+def test_every_position_in_row_0_names_both_causes(answer):
+    # the value cannot tell a transposed scatter_ index from flat positions without
+    # the row offset: both are named, each true of its code
+    result = check("06.one_hot", answer)
+    assert result.verdict.misconception == "write-index-transposed", result.message
+    assert result.message == (
+        "On the visible example, your result puts every position of labels into row "
+        "0, as the transposed index (labels.unsqueeze(0)) or flat positions without "
+        "a row offset (put_, view(-1)) do."
+    )
+    assert "flat positions i * 4 + labels[i]" in result.fix
+    flat = torch.zeros(3, 4, dtype=torch.int64)
+    flat.put_(torch.arange(3) * 4 + torch.tensor([2, 0, 2]), torch.ones(3).long())
+    assert flat.tolist() == [[0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 1, 0]]

@@ -410,15 +410,23 @@ def _off_by_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return found
 
 
-def _transposed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _transposed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     write = _writes_of(case)
     assert write is not None
     shape = tuple(write.index.shape)
-    hint = ""
-    if shape[-1] == 1 and len(shape) == 2:
-        hint = f" (one position per row: `{write.index_name}.unsqueeze(1)`, not "
-        hint += "`.unsqueeze(0)`)"
-    return {"shape": str(shape), "hint": hint}
+    base = tuple(write.base.shape)
+    if len(shape) == 2 and shape[-1] == 1 and write.dim == 1 and len(base) == 2:
+        # one position per row, along the columns: the transposed index writes them
+        # all into row 0, as flat positions without a row offset do (put_, view(-1))
+        index = write.index_name
+        return {
+            "what": phrase("transposed.row_0", index=index),
+            "fix": phrase("transposed.row_0_fix", index=index, width=str(base[1])),
+        }
+    return {
+        "what": phrase("transposed.what"),
+        "fix": phrase("transposed.fix", shape=str(shape)),
+    }
 
 
 @misconception("write-index-transposed", "call", _transposed_words, family="write")
