@@ -289,3 +289,79 @@ def test_the_dtype_facts_hold() -> None:
         _ = tf.constant([1.0]) / tf.constant([1])
     assert (torch.tensor([1.0]) / torch.tensor([2])).dtype == torch.float32
     assert (np.array([1.0]) / np.array([2])).dtype == np.float64
+
+
+# A torch exercise's read within rows made with TensorFlow's reads of params' first
+# axis: tf.gather without axis=, tf.gather_nd without batch_dims (tfreads.py)
+FIRST_AXIS_CASES = [
+    (
+        "05.label_scores",
+        "def answer(log_probs, labels):\n"
+        "    import tensorflow as tf\n"
+        "    out = tf.gather(log_probs.numpy(), labels.numpy())\n"
+        "    return torch.from_numpy(out.numpy())\n",
+        "tf.gather reads along axis 0 unless given axis=, so each entry of labels "
+        "picked a whole slice of log_probs along axis 0, not a position within its "
+        "own row: your result has shape (2, 3), not (2, 1)",
+    ),
+    (
+        "05.label_scores",
+        "def answer(log_probs, labels):\n"
+        "    import tensorflow as tf\n"
+        "    out = tf.gather_nd(log_probs.numpy(), labels.numpy()[:, None])\n"
+        "    return torch.from_numpy(out.numpy())\n",
+        "tf.gather_nd without batch_dims reads each coordinate from params' first "
+        "axis: your 1-number coordinates picked slices of log_probs along axis 0",
+    ),
+    (
+        "01.pick_columns",  # raises: a column past the number of rows
+        "def answer(x, columns):\n"
+        "    import tensorflow as tf\n"
+        "    out = tf.gather_nd(x.numpy(), columns.numpy()[..., None])\n"
+        "    return torch.from_numpy(out.numpy())\n",
+        "your function raised InvalidArgumentError: tf.gather_nd without batch_dims "
+        "reads each coordinate from params' first axis",
+    ),
+    (
+        "02.select_steps",
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    out = tf.gather_nd(features.numpy(), positions.numpy()[..., None])\n"
+        "    return torch.from_numpy(out.numpy())\n",
+        "your 1-number coordinates picked slices of features along axis 0, not "
+        "positions within their rows: a position of 2 or more is past axis 0 there",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), FIRST_AXIS_CASES)
+def test_a_tensorflow_read_of_the_first_axis_is_named(exercise_id, code, words):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "implement.tf_read_first_axis", result.words
+    assert words in result.message, result.message
+
+
+def test_a_tensorflow_read_along_the_right_axis_keeps_its_words() -> None:
+    # axis=1 without batch_dims: every row reads every position (a misconception)
+    result = _judged(
+        "01.pick_columns",
+        "def answer(x, columns):\n"
+        "    import tensorflow as tf\n"
+        "    out = tf.gather(x.numpy(), columns.numpy(), axis=1)\n"
+        "    return torch.from_numpy(out.numpy())\n",
+    )
+    assert result.verdict.misconception == "every-row-reads-every-position"
+
+
+def test_the_first_axis_facts_hold() -> None:
+    log_probs = np.arange(6.0).reshape(2, 3)
+    labels = np.array([2, 0])
+    rows = tf.gather(log_probs, [1, 0]).numpy()  # whole rows 1 and 0: axis 0
+    assert rows.tolist() == [[3.0, 4.0, 5.0], [0.0, 1.0, 2.0]]
+    assert tf.gather_nd(log_probs, [[1], [0]]).numpy().tolist() == rows.tolist()
+    paired = tf.gather(log_probs, labels, axis=1, batch_dims=1).numpy().tolist()
+    assert paired == [2.0, 3.0]
+    batched = tf.gather_nd(log_probs, labels[:, None], batch_dims=1)
+    assert batched.numpy().tolist() == [2.0, 3.0]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.gather_nd(log_probs, labels[:, None])  # 2 is past axis 0's 2 rows

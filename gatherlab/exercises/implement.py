@@ -40,6 +40,7 @@ from gatherlab.exercises.patching import (
     Inferred,
     Sized,
     SpiedCall,
+    TfRead,
     counting,
     counting_slots,
     filling_empty,
@@ -52,6 +53,7 @@ from gatherlab.exercises.patching import (
     noting_python_numbers,
     noting_sizing_ops,
     noting_tf_gathers,
+    noting_tf_reads,
     noting_tf_subscripts,
     owner,
     repairing,
@@ -61,6 +63,7 @@ from gatherlab.exercises.patching import (
 from gatherlab.exercises.rendering import source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted, skipped
 from gatherlab.exercises.sizing import sized_by_op
+from gatherlab.exercises.tfreads import first_axis_read
 from gatherlab.exercises.verdict import (
     Field,
     Hinted,
@@ -449,6 +452,7 @@ class Implement(Exercise):
             else self._fallback(case, run, expected, runs)
         )
         found = self._sized_by_op(found, answer, case, run)
+        found = self._tf_first_axis(found, answer, case, run)
         if run.error is not None and found.template != "implement.raised":
             # the library's own words, quoted under the words that explain them
             details = (*details, f"The library said: {short_error(run.error)}")
@@ -651,6 +655,28 @@ class Implement(Exercise):
         # op's rule; an output sized otherwise (a write into the values) is not
         keep = found.misconception in ("short-count", "short-count-raises")
         return replace(sized, misconception=found.misconception if keep else None)
+
+    def _tf_first_axis(
+        self, found: Verdict, answer: Callable[..., Any], case: Case, run: Run
+    ) -> Verdict:
+        """A torch exercise's read within rows made with tf.gather (axis 0 by
+        default) or tf.gather_nd without batch_dims, which read params' first
+        axis: that rule (``tfreads.first_axis_read``, the calls found by running
+        the function again with ``noting_tf_reads``), in place of a verdict that
+        names no mistake."""
+        if found.misconception is not None or found.template == "repaired":
+            return found
+        if self.framework != "torch" or not tensorflow_imported():
+            return found
+        noted: list[TfRead] = []
+        given = self._given(case.args)
+        try:
+            with filling_empty(0), noting_tf_reads(noted), forbidding(self.forbid):
+                answer(*given.values())
+        except (Exception, SystemExit):
+            pass
+        value = run.outcome if run.error is None else None
+        return first_axis_read(case, value, run.error, noted) or found
 
     def _sizing_notes(self, answer: Callable[..., Any], case: Case) -> list[Sized]:
         """The sizing ops' calls of the learner's function on ``case``."""

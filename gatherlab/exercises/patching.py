@@ -830,3 +830,67 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
         return call
 
     return _patched(names, noted)
+
+
+@dataclass(frozen=True)
+class TfRead:
+    """A learner's call of tf.gather or tf.gather_nd: the op, its params' rank, the
+    axis it read (tf.gather's; None for tf.gather_nd), its batch_dims, the length of
+    a coordinate (tf.gather_nd's indices.shape[-1]; 0 for tf.gather), whether it
+    raised."""
+
+    op: str
+    rank: int
+    axis: int | None
+    batch_dims: int
+    depth: int
+    raised: bool
+
+
+def noting_tf_reads(found: list[TfRead]) -> contextlib.AbstractContextManager[None]:
+    """Let tf.gather and tf.gather_nd run as usual, noting in ``found`` each call the
+    learner made (``TfRead``). Nothing is patched where TensorFlow is not imported."""
+    names = (
+        ["tensorflow.gather", "tensorflow.gather_nd"] if tensorflow_imported() else []
+    )
+    depth = [0]
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        shown = name.replace("tensorflow.", "tf.")
+        nd = shown == "tf.gather_nd"
+
+        def read(*args: Any, **kwargs: Any) -> Any:
+            outer = depth[0] == 0
+            params = args[0] if args else kwargs.get("params")
+            indices = args[1] if len(args) > 1 else kwargs.get("indices")
+            if nd:
+                axis = None
+                batch = kwargs.get("batch_dims", args[2] if len(args) > 2 else 0)
+            else:
+                axis = kwargs.get("axis", args[3] if len(args) > 3 else None)
+                batch = kwargs.get("batch_dims", args[4] if len(args) > 4 else 0)
+            try:
+                rank = int(np.ndim(to_numpy(params)))
+                shape = np.shape(to_numpy(indices))
+            except Exception:  # anything a learner passes
+                rank, shape = -1, ()
+            batch = _given_size(batch) or 0
+            if not nd:
+                axis = batch if axis is None else _given_size(axis)
+            coordinate = int(shape[-1]) if nd and len(shape) else 0
+            depth[0] += 1
+            try:
+                out = original(*args, **kwargs)
+            except Exception:
+                if outer:
+                    found.append(TfRead(shown, rank, axis, batch, coordinate, True))
+                raise
+            finally:
+                depth[0] -= 1
+            if outer:
+                found.append(TfRead(shown, rank, axis, batch, coordinate, False))
+            return out
+
+        return read
+
+    return _patched(names, noted)
