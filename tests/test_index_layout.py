@@ -267,3 +267,46 @@ def test_a_squeeze_that_only_meets_a_case_the_answer_gets_right_is_not_a_mistake
     assert torch.equal(
         features[:, lengths - 1].squeeze(1), features[torch.arange(1), lengths - 1]
     )
+
+
+def test_a_read_into_a_torch_zeros_buffer_is_told_its_float32_default():
+    # a loop's output made by torch.zeros without a dtype: float32, whatever the
+    # input's dtype, which a read keeps
+    def loop(input, dim, index):
+        out = torch.zeros(*index.shape)
+        for i in range(index.shape[0]):
+            for j in range(index.shape[1]):
+                p = index[i, j]
+                out[i, j] = input[p, j] if dim % 2 == 0 else input[i, p]
+        return out
+
+    def python_style(input, dim, index):
+        size = input.shape[dim]
+        index = torch.where(index < 0, index + size, index)
+        out = torch.zeros(index.shape)
+        for i in range(index.shape[0]):
+            for j in range(index.shape[1]):
+                p = index[i, j]
+                out[i, j] = input[p, j] if dim % 2 == 0 else input[i, p]
+        return out
+
+    for exercise_id, answer in (
+        ("01.gather_loop", loop),
+        ("04.gather_python_style", python_style),
+    ):
+        result = check(exercise_id, answer)
+        assert result.verdict.template == "differ.dtype_read_zeros", result.words
+        assert result.message.endswith(
+            "has dtype float32, not int64: torch.zeros makes float32 unless given a "
+            "dtype, and a read keeps its input's dtype."
+        )
+    assert torch.zeros(2, 3).dtype == torch.float32
+    x = torch.arange(6).view(2, 3)
+    assert x.gather(1, torch.tensor([[0], [2]])).dtype == x.dtype
+
+    # a buffer of another dtype than the input's, given one, hears no torch.zeros
+    def given(input, dim, index):
+        return loop(input, dim, index).double()
+
+    result = check("01.gather_loop", given)
+    assert result.verdict.template == "differ.dtype"

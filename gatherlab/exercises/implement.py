@@ -528,9 +528,13 @@ class Implement(Exercise):
             answer, case, noting_default_dtypes, str(early.fields.get("got"))
         )
         if call == "torch.zeros":  # the buffer a write kept the dtype of, if one did
-            if early.template != "differ.dtype_write":
-                return None
-            return Verdict(False, "differ.dtype_write_zeros", early.fields)
+            if early.template == "differ.dtype_write":
+                return Verdict(False, "differ.dtype_write_zeros", early.fields)
+            # a read (a loop's output buffer): torch.zeros' float32, not the input's
+            got = early.fields.get("got")
+            if early.template == "differ.dtype" and got == "float32":
+                return Verdict(False, "differ.dtype_read_zeros", early.fields)
+            return None
         if call is None:
             return None
         expected = early.fields["expected"]

@@ -321,6 +321,23 @@ def _shaped_answers(exercise: Fix, data: dict[str, Any]) -> list[str]:
 # writes through x[i][j], range indexes, lists and other dtypes or frameworks as
 # results (the page must word each as the notebook does).
 IDIOMS = {
+    # a loop's output made by torch.zeros without a dtype (float32), and one given it
+    "01.gather_loop": [
+        "def answer(input, dim, index):\n"
+        "    out = torch.zeros(index.shape)\n"
+        "    for i in range(index.shape[0]):\n"
+        "        for j in range(index.shape[1]):\n"
+        "            p = index[i, j]\n"
+        "            out[i, j] = input[p, j] if dim % 2 == 0 else input[i, p]\n"
+        "    return out\n",
+        "def answer(input, dim, index):\n"
+        "    out = torch.zeros(index.shape, dtype=input.dtype)\n"
+        "    for i in range(index.shape[0]):\n"
+        "        for j in range(index.shape[1]):\n"
+        "            p = index[i, j]\n"
+        "            out[i, j] = input[p, j] if dim % 2 == 0 else input[i, p]\n"
+        "    return out\n",
+    ],
     "01.pick_columns": [
         "def pick_columns(a, b):\n    return a.gather(1, b)\n",
         "def pick_columns(x: torch.Tensor, columns: torch.Tensor, dim: int = 1):\n"

@@ -971,11 +971,16 @@ function typeDifference(payload, found) {
       numbers: got.tensor.dtype === "float32" ? "floats" : "ints",
       dtype: `${made.call.split(".")[0]}.${expected}`,
     });
-  // implement._default_dtype: a write's buffer made by torch.zeros without a dtype
+  // implement._default_dtype: a write's buffer (or a read's output) made by
+  // torch.zeros without a dtype
   const template = payload.dtype_template ?? "differ.dtype";
-  const zeros = template === "differ.dtype_write" && got.tensor.dtype === "float32";
+  const zeroed = {
+    "differ.dtype_write": "differ.dtype_write_zeros",
+    "differ.dtype": "differ.dtype_read_zeros",
+  };
+  const zeros = Boolean(zeroed[template]) && got.tensor.dtype === "float32";
   if (got.tensor.dtype !== expected)
-    return v(zeros && found.zeros?.[k] ? "differ.dtype_write_zeros" : template, {
+    return v(zeros && found.zeros?.[k] ? zeroed[template] : template, {
       got: got.tensor.dtype,
       expected,
     });
