@@ -250,3 +250,68 @@ def test_the_range_noted_is_the_one_the_op_used():
         ("torch.histc", 0.0, 2.0),  # torch widens one value by 1 each way
         ("np.histogram", 0.5, 1.5),  # NumPy by 0.5
     ]
+
+
+# --- the ids present enumerated as if every id were there ----------------------------
+
+
+def rank_as_column(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    for k, c in enumerate(torch.unique(labels)):
+        rows[:, k] += (labels == c).long()
+    return rows
+
+
+def rank_as_class(losses, labels, classes):
+    sums = torch.zeros(classes, dtype=losses.dtype)
+    for k, c in enumerate(labels.unique()):
+        sums[k] = losses[labels == c].sum()
+    return sums
+
+
+def rank_as_segment(values, segments, count):
+    sums = torch.zeros(count, dtype=values.dtype)
+    sizes = torch.zeros(count, dtype=values.dtype)
+    for k, s in enumerate(segments.unique()):
+        sums[k] = values[segments == s].sum()
+        sizes[k] = (segments == s).sum()
+    return sums / sizes.clamp(min=1)
+
+
+@pytest.mark.parametrize(
+    "exercise, answer",
+    [
+        ("06.one_hot", rank_as_column),
+        ("06.class_loss_sums", rank_as_class),
+        ("06.segment_means", rank_as_segment),
+    ],
+    ids=["one-hot", "class-sums", "segment-means"],
+)
+def test_an_id_s_rank_among_the_present_ids_is_named(exercise, answer):
+    result = check(exercise, answer)
+    assert result.verdict.template == "implement.slots_present", result.message
+    assert "in sorted order: entry k of it is the k-th present id, not id k" in (
+        result.message
+    )
+
+
+def test_a_count_of_the_present_ids_keeps_its_sized_words():
+    def sized_by_present(values, segments, count):
+        n = len(segments.unique())
+        sums = torch.zeros(n, dtype=values.dtype).index_add_(0, segments, values)
+        return sums
+
+    result = check("06.segment_means", sized_by_present)
+    assert result.verdict.template == "implement.raised_sized", result.message
+
+
+def test_a_short_mean_with_nan_names_both():
+    def two_bincounts(values, segments, count):
+        return torch.bincount(segments, weights=values) / torch.bincount(segments)
+
+    result = check("06.segment_means", two_bincounts)
+    assert result.verdict.misconception == "short-count", result.message
+    assert "bincount without minlength ends at the largest id, 2; and an empty " in (
+        result.message
+    )
+    assert "0 / 0 = nan" in result.message

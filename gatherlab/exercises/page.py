@@ -342,6 +342,10 @@ PAGE_TEMPLATES = {
         "differ.dtype_read_zeros",
         "implement.tf_subscript",
         "implement.meshgrid_xy",
+        # torch.unique's ids present taken for every id (uniqueSlots)
+        "implement.slots_present",
+        "slots.plain",
+        "slots.sorted",
         "differ.framework_torch",
         "differ.framework_tensorflow",
     ),

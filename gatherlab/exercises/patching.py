@@ -705,14 +705,21 @@ def counting_slots(
         import torch
 
         def run(input: Any, *args: Any, **kw: Any) -> Any:
-            if args or not (kw.get("return_counts") or kw.get("return_inverse")):
-                return original(input, *args, **kw)
             ids = _int_tensor_ids(input, size or 0)
-            if kw.get("dim") is not None or ids is None:
+            if args or kw.get("dim") is not None or ids is None:
                 return original(input, *args, **kw)
             present = sorted({int(i) for i in ids.tolist()})
-            what = "counts" if kw.get("return_counts") else "inverse"
             order = kw.get("sorted", True) is not False
+            if not (kw.get("return_counts") or kw.get("return_inverse")):
+                if not order:
+                    return original(input, *args, **kw)
+                # the ids present taken for every id (enumerate(ids.unique()) as
+                # the class's column, len(...) as the count): exercises.mjs's
+                # uniqueSlots alike, the page runs this form
+                found.append(Inferred(shown, "present", present, None, size or 0,
+                                      "plain", order))  # fmt: skip
+                return torch.arange(size or 0, dtype=input.dtype)
+            what = "counts" if kw.get("return_counts") else "inverse"
             found.append(
                 Inferred(shown, "present", present, None, size or 0, what, order)
             )

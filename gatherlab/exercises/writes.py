@@ -971,8 +971,10 @@ def _short_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     dim = write.indexed_dim
     # a result of several dims is short along one of them (3 columns, not 3 rows)
     along = phrase("short.along", dim=str(dim)) if np.ndim(outcome) > 1 else ""
+    nan: Field = phrase("short.nan") if key == "size-from-positions-nan" else ""
     return {
         "along": along,
+        "nan": nan,
         "got": str(int(np.shape(outcome)[dim])),
         "dim": str(dim),
         "top": str(int(to_numpy(write.index).max(initial=-1))),
@@ -998,7 +1000,18 @@ def _short_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     top = int(index.max())
     if top < 0:
         return {}
-    return {"size-from-positions": np.take(expected, range(top + 1), axis=dim)}
+    short = np.take(expected, range(top + 1), axis=dim)
+    found: dict[Any, Outcome] = {"size-from-positions": short}
+    if _means(case) is not None and short.dtype.kind == "f":
+        # a mean cut at the largest id whose counts are not clamped either: an empty
+        # segment before it is 0 / 0, nan (bincount(ids, weights=v) / bincount(ids))
+        written = {to for to, _ in write.writes()}
+        nan = short.copy()
+        for at in np.ndindex(nan.shape):
+            if at not in written:
+                nan[at] = np.nan
+        found["size-from-positions-nan"] = nan
+    return found
 
 
 def _count_name(case: Case, full: int) -> str:

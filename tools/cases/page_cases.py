@@ -384,6 +384,42 @@ IDIOMS = {
         "def one_hot(labels, classes):\n"
         "    rows = labels.new_empty(len(labels), classes)\n"
         "    return rows.scatter_(1, labels.unsqueeze(1), 1)\n",
+        # the ids present taken for every id: a label's rank among them as its column
+        # (implement._counted_slots, uniqueSlots)
+        "def one_hot(labels, classes):\n"
+        "    rows = torch.zeros(len(labels), classes, dtype=torch.int64)\n"
+        "    for k, c in enumerate(labels.unique()):\n"
+        "        rows[labels == c, k] = 1\n"
+        "    return rows\n",
+        # whole rows set, a buffer of ones, flat positions without a row offset
+        "def one_hot(labels, classes):\n"
+        "    rows = torch.zeros(len(labels), classes, dtype=torch.int64)\n"
+        "    rows[labels] = 1\n"
+        "    return rows\n",
+        "def one_hot(labels, classes):\n"
+        "    rows = torch.ones(len(labels), classes, dtype=torch.int64)\n"
+        "    return rows.scatter_(1, labels.unsqueeze(1), 1)\n",
+        "def one_hot(labels, classes):\n"
+        "    rows = torch.zeros(len(labels), classes, dtype=torch.int64)\n"
+        "    rows.view(-1)[labels] = 1\n"
+        "    return rows\n",
+    ],
+    "06.segment_means": [
+        # counts started at 1 against a division by 0; sums over the segment count;
+        # two bincounts without minlength and unclamped
+        "def segment_means(values, segments, count):\n"
+        "    sums = torch.zeros(count, dtype=values.dtype)\n"
+        "    sums.index_add_(0, segments, values)\n"
+        "    sizes = torch.ones(count, dtype=values.dtype)\n"
+        "    sizes.index_add_(0, segments, torch.ones_like(values))\n"
+        "    return sums / sizes\n",
+        "def segment_means(values, segments, count):\n"
+        "    sums = torch.zeros(count, dtype=values.dtype)\n"
+        "    sums.index_add_(0, segments, values)\n"
+        "    return sums / count\n",
+        "def segment_means(values, segments, count):\n"
+        "    sums = torch.bincount(segments, weights=values)\n"
+        "    return sums / torch.bincount(segments)\n",
     ],
     # every row read every label, then the diagonal: each row's own label
     "05.label_scores": [
@@ -485,6 +521,15 @@ IDIOMS = {
         "answer = torch.tensor([[2, 0], [0, 2]])\n",
     ],
     "06.class_loss_sums": [
+        # the ids present taken for every id; a buffer of ones
+        "def class_loss_sums(losses, labels, classes):\n"
+        "    sums = torch.zeros(classes, dtype=losses.dtype)\n"
+        "    for k, c in enumerate(labels.unique()):\n"
+        "        sums[k] = (losses * (labels == c)).sum()\n"
+        "    return sums\n",
+        "def class_loss_sums(losses, labels, classes):\n"
+        "    sums = torch.ones(classes, dtype=losses.dtype)\n"
+        "    return sums.index_add_(0, labels, losses)\n",
         # a buffer of torch.zeros' default dtype: the write keeps it
         "def answer(losses, labels, classes):\n"
         "    out = torch.zeros(classes)\n"

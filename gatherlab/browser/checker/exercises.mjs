@@ -32,7 +32,7 @@ import { strRepr } from "../interpreter/python.mjs";
 // and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
-let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, MESHGRID;
+let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, MESHGRID, UNIQUE;
 let explain;
 
 export async function ready() {
@@ -49,6 +49,7 @@ export async function ready() {
     PyError,
     REPAIRING,
     TRUE_DIVISIONS,
+    UNIQUE,
     UnsupportedError,
     family,
     fromPayload,
@@ -358,6 +359,8 @@ function outputsOf(payload, answer) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
     const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
     TRUE_DIVISIONS.count = 0; // implement.py's noting_divisions, per run
+    // uniqueSlots: while on, each case's torch.unique lists every id of its count
+    UNIQUE.size = UNIQUE.on ? (testCase.ids?.full ?? null) : null;
     FLOAT_DEFAULTS.calls = []; // implement.py's noting_python_numbers, per run
     FLOAT_DEFAULTS.zeros = 0; // implement.py's noting_default_dtypes (torch.zeros), per run
     try {
@@ -765,6 +768,8 @@ function judged(payload, answer) {
   }
   const grid = payload.kind === "implement" && meshgridXY(payload, answer, mine);
   if (grid) return grid;
+  const slots = payload.kind === "implement" && uniqueSlots(payload, answer, mine);
+  if (slots) return slots;
   // the misconceptions in the order the cases list them: entry j of every case is one
   // candidate (an id may have several, its variants), which must match on every case
   const candidates = cases[0].misconceptions;
@@ -844,6 +849,46 @@ function meshgridXY(payload, answer, mine) {
     passed: false,
     template: "implement.meshgrid_xy",
     fields: { case: cases[failing].name, call, how },
+    misconception: null,
+  };
+}
+
+// implement._counted_slots, the form the page runs: torch.unique's ids present taken for
+// every id (enumerate(ids.unique()) as the class's column), where the answer passes every
+// case with each unique listing every id 0..count-1; not where the learner's run raised
+// (a size from len(ids.unique()): the fallback's sizedFromIds names it)
+function uniqueSlots(payload, answer, mine) {
+  const cases = payload.cases;
+  const failing = cases.findIndex((c, k) => !equals(mine[k], c.expected));
+  if (failing < 0 || mine[failing]?.error) return null;
+  UNIQUE.on = true;
+  UNIQUE.present = [];
+  let again, present;
+  try {
+    const alone = { ...payload, cases: [cases[failing]] };
+    codeOutputs(alone, answer); // first the case alone: is there one?
+    present = UNIQUE.present[0];
+    if (present) again = codeOutputs(payload, answer).outputs;
+  } finally {
+    UNIQUE.on = false;
+    UNIQUE.size = null;
+  }
+  if (!present || !again || !cases.every((c, k) => equals(again[k], c.expected))) return null;
+  const ids = cases[failing].ids;
+  const phrase = (template) => ({ template, fields: {} });
+  return {
+    passed: false,
+    template: "implement.slots_present",
+    fields: {
+      case: cases[failing].name,
+      call: "torch.unique",
+      present: present.join(", ") || "none",
+      order: phrase("slots.sorted"),
+      what: phrase("slots.plain"),
+      index: String(ids.index),
+      count: String(ids.count),
+      last: String(ids.full - 1),
+    },
     misconception: null,
   };
 }

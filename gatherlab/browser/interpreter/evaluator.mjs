@@ -45,7 +45,7 @@ import {
 // The interpreter's interface (checker/exercises.mjs imports it when a box is first used).
 export { PyError, UnsupportedError, parse } from "./python.mjs";
 export { FLOAT_DEFAULTS, TRUE_DIVISIONS, fromPayload, toPayload } from "./tensor.mjs";
-export { EMPTY_FILL, family, MESHGRID, REPAIRING } from "./torch.mjs";
+export { EMPTY_FILL, family, MESHGRID, REPAIRING, UNIQUE } from "./torch.mjs";
 
 // The code called an op the exercise asks it not to use (gatherlab's ForbiddenOpError).
 export class ForbiddenError extends Error {
