@@ -310,3 +310,28 @@ def test_a_read_into_a_torch_zeros_buffer_is_told_its_float32_default():
 
     result = check("01.gather_loop", given)
     assert result.verdict.template == "differ.dtype"
+
+
+def test_an_int_mask_viewed_to_the_intended_shape_is_told_it_is_no_mask():
+    # a one-hot of the labels (int64) used as a mask, then viewed as (-1, 1) or
+    # (-1, features) to look like the intended result: its 0s and 1s are positions
+    one_hot = torch.nn.functional.one_hot
+    result = check(
+        "05.label_scores",
+        lambda lp, labels: lp[one_hot(labels, lp.shape[1])].reshape(-1, 1),
+    )
+    assert result.verdict.misconception == "int-mask-as-bool"
+    assert "an int 0/1 tensor is no mask (a bool one is)" in result.message
+    result = check(
+        "02.last_valid_step",
+        lambda f, lengths: f[:, one_hot(lengths - 1, f.shape[1])].reshape(
+            -1, f.shape[2]
+        ),
+    )
+    assert result.verdict.misconception == "int-mask-as-bool"
+    assert "select slices 0 and 1 of dim 1" in result.message
+    lp, labels = torch.rand(2, 3), torch.tensor([1, 0])
+    assert lp[one_hot(labels, 3)].shape == (2, 3, 3)  # rows 0 and 1, per entry
+    assert torch.equal(
+        lp[one_hot(labels, 3).bool()], lp.gather(1, labels[:, None])[:, 0]
+    )

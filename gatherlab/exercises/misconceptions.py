@@ -839,11 +839,18 @@ def _int_mask(case: Case, base: Any) -> Mapping[Any, Outcome]:
         except IndexError:  # a dim of one position: 1 is off its end
             found_reads[read] = OFF_AN_AXIS
             found_reads.update({(read, d): OFF_AN_AXIS for d in range(len(expected))})
+            found_reads[(read, "view")] = OFF_AN_AXIS
             continue
         found_reads[read] = value
         for d, size in enumerate(expected):
             if size == 1 and d <= value.ndim:
                 found_reads[(read, d)] = np.expand_dims(value, d)
+        # or viewed as the intended shape, its first dim left to -1 (`.view(-1, 1)`)
+        trailing = int(np.prod(expected[1:])) if len(expected) > 1 else 1
+        viewable = expected and value.size and value.size % max(trailing, 1) == 0
+        found_reads[(read, "view")] = (
+            value.reshape(-1, *expected[1:]) if viewable else Raised("RuntimeError")
+        )
     return found_reads
 
 
