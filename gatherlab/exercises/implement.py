@@ -41,6 +41,7 @@ from gatherlab.exercises.patching import (
     Sized,
     SpiedCall,
     TfRead,
+    TfWrite,
     counting,
     counting_slots,
     filling_empty,
@@ -55,6 +56,7 @@ from gatherlab.exercises.patching import (
     noting_tf_gathers,
     noting_tf_reads,
     noting_tf_subscripts,
+    noting_tf_writes,
     owner,
     repairing,
     spying,
@@ -64,6 +66,7 @@ from gatherlab.exercises.rendering import source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted, skipped
 from gatherlab.exercises.sizing import sized_by_op
 from gatherlab.exercises.tfreads import first_axis_read
+from gatherlab.exercises.tfwrites import first_axis_write, kept_by_op, one_hot_axis
 from gatherlab.exercises.verdict import (
     Field,
     Hinted,
@@ -453,6 +456,7 @@ class Implement(Exercise):
         )
         found = self._sized_by_op(found, answer, case, run)
         found = self._tf_first_axis(found, answer, case, run)
+        found = self._tf_writes(found, answer, case, run)
         if run.error is not None and found.template != "implement.raised":
             # the library's own words, quoted under the words that explain them
             details = (*details, f"The library said: {short_error(run.error)}")
@@ -685,6 +689,40 @@ class Implement(Exercise):
             pass
         value = run.outcome if run.error is None else None
         return first_axis_read(case, value, run.error, noted) or found
+
+    def _tf_writes(
+        self, found: Verdict, answer: Callable[..., Any], case: Case, run: Run
+    ) -> Verdict:
+        """A torch exercise's write made with TensorFlow or Keras, named by that
+        op's rule (``tfwrites``): coordinates from the first axis on, a one-hot's
+        class axis after the labels' shape, an overwriting op where repeats add
+        (the calls found by running the function again)."""
+        if found.template == "repaired" or case.write is None:
+            return found
+        if self.framework != "torch" or not tensorflow_imported():
+            return found
+        writes: list[TfWrite] = []
+        sized: list[Sized] = []
+        given = self._given(case.args)
+        try:
+            with (
+                filling_empty(0),
+                noting_tf_writes(writes),
+                noting_sizing_ops(sized),
+                forbidding(self.forbid),
+            ):
+                answer(*given.values())
+        except (Exception, SystemExit):
+            pass
+        if found.misconception is None:
+            named = first_axis_write(case, run.error, writes)
+            if named is not None:
+                return named
+        if found.misconception in (None, "extra-axis") and run.error is None:
+            named = one_hot_axis(case, run.outcome, sized, found.misconception)
+            if named is not None:
+                return named
+        return kept_by_op(found, writes)
 
     def _sizing_notes(self, answer: Callable[..., Any], case: Case) -> list[Sized]:
         """The sizing ops' calls of the learner's function on ``case``."""

@@ -755,6 +755,7 @@ class Sized:
     given: int | None
     size: int | None
     raised: bool
+    ids_shape: tuple[int, ...] = ()  # the shape of the ids it was given
 
 
 # TensorFlow's and Keras's ops whose output size along the ids' axis is an argument
@@ -812,6 +813,11 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
             if param and given is None and at is not None and len(args) > at:
                 given = args[at]
             param_now = param
+            try:
+                ids = args[1] if "segment_" in name else args[0]
+                ids_shape = tuple(int(n) for n in np.shape(to_numpy(ids)))
+            except Exception:  # anything a learner passes, or by keyword
+                ids_shape = ()
             cap = kwargs.get("maxlength", args[3] if len(args) > 3 else None)
             if shown == "tf.math.bincount" and _given_size(cap) is not None:
                 param_now, given = "maxlength", cap  # it caps what minlength sets
@@ -821,7 +827,7 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
             except Exception:
                 if outer:
                     size = _given_size(given)
-                    found.append(Sized(shown, param_now, size, None, True))
+                    found.append(Sized(shown, param_now, size, None, True, ids_shape))
                 raise
             finally:
                 depth[0] -= 1
@@ -831,7 +837,10 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
                 if shape is not None and len(shape):
                     with contextlib.suppress(Exception):
                         size = int(shape[axis])
-                found.append(Sized(shown, param_now, _given_size(given), size, False))
+                given_size = _given_size(given)
+                found.append(
+                    Sized(shown, param_now, given_size, size, False, ids_shape)
+                )
             return out
 
         return call
@@ -899,5 +908,74 @@ def noting_tf_reads(found: list[TfRead]) -> contextlib.AbstractContextManager[No
             return out
 
         return read
+
+    return _patched(names, noted)
+
+
+@dataclass(frozen=True)
+class TfWrite:
+    """A learner's call of a TensorFlow or Keras write by coordinates
+    (``TF_WRITES``): the op, the rank of the tensor it writes, the length of a
+    coordinate (indices.shape[-1]) and whether it raised."""
+
+    op: str
+    rank: int
+    depth: int
+    raised: bool
+
+
+# TensorFlow's and Keras's writes by coordinates: where the written tensor (or its
+# shape) and the indices are among the arguments, (tensor, is it a shape, indices)
+TF_WRITES: dict[str, tuple[int, bool, int]] = {
+    **{
+        f"tensorflow.tensor_scatter_nd_{r}": (0, False, 1)
+        for r in ("update", "add", "sub", "min", "max")
+    },
+    "tensorflow.scatter_nd": (2, True, 0),
+    "keras.ops.scatter_update": (0, False, 1),
+    "keras.ops.scatter": (2, True, 0),
+}
+
+
+def noting_tf_writes(found: list[TfWrite]) -> contextlib.AbstractContextManager[None]:
+    """Let the writes of ``TF_WRITES`` run as usual, noting in ``found`` each call
+    the learner made (not those they make inside: Keras's call TensorFlow's). A
+    library is patched only where it is imported."""
+    import sys
+
+    names = [n for n in TF_WRITES if sys.modules.get(n.split(".")[0]) is not None]
+    depth = [0]
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        at, is_shape, index_at = TF_WRITES[name]
+        shown = name.replace("tensorflow.", "tf.")
+
+        def write(*args: Any, **kwargs: Any) -> Any:
+            outer = depth[0] == 0
+            try:
+                target = args[at]
+                rank = (
+                    len(to_numpy(target).reshape(-1))
+                    if is_shape
+                    else int(np.ndim(to_numpy(target)))
+                )
+                indices = np.shape(to_numpy(args[index_at]))
+                coordinate = int(indices[-1]) if len(indices) >= 2 else 0
+            except Exception:  # anything a learner passes, or by keyword
+                rank, coordinate = -1, 0
+            depth[0] += 1
+            try:
+                out = original(*args, **kwargs)
+            except Exception:
+                if outer:
+                    found.append(TfWrite(shown, rank, coordinate, True))
+                raise
+            finally:
+                depth[0] -= 1
+            if outer:
+                found.append(TfWrite(shown, rank, coordinate, False))
+            return out
+
+        return write
 
     return _patched(names, noted)

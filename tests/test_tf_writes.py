@@ -1,0 +1,139 @@
+"""TensorFlow's and Keras's writes in a torch exercise, named by their own rules in
+the first step (issue 38, ``gatherlab/exercises/tfwrites.py``): a write by
+coordinates reads each index row from the output's first axis on; a one-hot appends
+its class axis to the labels' shape; an overwriting op keeps one update of a
+repeated index, where its twin adds. Own variants, and the facts (TF 2.21, Keras 3
+on TensorFlow's backend)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from gatherlab.exercises import check
+
+tf = pytest.importorskip("tensorflow")
+keras = pytest.importorskip("keras")
+
+
+def _judged(exercise_id: str, code: str):
+    names = {"torch": torch}
+    exec(code, names)
+    result = check(exercise_id, names["answer"])
+    assert not result.passed, result.words
+    assert result.verdict is not None
+    return result
+
+
+FIRST_AXIS = [
+    (  # Keras's scatter_update given torch's one-hot index: raises
+        "def answer(labels, classes):\n"
+        "    import keras, numpy as np\n"
+        "    rows = np.zeros((len(labels), classes), dtype='int64')\n"
+        "    ones = np.ones((len(labels), 1), dtype='int64')\n"
+        "    out = keras.ops.scatter_update(rows, labels.numpy()[:, None], ones)\n"
+        "    return torch.tensor(keras.ops.convert_to_numpy(out))\n",
+        "your function raised InvalidArgumentError: keras.ops.scatter_update reads",
+    ),
+    (  # whole rows of ones: a value
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    rows = tf.zeros((len(labels), classes), dtype=tf.int64)\n"
+        "    ones = tf.ones((len(labels), classes), dtype=tf.int64)\n"
+        "    out = tf.tensor_scatter_nd_update(rows, labels.numpy()[:, None], ones)\n"
+        "    return torch.tensor(out.numpy())\n",
+        "On the visible example, tf.tensor_scatter_nd_update reads",
+    ),
+    (
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    ones, n = tf.ones(len(labels), tf.int64), len(labels)\n"
+        "    out = tf.scatter_nd(labels.numpy()[:, None], ones, [n, classes])\n"
+        "    return torch.tensor(out.numpy())\n",
+        "tf.scatter_nd reads index rows as coordinates from the output's first axis "
+        "on: your one-number rows name whole rows (slices of axis 0), not places "
+        "along dim 1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "words"), FIRST_AXIS)
+def test_a_write_by_coordinates_of_one_number_is_told_they_name_rows(code, words):
+    result = _judged("06.one_hot", code)
+    assert result.verdict.template == "implement.tf_write_first_axis", result.words
+    assert words in result.message, result.message
+    assert "(row, labels[row])" in result.fix
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "tf.one_hot(labels.numpy()[:, None], classes, dtype=tf.int64).numpy()",
+        "keras.ops.convert_to_numpy("
+        "keras.ops.one_hot(labels.numpy()[:, None], classes, dtype='int64'))",
+    ],
+)
+def test_a_one_hot_of_labels_with_a_trailing_axis_is_told_where_the_axis_goes(call):
+    result = _judged(
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf, keras\n"
+        f"    return torch.tensor({call})\n",
+    )
+    assert result.verdict.template == "implement.one_hot_axis", result.words
+    assert result.verdict.misconception == "extra-axis"
+    assert (
+        "appends its class axis to the labels' own shape: labels of shape (3, 1) "
+        "give (3, 1, 4), not (3, 4)" in result.message
+    ), result.message
+
+
+KEPT = [
+    (
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import keras, numpy as np\n"
+        "    zeros = np.zeros(classes, losses.numpy().dtype)\n"
+        "    ids = labels.numpy()[:, None]\n"
+        "    out = keras.ops.scatter_update(zeros, ids, losses.numpy())\n"
+        "    return torch.from_numpy(keras.ops.convert_to_numpy(out))\n",
+        "as keras.ops.scatter_update does: it overwrites, where keras.ops.scatter adds",
+    ),
+    (
+        "06.segment_means",  # the sums overwrite, the counts add
+        "def answer(values, segments, count):\n"
+        "    import tensorflow as tf\n"
+        "    v, ids = values.numpy(), segments.numpy()[:, None]\n"
+        "    zeros = tf.zeros([count], dtype=tf.as_dtype(v.dtype))\n"
+        "    sums = tf.tensor_scatter_nd_update(zeros, ids, v)\n"
+        "    sizes = tf.tensor_scatter_nd_add(zeros, ids, tf.ones_like(v))\n"
+        "    return torch.from_numpy(tf.math.divide_no_nan(sums, sizes).numpy())\n",
+        "as tf.tensor_scatter_nd_update does: it overwrites, where "
+        "tf.tensor_scatter_nd_add adds",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), KEPT)
+def test_an_overwriting_op_that_kept_one_write_is_named(exercise_id, code, words):
+    result = _judged(exercise_id, code)
+    assert result.verdict.misconception == "kept-one-write", result.words
+    assert words in result.message, result.message
+    assert "index_add_" not in result.fix  # TensorFlow's twin, not torch's
+
+
+def test_the_facts_hold() -> None:
+    zeros = np.zeros((2, 3))
+    rows = tf.tensor_scatter_nd_update(zeros, [[1]], [[1.0, 1.0, 1.0]]).numpy()
+    assert rows.tolist() == [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]  # a whole row
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.scatter_nd([[1], [0]], [1, 1], [2, 3])  # a row needs 3 values
+    assert tf.one_hot([[1], [0]], 3).shape == (2, 1, 3)
+    assert keras.ops.one_hot(np.array([[1], [0]]), 3).shape == (2, 1, 3)
+    kept = tf.tensor_scatter_nd_update(np.zeros(2), [[1], [1]], [2.0, 3.0]).numpy()
+    assert kept[1] in (2.0, 3.0)
+    added = tf.tensor_scatter_nd_add(np.zeros(2), [[1], [1]], [2.0, 3.0]).numpy()
+    assert added[1] == 5.0
+    summed = keras.ops.scatter(np.array([[1], [1]]), np.array([2.0, 3.0]), (2,))
+    assert keras.ops.convert_to_numpy(summed).tolist() == [0.0, 5.0]
