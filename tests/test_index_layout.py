@@ -335,3 +335,42 @@ def test_an_int_mask_viewed_to_the_intended_shape_is_told_it_is_no_mask():
     assert torch.equal(
         lp[one_hot(labels, 3).bool()], lp.gather(1, labels[:, None])[:, 0]
     )
+
+
+def _take(source: torch.Tensor, index: torch.Tensor):
+    from gatherlab.exercises import Call, Predict
+
+    return Predict(
+        "99.take",
+        "take",
+        code=lambda: torch.take(source, index),
+        explain=Call("take", source, None, index),
+    )
+
+
+def test_take_predicted_to_clip_or_zero_a_negative_position_is_told_it_counts_back():
+    # the book's exercise: -1 clipped to position 0 (numpy.take's mode='clip')
+    result = EXERCISES["03.predict_flat_positions"].check([[33, 10], [10, 22]])
+    assert result.verdict.misconception == "out-of-range-not-wrapped"
+    assert result.message == (
+        "Not quite: your answer clamps index[1, 0] = -1 into range, to 0, but "
+        "torch.take counts a negative position from the end of grid flattened (20 "
+        "entries), as Python does."
+    )
+    assert result.fix == "index[1, 0] = -1 reads flat position 19 (-1 + 20), 44."
+    # own variant: a 2 x 3 source, -2 read as 0 (a TensorFlow GPU's zero)
+    source = torch.tensor([[5, 6, 7], [8, 9, 4]])
+    exercise = _take(source, torch.tensor([0, -2, 3]))
+    assert exercise.check([5, 9, 8]).passed
+    zero = exercise.check([5, 0, 8])
+    assert zero.verdict.misconception == "out-of-range-not-wrapped"
+    assert "reads 0 at a position outside 0..5" in zero.message
+    assert zero.fix == "index[1] = -2 reads flat position 4 (-2 + 6), 9."
+    assert torch.take(source, torch.tensor([-2])).item() == source.flatten()[4]
+    # a position past the end raises in take: no belief about wrapping is told
+    try:
+        torch.take(source, torch.tensor([6]))
+    except (IndexError, RuntimeError):
+        pass
+    else:  # pragma: no cover - the fact the words rest on
+        raise AssertionError("take must refuse a position past the end")

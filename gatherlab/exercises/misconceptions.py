@@ -1571,8 +1571,9 @@ def _take_along_flat(case: Case, base: Any) -> Mapping[Any, Outcome]:
 def _clamped_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     source, index = to_numpy(case.call.input), to_numpy(case.call.index)
-    dim = _axis(case.call)
-    size = int(source.shape[dim])
+    flat = case.call.op == "take"
+    dim = 0 if flat else _axis(case.call)
+    size = int(source.size if flat else source.shape[dim])
     moved = _clamped(index, size, key)
     outside = np.argwhere((moved != index % size) & ((index < 0) | (index >= size)))
     at = tuple(int(c) for c in outside[0]) if len(outside) else (0,) * index.ndim
@@ -1586,7 +1587,14 @@ def _clamped_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     }
     known = {**fields, "last": str(size - 1), "clamped": str(int(moved[at]))}
     how = "not_wrapped.zero" if key == "zero" else "not_wrapped.clamp"
-    return {**fields, "how": picked(how, known)}
+    if flat:  # take: a negative position counts from the end of the flattened input
+        value = format_value(source.reshape(-1)[position % size])
+        rule = phrase("not_wrapped.take", input=case.call.input_name, size=str(size))
+        reads = picked("not_wrapped.reads_flat", {**fields, "value": value})
+    else:
+        rule = phrase("not_wrapped.take_along_dim", size=str(size))
+        reads = picked("not_wrapped.reads_dim", fields)
+    return {"how": picked(how, known), "rule": rule, "reads": reads}
 
 
 def _clamped(index: np.ndarray, size: int, key: str) -> np.ndarray:
@@ -1601,9 +1609,15 @@ def _outside(case: Case) -> tuple[Call, np.ndarray, np.ndarray, int] | None:
     """A take_along_dim read (with a dim) with a position outside 0..size-1: the
     call, its index, where the index is outside and the size; None otherwise."""
     call = case.call
-    if call is None or call.op != "take_along_dim" or case.gradient:
+    if call is None or case.gradient:
         return None
     source, index = to_numpy(call.input), to_numpy(call.index)
+    if call.op == "take" and index.dtype.kind in "iu" and source.size:
+        # take refuses positions past the end; a negative one counts from the end
+        negative = (index < 0) & (index >= -source.size)
+        return (call, index, negative, int(source.size)) if negative.any() else None
+    if call.op != "take_along_dim":
+        return None
     if call.axis is None or index.dtype.kind not in "iu" or source.ndim == 0:
         return None
     size = int(source.shape[_axis(call)])
@@ -1623,9 +1637,11 @@ def _not_wrapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if found is None:
         return {}
     call, index, outside, size = found
+    # take counts a negative position from the end, as "python" does: no belief
+    keys = ("clamp",) if call.op == "take" else ("clamp", "python")
     variants: dict[Any, Outcome] = {
         key: run(call.with_part("index", _torch(moved.astype(np.int64))))
-        for key in ("clamp", "python")
+        for key in keys
         for moved in [_clamped(index, size, key)]
     }
     read = run(call.with_part("index", _torch((index % size).astype(np.int64))))
