@@ -365,3 +365,28 @@ def test_the_first_axis_facts_hold() -> None:
     assert batched.numpy().tolist() == [2.0, 3.0]
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.gather_nd(log_probs, labels[:, None])  # 2 is past axis 0's 2 rows
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "code"),
+    [
+        (
+            "01.pick_columns",  # every row reads every position, with Keras's take
+            "def answer(x, columns):\n"
+            "    from keras import ops\n"
+            "    out = ops.take(x.numpy(), columns.numpy(), axis=1)\n"
+            "    return torch.from_numpy(ops.convert_to_numpy(out))\n",
+        ),
+        (
+            "05.label_scores",  # whole rows, with Keras's take along axis 0
+            "def answer(log_probs, labels):\n"
+            "    from keras import ops\n"
+            "    out = ops.take(log_probs.numpy(), labels.numpy(), axis=0)\n"
+            "    return torch.from_numpy(ops.convert_to_numpy(out))\n",
+        ),
+    ],
+)
+def test_keras_s_take_is_not_told_it_called_tf_gather(exercise_id, code) -> None:
+    # keras.ops.take calls tf.gather inside (TensorFlow's backend): not the learner's
+    result = _judged(exercise_id, code)
+    assert "tf.gather" not in result.words, result.words

@@ -583,14 +583,26 @@ def noting_tf_subscripts(
 def noting_tf_gathers(found: list[str]) -> contextlib.AbstractContextManager[None]:
     """Let ``tf.gather`` run as usual, noting in ``found`` each call ("tf.gather"): a
     torch exercise answered with TensorFlow's read, whose words must be that op's.
-    Nothing is patched where TensorFlow is not imported."""
+    A tf.gather that Keras's own reads make (keras.ops.take on TensorFlow's backend)
+    is not the learner's and is not noted. Nothing is patched where TensorFlow is
+    not imported."""
     import sys
 
     names = ["tensorflow.gather"] if "tensorflow" in sys.modules else []
+    if names and sys.modules.get("keras") is not None:
+        names += ["keras.ops.take", "keras.ops.take_along_axis"]
+    inside = [0]
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
         def gather(*args: Any, **kwargs: Any) -> Any:
-            found.append("tf.gather")
+            if name.startswith("keras."):
+                inside[0] += 1
+                try:
+                    return original(*args, **kwargs)
+                finally:
+                    inside[0] -= 1
+            if inside[0] == 0:
+                found.append("tf.gather")
             return original(*args, **kwargs)
 
         return gather
@@ -865,15 +877,30 @@ class TfRead:
 
 def noting_tf_reads(found: list[TfRead]) -> contextlib.AbstractContextManager[None]:
     """Let tf.gather and tf.gather_nd run as usual, noting in ``found`` each call the
-    learner made (``TfRead``). Nothing is patched where TensorFlow is not imported."""
+    learner made (``TfRead``; not those Keras's reads make inside). Nothing is
+    patched where TensorFlow is not imported."""
+    import sys
+
     names = (
         ["tensorflow.gather", "tensorflow.gather_nd"] if tensorflow_imported() else []
     )
+    if names and sys.modules.get("keras") is not None:
+        names += ["keras.ops.take", "keras.ops.take_along_axis"]
     depth = [0]
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
         shown = name.replace("tensorflow.", "tf.")
         nd = shown == "tf.gather_nd"
+
+        def inside(*args: Any, **kwargs: Any) -> Any:
+            depth[0] += 1
+            try:
+                return original(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        if name.startswith("keras."):
+            return inside
 
         def read(*args: Any, **kwargs: Any) -> Any:
             outer = depth[0] == 0
