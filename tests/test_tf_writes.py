@@ -137,3 +137,43 @@ def test_the_facts_hold() -> None:
     assert added[1] == 5.0
     summed = keras.ops.scatter(np.array([[1], [1]]), np.array([2.0, 3.0]), (2,))
     assert keras.ops.convert_to_numpy(summed).tolist() == [0.0, 5.0]
+
+
+UPDATES_DTYPE = [
+    (
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    n = len(labels)\n"
+        "    rows = tf.range(n, dtype=tf.int64)\n"
+        "    at = tf.stack([rows, tf.constant(labels.numpy())], axis=1)\n"
+        "    out = tf.scatter_nd(at, [1] * n, [n, classes])\n"
+        "    return torch.from_numpy(out.numpy())\n",
+        "your result has dtype int32, not int64: tf.scatter_nd returns its updates' "
+        "dtype, and yours were int32 (Python ints convert to int32)",
+    ),
+    (
+        "06.class_loss_sums",  # float32 from Python floats, on a float64 hidden case
+        "def answer(losses, labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    at = labels.numpy()[:, None]\n"
+        "    return torch.from_numpy(\n"
+        "        tf.scatter_nd(at, losses.tolist(), [classes]).numpy()\n"
+        "    )\n",
+        "your result has dtype float32, not float64: tf.scatter_nd returns its "
+        "updates' dtype, and yours were float32 (Python floats convert to float32)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), UPDATES_DTYPE)
+def test_a_scatter_nd_result_s_dtype_is_its_updates(exercise_id, code, words):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "differ.dtype_updates", result.words
+    assert words in result.message, result.message
+
+
+def test_the_updates_dtype_facts_hold() -> None:
+    assert tf.scatter_nd([[0]], [1], [2]).dtype == tf.int32
+    assert tf.scatter_nd([[0]], [1.5], [2]).dtype == tf.float32
+    assert tf.scatter_nd([[0]], np.array([1], np.int64), [2]).dtype == tf.int64

@@ -436,6 +436,7 @@ class Implement(Exercise):
                     self._truncated(early, runs)
                     or self._python_numbers(answer, case, early)
                     or self._default_dtype(answer, case, early)
+                    or self._updates_dtype(answer, case, early)
                     or early
                 )
                 return judged(self.id, early, details)
@@ -545,6 +546,38 @@ class Implement(Exercise):
         dtype = f'"{expected}"' if call.startswith("keras.") else f"tf.{expected}"
         fields = {**early.fields, "call": call, "dtype": dtype}
         return Verdict(False, "differ.dtype_default_op", fields)
+
+    def _updates_dtype(
+        self, answer: Callable[..., Any], case: Case, early: Verdict
+    ) -> Verdict | None:
+        """A write's result of the wrong dtype made by tf.scatter_nd or
+        keras.ops.scatter, which return their updates' dtype (no buffer to keep):
+        that rule, and where the updates were Python numbers, their conversion
+        (found by running the function again with ``noting_tf_writes``)."""
+        if early.template != "differ.dtype_write" or self.framework != "torch":
+            return None
+        if not tensorflow_imported():
+            return None
+        writes: list[TfWrite] = []
+        given = self._given(case.args)
+        try:
+            with filling_empty(0), noting_tf_writes(writes), forbidding(self.forbid):
+                answer(*given.values())
+        except (Exception, SystemExit):
+            return None
+        got = str(early.fields.get("got"))
+        made = [w for w in writes if w.op in UPDATES_DTYPE and w.dtype == got]
+        if not made:
+            return None
+        numbers = made[-1].numbers
+        python: Field = ""
+        if numbers is not None:
+            python = phrase("updates.python", numbers=numbers, got=got)
+        return Verdict(
+            False,
+            "differ.dtype_updates",
+            {**early.fields, "op": made[-1].op, "python": python},
+        )
 
     def _meshgrid_xy(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
         """A grid built by a meshgrid in "xy" mode (tf.meshgrid's and np.meshgrid's
@@ -1132,6 +1165,9 @@ def like_torch(value: Any) -> Any:
         return torch.as_tensor(to_numpy(value))
     return value
 
+
+# the writes whose result has their updates' dtype (no tensor written into)
+UPDATES_DTYPE = ("tf.scatter_nd", "keras.ops.scatter")
 
 # the misconceptions a sizing op's rule says better where its call sized the result
 # (None: no misconception, a verdict of the error or the shape)

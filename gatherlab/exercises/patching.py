@@ -949,6 +949,8 @@ class TfWrite:
     rank: int
     depth: int
     raised: bool
+    dtype: str = ""  # the dtype of the tensor it returned
+    numbers: str | None = None  # "ints" / "floats": updates given as Python numbers
 
 
 # TensorFlow's and Keras's writes by coordinates: where the written tensor (or its
@@ -1000,7 +1002,12 @@ def noting_tf_writes(found: list[TfWrite]) -> contextlib.AbstractContextManager[
             finally:
                 depth[0] -= 1
             if outer:
-                found.append(TfWrite(shown, rank, coordinate, False))
+                updates = args[1] if len(args) > 1 and is_shape else None
+                made = getattr(getattr(out, "dtype", None), "name", None)
+                numbers = _python_numbers(updates) if updates is not None else None
+                found.append(
+                    TfWrite(shown, rank, coordinate, False, str(made or ""), numbers)
+                )
             return out
 
         return write
