@@ -519,7 +519,15 @@ def test_a_fix_that_runs_but_reads_wrong_values_shows_both_traces():
         "out[1, 0] should read x[1, 1] = 21 because fixed_index[1, 0] = 1; your "
         "call reads x[1, 2] = 22."
     )
+    # the broken index as it was (.T of it alike): a 1-D tensor stays 1-D
     assert exercise.check(torch.tensor([2, 1])).words == (
+        "Still broken: your index is wanted as it was, shape (2,) (.T and .t() leave "
+        "a 1-D tensor as it is): index has 1 dims but input has 2: gather reads one "
+        "element per index entry, not a whole slice, so gather needs the same number "
+        "of dims and never adds or broadcasts axes.\nTo fix it, add the missing axis "
+        "with unsqueeze, then expand it if every row needs it."
+    )
+    assert exercise.check(torch.tensor([1, 2])).words == (
         "Still broken: index has 1 dims but input has 2: gather reads one element per "
         "index entry, not a whole slice, so gather needs the same number of dims and "
         "never adds or broadcasts axes (add the missing axis with unsqueeze, then "

@@ -374,3 +374,26 @@ def test_take_predicted_to_clip_or_zero_a_negative_position_is_told_it_counts_ba
         pass
     else:  # pragma: no cover - the fact the words rest on
         raise AssertionError("take must refuse a position past the end")
+
+
+def test_a_one_dim_index_left_as_it_was_is_told_a_transpose_keeps_it_one_dim():
+    # targets.T, labels.t(), wanted.view(-1): still the notebook's 1-D tensor
+    for exercise_id, name, make in (
+        ("04.fix_label_axis", "targets", lambda t: t.mT if t.ndim > 1 else t.t()),
+        ("01.fix_missing_axis", "labels", lambda t: t.t()),
+        ("01.fix_shared_columns", "wanted", lambda t: t.view(-1)),
+    ):
+        positions = fix_names(EXERCISES[exercise_id])[name]
+        result = check(exercise_id, make(positions))
+        assert result.verdict.template == "fix.still_one_dim"
+        assert result.message.startswith(
+            f"Still broken: your index is {name} as it was, shape "
+            f"({positions.shape[0]},) (.T and .t() leave a 1-D tensor as it is): "
+            "index has 1 dims but input has 2"
+        )
+        assert result.fix.startswith("To fix it, add the missing axis with unsqueeze")
+    vector = torch.tensor([3, 0, 2])
+    assert vector.t().shape == (3,) and torch.equal(vector.t(), vector)
+    # another 1-D index (not one of the cell's tensors) hears no transpose
+    result = check("04.fix_label_axis", torch.tensor([2, 0, 3]))
+    assert result.verdict.template == "fix.still_broken_rule_hint"

@@ -19,6 +19,7 @@ from gatherlab.exercises.compare import (
     differences,
     expand_sizes,
     kind_of,
+    shape_text,
 )
 from gatherlab.exercises.misconceptions import (
     Case,
@@ -139,6 +140,22 @@ class Fix(Exercise):
             found = explain(self.search, [raised], STILL_BROKEN_VOICE)
             if found is not None:
                 return judged(self.id, found)
+            same = (
+                self._unchanged_one_dim(answer)
+                if problem.rule == "rank-mismatch"
+                else None
+            )
+            if same is not None and problem.hint:
+                # a transform that left the 1-D positions as they were (.T of a
+                # 1-D tensor, a view(-1)): the index is still the notebook's tensor
+                return failed(
+                    self.id,
+                    "fix.still_one_dim",
+                    name=same,
+                    shape=shape_text(tuple(answer.shape)),
+                    problem=problem.message,
+                    hint=problem.hint,
+                )
             if problem.hint:
                 return failed(
                     self.id,
@@ -226,6 +243,26 @@ class Fix(Exercise):
             "fix.wrong_value_yours_read",
             {**fields, "reads": reads, "your_read": fixed.source_text(yours)},
         )
+
+    def _unchanged_one_dim(self, answer: Any) -> str | None:
+        """The name of the notebook's 1-D tensor that a 1-D index answer equals in
+        shape, dtype and values (``targets.T`` is ``targets``); None for any other
+        answer (exercises.mjs's unchangedOneDim alike)."""
+        from gatherlab.exercises.page import fix_names
+
+        if framework_of(answer) != "torch" or answer.ndim != 1:
+            return None
+        for name, value in fix_names(self).items():
+            same = (
+                framework_of(value) == "torch"
+                and value.ndim == 1
+                and value.dtype == answer.dtype
+                and tuple(value.shape) == tuple(answer.shape)
+                and bool((value == answer).all())
+            )
+            if same:
+                return name
+        return None
 
     def gives_expected(self, index: Any) -> bool:
         """Whether the broken call with this part gives the intended result."""

@@ -356,6 +356,7 @@ PAGE_TEMPLATES = {
         "fix.wrong_value_yours_read",
         "fix.still_broken_rule",
         "fix.still_broken_rule_hint",
+        "fix.still_one_dim",
         "fix.still_broken_error",
         "fix.must_raise_type",
         "fix.not_a_tensor",

@@ -1179,6 +1179,26 @@ function sizedFromIds(ids, error, least = 1) {
 // fallback): a shape, or the first wrong coordinate and what it should read. An error,
 // or a value where the case must raise, is worded by the page (the notebook words it
 // with what only Python sees: the rule the call broke, the exercise's hints).
+// fix._unchanged_one_dim: the name of the notebook's 1-D tensor a 1-D index answer
+// equals in shape, dtype and values, where the call broke the rank rule; else null
+function unchangedOneDim(payload, answer, got) {
+  if (got.error.rule !== "rank-mismatch" || answer?.t !== "tensor" || answer.shape.length !== 1)
+    return null;
+  const inputs = inputsOf(payload.cases[0]);
+  for (const name of payload.args) {
+    const value = inputs[name];
+    if (
+      value?.t === "tensor" &&
+      value.shape.length === 1 &&
+      value.dtype === answer.dtype &&
+      Number(value.shape[0]) === Number(answer.shape[0]) &&
+      Array.from(value.data).every((x, k) => Number(x) === Number(answer.data[k]))
+    )
+      return name;
+  }
+  return null;
+}
+
 function fallback(payload, mine, at = -1) {
   const {
     template,
@@ -1218,6 +1238,15 @@ function fallback(payload, mine, at = -1) {
     const error = `${got.error.type}${got.error.message ? `: ${got.error.message}` : ""}`;
     if (kind === "fix" && !got.error.rule)
       return v("fix.still_broken_error", { error: error.replace(/\.$/, "") });
+    // fix._unchanged_one_dim: the notebook's 1-D tensor as it was (targets.T)
+    const same = kind === "fix" && got.error.hint && unchangedOneDim(payload, mine.answered, got);
+    if (same)
+      return v("fix.still_one_dim", {
+        name: same,
+        shape: shapeText(mine.answered.shape),
+        problem: got.error.message,
+        hint: got.error.hint,
+      });
     if (kind === "fix" && got.error.hint)
       return v("fix.still_broken_rule_hint", { problem: got.error.message, hint: got.error.hint });
     if (kind === "fix") return v("fix.still_broken_rule", { problem: got.error.message });
