@@ -177,3 +177,52 @@ def test_every_position_in_row_0_names_both_causes(answer):
     flat = torch.zeros(3, 4, dtype=torch.int64)
     flat.put_(torch.arange(3) * 4 + torch.tensor([2, 0, 2]), torch.ones(3).long())
     assert flat.tolist() == [[0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 1, 0]]
+
+
+# --- a result's dtype made by the learner's own final conversion ---------------------
+
+
+def one_hot_as_floats(labels, classes):
+    return (torch.arange(classes) == labels[:, None]).float()
+
+
+def one_hot_to_float32(labels, classes):
+    rows = torch.zeros(len(labels), classes, dtype=torch.int64)
+    return rows.scatter_(1, labels.unsqueeze(1), 1).to(torch.float32)
+
+
+def sums_as_float32(losses, labels, classes):
+    sums = torch.zeros(classes, dtype=losses.dtype).index_add_(0, labels, losses)
+    return sums.float()
+
+
+def columns_as_floats(x, columns):
+    return x.gather(1, columns).float()
+
+
+@pytest.mark.parametrize(
+    "exercise, answer, call, fix",
+    [
+        ("06.one_hot", one_hot_as_floats, ".float()", ".long()"),
+        ("06.one_hot", one_hot_to_float32, ".to(torch.float32)", ".long()"),
+        ("06.class_loss_sums", sums_as_float32, ".float()", ".double()"),
+        ("01.pick_columns", columns_as_floats, ".float()", ".long()"),
+    ],
+    ids=["comparison-float", "to-float32", "sums-float", "gather-float"],
+)
+def test_a_final_conversion_is_named_as_the_dtype_s_maker(exercise, answer, call, fix):
+    result = check(exercise, answer)
+    assert result.verdict.template == "differ.dtype_cast", result.message
+    assert f": your final `{call}` converts it to float32." in result.message
+    assert f"(`{fix}`)" in result.fix
+
+
+def test_a_conversion_that_did_not_make_the_result_is_not_named():
+    def float_buffers(values, segments, count):
+        sums = torch.zeros(count).index_add_(0, segments, values.float())
+        sizes = torch.zeros(count).index_add_(0, segments, torch.ones(len(values)))
+        return sums / sizes.clamp(min=1)
+
+    result = check("06.segment_means", float_buffers)
+    assert result.verdict.template != "differ.dtype_cast", result.message
+    assert "torch.zeros" in result.message

@@ -48,6 +48,7 @@ from gatherlab.exercises.patching import (
     forbidding,
     function,
     meshgrids_as_ij,
+    noting_casts,
     noting_default_dtypes,
     noting_divisions,
     noting_out_of_place,
@@ -88,6 +89,14 @@ from gatherlab.tf import how_to_add, tensorflow_imported
 from gatherlab.trace import format_value
 
 HIDDEN_CASES = 50
+# The conversion to each dtype a result may be due in (implement._cast's fix)
+CAST_OF = {
+    "int64": ".long()",
+    "int32": ".int()",
+    "float32": ".float()",
+    "float64": ".double()",
+    "bool": ".bool()",
+}
 INVALID_CASES = 10  # hidden cases that must raise, when an exercise has them
 Arguments = Mapping[str, Any]
 Generator = Callable[[np.random.Generator], Arguments]
@@ -435,6 +444,7 @@ class Implement(Exercise):
                 early = (
                     self._truncated(early, runs)
                     or self._python_numbers(answer, case, early)
+                    or self._cast(answer, case, early)
                     or self._default_dtype(answer, case, early)
                     or self._updates_dtype(answer, case, early)
                     or early
@@ -517,6 +527,27 @@ class Implement(Exercise):
             "dtype": f"{call.split('.')[0]}.{expected}",
         }
         return Verdict(False, "differ.dtype_python_numbers", fields)
+
+    def _cast(
+        self, answer: Callable[..., Any], case: Case, early: Verdict
+    ) -> Verdict | None:
+        """A result of the wrong dtype returned by a dtype conversion of the learner's
+        (``(...).float()`` where int64 is due): that conversion is named, found by
+        running the function again (``noting_casts``; exercises.mjs alike)."""
+        if early.template not in ("differ.dtype", self.dtype_template):
+            return None
+        found: list[tuple[str, Any]] = []
+        try:
+            with filling_empty(0), noting_casts(found), forbidding(self.forbid):
+                value = answer(*self._given(case.args).values())
+        except (Exception, SystemExit):
+            return None
+        call = next((call for call, out in found if out is value), None)
+        expected = str(early.fields.get("expected"))
+        if call is None or expected not in CAST_OF:
+            return None
+        fields = {**early.fields, "call": call, "fix": CAST_OF[expected]}
+        return Verdict(False, "differ.dtype_cast", fields)
 
     def _default_dtype(
         self, answer: Callable[..., Any], case: Case, early: Verdict

@@ -339,6 +339,7 @@ PAGE_TEMPLATES = {
         "differ.dtype",
         "differ.dtype_python_numbers",
         "differ.dtype_write_zeros",
+        "differ.dtype_cast",
         "differ.dtype_read_zeros",
         "implement.tf_subscript",
         "implement.meshgrid_xy",

@@ -1013,3 +1013,39 @@ def noting_tf_writes(found: list[TfWrite]) -> contextlib.AbstractContextManager[
         return write
 
     return _patched(names, noted)
+
+
+CAST_METHODS = ("float", "double", "half", "long", "int", "short", "bool", "to", "type")
+
+
+def noting_casts(
+    found: list[tuple[str, Any]],
+) -> contextlib.AbstractContextManager[None]:
+    """Let a tensor's dtype conversions (``.float()``, ``.long()``, ``.to(dtype)``,
+    ``.type(dtype)``) run as usual, noting in ``found`` each that made a new dtype, as
+    (``.float()``, the tensor it returned): a result that is one of them got its
+    dtype from that conversion (exercises.mjs's casts alike)."""
+    import torch
+
+    names = [f"torch.Tensor.{method}" for method in CAST_METHODS]
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        method = name.rsplit(".", 1)[1]
+
+        def cast(tensor: Any, *args: Any, **kwargs: Any) -> Any:
+            out = original(tensor, *args, **kwargs)
+            if not isinstance(out, torch.Tensor) or out.dtype == tensor.dtype:
+                return out
+            shown = str(out.dtype)
+            if method in ("to", "type"):
+                given = [*args, kwargs.get("dtype")]
+                if not any(isinstance(a, torch.dtype) for a in given):
+                    return out  # another tensor's dtype, a string: not named
+                found.append((f".{method}({shown})", out))
+            else:
+                found.append((f".{method}()", out))
+            return out
+
+        return cast
+
+    return _patched(names, noted)

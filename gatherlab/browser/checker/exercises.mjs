@@ -355,6 +355,7 @@ function outputsOf(payload, answer) {
   const results = [];
   const floats = []; // per case, the conversions of Python numbers to float32 / int32
   const zeros = []; // per case, the torch.zeros calls without a dtype
+  const casts = []; // per case, the conversion that returned the result, or null
   for (const testCase of payload.cases) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
     const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
@@ -363,6 +364,7 @@ function outputsOf(payload, answer) {
     UNIQUE.size = UNIQUE.on ? (testCase.ids?.full ?? null) : null;
     FLOAT_DEFAULTS.calls = []; // implement.py's noting_python_numbers, per run
     FLOAT_DEFAULTS.zeros = 0; // implement.py's noting_default_dtypes (torch.zeros), per run
+    FLOAT_DEFAULTS.casts = []; // implement.py's noting_casts, per run
     try {
       const main = lines.main && payload.kind === "implement";
       const value = run(code, main ? {} : inputs, {
@@ -383,6 +385,8 @@ function outputsOf(payload, answer) {
       } else results.push(outputOf(value));
       floats.push(FLOAT_DEFAULTS.calls);
       zeros.push(FLOAT_DEFAULTS.zeros);
+      // the conversion that returned the result itself, if one did (implement._cast)
+      casts.push(FLOAT_DEFAULTS.casts.find((c) => c.out === value)?.call ?? null);
     } catch (error) {
       const out = errorOf(error);
       if (out.unsupported) return out;
@@ -393,12 +397,13 @@ function outputsOf(payload, answer) {
       results.push(out);
       floats.push([]);
       zeros.push(0);
+      casts.push(null);
     }
   }
   const require = payload.require ?? [];
   const missing = require.length > 0 && !require.some((name) => calls.has(name));
   /** @type {any} */ (results).calls = calls; // the fallback's rules name an op only where it was called
-  return { outputs: results, missing, floats, zeros };
+  return { outputs: results, missing, floats, zeros, casts };
 }
 
 // A fix's answer goes into the broken call: as its index (or its dim).
@@ -1016,6 +1021,15 @@ function typeDifference(payload, found) {
       numbers: got.tensor.dtype === "float32" ? "floats" : "ints",
       dtype: `${made.call.split(".")[0]}.${expected}`,
     });
+  // implement._cast: the result returned by a dtype conversion of the learner's
+  const cast = found.casts?.[k];
+  if (cast && got.tensor.dtype !== expected && CAST_OF[expected])
+    return v("differ.dtype_cast", {
+      got: got.tensor.dtype,
+      expected,
+      call: cast,
+      fix: CAST_OF[expected],
+    });
   // implement._default_dtype: a write's buffer (or a read's output) made by
   // torch.zeros without a dtype
   const template = payload.dtype_template ?? "differ.dtype";
@@ -1031,6 +1045,14 @@ function typeDifference(payload, found) {
     });
   return null;
 }
+// implement.CAST_OF: the conversion to each dtype a result may be due in
+const CAST_OF = {
+  int64: ".long()",
+  int32: ".int()",
+  float32: ".float()",
+  float64: ".double()",
+  bool: ".bool()",
+};
 const sameType = (output, want) =>
   want.error || (output.tensor && output.tensor.dtype === fromPayload(want).dtype);
 

@@ -420,7 +420,9 @@ export const TRUE_DIVISIONS = { count: 0 };
 // noting_python_numbers): NumPy would have made float64 or int64.
 // `zeros` counts the torch.zeros calls without a dtype (float32) alike (implement.py's
 // noting_default_dtypes): a write's float32 buffer is then told torch.zeros' default.
-export const FLOAT_DEFAULTS = { calls: [], zeros: 0 };
+// casts: each dtype conversion of a tensor (.float(), .to(torch.int64)) that made a
+// new dtype, as { call, out } (implement.py's noting_casts)
+export const FLOAT_DEFAULTS = { calls: [], zeros: 0, casts: [] };
 export function notePythonNumbers(call, value, dtype, out) {
   const kinds = new Set();
   const walk = (item) => {

@@ -1803,22 +1803,26 @@ export function callMethod(t, name, g, kw, offset = 0) {
       if (g.length) throw new PyError("TypeError", `${name}() takes no arguments`);
       const d = TORCH_DTYPES[name];
       if (d === t.dtype) return t; // torch returns the tensor itself
-      return tensor(
+      const out = tensor(
         t.shape,
         t.data.map((v) => cast(v, d)),
         d,
       );
+      FLOAT_DEFAULTS.casts.push({ call: `.${name}()`, out });
+      return out;
     }
     case "to":
     case "type": {
       const a = dimKw(["dtype"]);
       if (a.dtype.t !== "dtype") throw new UnsupportedError(`.${name}() with anything but a dtype`);
       if (a.dtype.name === t.dtype) return t; // torch returns the tensor itself
-      return tensor(
+      const out = tensor(
         t.shape,
         t.data.map((v) => cast(v, a.dtype.name)),
         a.dtype.name,
       );
+      FLOAT_DEFAULTS.casts.push({ call: `.${name}(torch.${a.dtype.name})`, out });
+      return out;
     }
     case "round": {
       const a = dimKw(["decimals=0"]);
