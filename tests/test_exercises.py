@@ -360,7 +360,7 @@ def test_wrong_type_dtype_and_device_are_named():
         in SELECT.check(lambda x, index: torch.gather(x, 1, index).numpy()).words
     )
     assert (
-        "has dtype int32, but it should have int64"
+        "has dtype int32, not int64: your final `.int()` converts it to int32"
         in SELECT.check(lambda x, index: torch.gather(x, 1, index).int()).words
     )
     assert (
@@ -1092,7 +1092,7 @@ def test_type_dtype_and_device_mistakes_are_templates_with_fields():
         "torch.Tensor.\nBuild it with torch ops (torch.as_tensor converts)."
     )
     as_float = SELECT.check(lambda x, index: _select_columns(x, index).float())
-    assert as_float.verdict.template == "differ.dtype"
+    assert as_float.verdict.template == "differ.dtype_cast"  # the final .float()
     assert (as_float.verdict.fields["got"], as_float.verdict.fields["expected"]) == (
         "float32",
         "int64",

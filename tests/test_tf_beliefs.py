@@ -226,14 +226,15 @@ def test_a_conversion_of_python_numbers_is_named_not_a_write_s_buffer() -> None:
         "    return torch.zeros(classes).index_add(0, labels, losses.float())\n",
     )
     assert buffer.verdict.template == "differ.dtype_write_zeros"
-    # floats converted WITH their dtype: no conversion is named
+    # floats converted WITH their dtype: no conversion of Python numbers is named,
+    # the result's own final .float() is (implement._cast)
     kept = _judged(
         "06.class_loss_sums",
         "def answer(losses, labels, classes):\n"
         "    sums = torch.tensor([0.0] * classes, dtype=losses.dtype)\n"
         "    return sums.index_add(0, labels, losses).float()\n",
     )
-    assert kept.verdict.template == "differ.dtype_write"
+    assert kept.verdict.template == "differ.dtype_cast"
 
 
 def test_the_page_names_the_conversion_as_the_notebook_does() -> None:

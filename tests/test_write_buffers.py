@@ -226,3 +226,43 @@ def test_a_conversion_that_did_not_make_the_result_is_not_named():
     result = check("06.segment_means", float_buffers)
     assert result.verdict.template != "differ.dtype_cast", result.message
     assert "torch.zeros" in result.message
+
+
+# --- a value repeated in a scatter's index, predicted to raise ------------------------
+
+
+def test_a_repeated_index_value_writing_apart_is_said_to_be_allowed():
+    result = check("06.predict_scatter_rows", "raises")
+    assert result.message.startswith(
+        "It does not raise: scatter_ loops over the entries of index, shape (1, 3), "
+        "not over the output's (2, 3): an index smaller than the output breaks no "
+        "rule, nor a repeated value: each entry writes its own place, out[1, 0], "
+        "out[0, 1], out[1, 2]."
+    ), result.message
+
+
+@pytest.mark.parametrize(
+    "op, dim, index, places",
+    [
+        ("scatter_add", 1, [[2, 2], [0, 0]], "out[0, 2], out[1, 0]"),
+        (
+            "scatter",
+            0,
+            [[1, 1, 0], [0, 0, 1]],
+            "out[1, 0], out[1, 1], out[0, 2], out[0, 0], out[0, 1], out[1, 2]",
+        ),
+    ],
+    ids=["scatter_add-repeat-apart", "scatter-rows"],
+)
+def test_own_repeats_written_apart_name_each_place(op, dim, index, places):
+    from gatherlab.exercises.predict import runs_because
+    from gatherlab.exercises.verdict import render
+
+    base = torch.zeros(2, 3)
+    ix = torch.tensor(index)
+    write = Write(op, base, dim, ix, torch.ones(ix.shape), text=f"{op}_")
+    said = render(runs_because(None, base, write))
+    if op == "scatter_add":  # [[2, 2], [0, 0]] along dim 1 writes out[0, 2] twice
+        assert "allows a repeated position" in said, said
+    else:
+        assert f"each entry writes its own place, {places}, none of them twice" in said

@@ -166,12 +166,25 @@ def _write_runs(write: Any) -> Phrase:
         "size": str(size),
     }
     index = to_numpy(write.index)
+    values = index.reshape(-1)
+    # the belief that an index may not repeat a value (old docs: 'all values in a
+    # row along dim must be unique'): where no place is written twice, each entry
+    # writes its own place
+    apart = (
+        not repeated
+        and write.op.startswith("scatter")
+        and values.size > len(set(values.tolist()))
+    )
+    places = ", ".join(entry("out", to) for to, _ in write.writes())
     if not repeated and _smaller_index(write.op, index, base):
         # the belief that the index must cover the output: scatter loops over the
         # index's own entries
         place["index_shape"] = shape_text(index.shape)
         place["base_shape"] = shape_text(base.shape)
-        return phrase("runs.write_smaller", **place)
+        also = phrase("runs.apart", places=places) if apart else ""
+        return phrase("runs.write_smaller", apart=also, **place)
+    if apart:
+        return phrase("runs.write_apart", places=places, **place)
     if not repeated:
         return phrase("runs.write_once", **place)
     where, parts = repeated[0]

@@ -194,7 +194,8 @@ test("a def Python cannot read is a syntax error on the learner's line; what the
   );
   assert.equal(
     words("def pick_columns(x, columns):\n    return x.gather(1, columns).float()"),
-    "On the visible example, your result has dtype float32, but it should have int64 (selection keeps the input's dtype).",
+    "On the visible example, your result has dtype float32, not int64: your final `.float()` converts it to float32.\n" +
+      "Convert to int64 there instead (`.long()`), or drop the conversion.",
   );
   assert.equal(
     words("def pick_columns(x, columns):\n    return [1]"),
