@@ -149,8 +149,8 @@ UPDATES_DTYPE = [
         "    at = tf.stack([rows, tf.constant(labels.numpy())], axis=1)\n"
         "    out = tf.scatter_nd(at, [1] * n, [n, classes])\n"
         "    return torch.from_numpy(out.numpy())\n",
-        "your result has dtype int32, not int64: tf.scatter_nd returns its updates' "
-        "dtype, and yours were int32 (Python ints convert to int32)",
+        "your result has dtype int32, not int64: tf.scatter_nd returns the dtype of "
+        "its updates, int32 here (Python ints convert to int32)",
     ),
     (
         "06.class_loss_sums",  # float32 from Python floats, on a float64 hidden case
@@ -160,8 +160,31 @@ UPDATES_DTYPE = [
         "    return torch.from_numpy(\n"
         "        tf.scatter_nd(at, losses.tolist(), [classes]).numpy()\n"
         "    )\n",
-        "your result has dtype float32, not float64: tf.scatter_nd returns its "
-        "updates' dtype, and yours were float32 (Python floats convert to float32)",
+        "your result has dtype float32, not float64: tf.scatter_nd returns the "
+        "dtype of its updates, float32 here (Python floats convert to float32)",
+    ),
+]
+
+
+UPDATES_DTYPE += [
+    (
+        "06.one_hot",  # on_value=1 and no dtype: int32
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    rows = tf.one_hot(labels.numpy(), classes, on_value=1, off_value=0)\n"
+        "    return torch.from_numpy(rows.numpy())\n",
+        "tf.one_hot returns the dtype of its on_value, int32 here (Python ints "
+        "convert to int32)",
+    ),
+    (
+        "06.class_loss_sums",  # a segment op's data as a list of Python floats
+        "def answer(losses, labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    data, ids = losses.tolist(), labels.tolist()\n"
+        "    out = tf.math.unsorted_segment_sum(data, ids, classes)\n"
+        "    return torch.from_numpy(out.numpy())\n",
+        "tf.math.unsorted_segment_sum returns the dtype of its data, float32 here "
+        "(Python floats convert to float32)",
     ),
 ]
 
@@ -177,3 +200,6 @@ def test_the_updates_dtype_facts_hold() -> None:
     assert tf.scatter_nd([[0]], [1], [2]).dtype == tf.int32
     assert tf.scatter_nd([[0]], [1.5], [2]).dtype == tf.float32
     assert tf.scatter_nd([[0]], np.array([1], np.int64), [2]).dtype == tf.int64
+    assert tf.one_hot([0], 2, on_value=1, off_value=0).dtype == tf.int32
+    assert tf.one_hot([0], 2).dtype == tf.float32
+    assert tf.math.unsorted_segment_sum([1.5], [0], 1).dtype == tf.float32

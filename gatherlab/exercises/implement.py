@@ -590,25 +590,35 @@ class Implement(Exercise):
         if not tensorflow_imported():
             return None
         writes: list[TfWrite] = []
+        sized: list[Sized] = []
         given = self._given(case.args)
         try:
-            with filling_empty(0), noting_tf_writes(writes), forbidding(self.forbid):
+            with (
+                filling_empty(0),
+                noting_tf_writes(writes),
+                noting_sizing_ops(sized),
+                forbidding(self.forbid),
+            ):
                 answer(*given.values())
         except (Exception, SystemExit):
             return None
         got = str(early.fields.get("got"))
-        made = [w for w in writes if w.op in UPDATES_DTYPE and w.dtype == got]
+        made = [
+            (w.op, "updates", w.numbers)
+            for w in writes
+            if w.op in UPDATES_DTYPE and w.dtype == got
+        ]
+        made += [
+            (n.op, n.source, n.numbers) for n in sized if n.source and n.dtype == got
+        ]
         if not made:
             return None
-        numbers = made[-1].numbers
+        op, source, numbers = made[-1]
         python: Field = ""
         if numbers is not None:
             python = phrase("updates.python", numbers=numbers, got=got)
-        return Verdict(
-            False,
-            "differ.dtype_updates",
-            {**early.fields, "op": made[-1].op, "python": python},
-        )
+        fields = {**early.fields, "op": op, "source": source, "python": python}
+        return Verdict(False, "differ.dtype_updates", fields)
 
     def _meshgrid_xy(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
         """A grid built by a meshgrid in "xy" mode (tf.meshgrid's and np.meshgrid's

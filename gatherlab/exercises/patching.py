@@ -531,6 +531,14 @@ def noting_default_dtypes(
 
         def make(*args: Any, **kwargs: Any) -> Any:
             out = original(*args, **kwargs)
+            # tf.one_hot takes its dtype from on_value / off_value where given
+            valued = name == "tensorflow.one_hot" and (
+                len(args) > 2
+                or kwargs.get("on_value") is not None
+                or kwargs.get("off_value") is not None
+            )
+            if valued:
+                return out
             if kwargs.get("dtype") is None and (at is None or len(args) <= at):
                 dtype = getattr(out, "dtype", None)
                 made = getattr(dtype, "name", None) or str(dtype).removeprefix("torch.")
@@ -768,6 +776,9 @@ class Sized:
     size: int | None
     raised: bool
     ids_shape: tuple[int, ...] = ()  # the shape of the ids it was given
+    dtype: str = ""  # the dtype of the tensor it returned
+    source: str = ""  # the input whose dtype it returns ("data", "weights", ...)
+    numbers: str | None = None  # "ints" / "floats": that input as Python numbers
 
 
 # TensorFlow's and Keras's ops whose output size along the ids' axis is an argument
@@ -801,6 +812,23 @@ def _given_size(value: Any) -> int | None:
     if values.dtype.kind not in "iu" or values.size == 0:
         return None
     return int(values.reshape(-1)[0])
+
+
+def _dtype_source(
+    op: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[str, Any]:
+    """The input whose dtype ``op``'s result has, and its value: a segment op's
+    data, tf.math.bincount's weights, tf.one_hot's on_value (where given); ("",
+    None) for the others."""
+    if "segment_" in op:
+        return "data", args[0] if args else kwargs.get("data")
+    if op == "tf.math.bincount":
+        weights = kwargs.get("weights", args[1] if len(args) > 1 else None)
+        return ("weights", weights) if weights is not None else ("", None)
+    if op == "tf.one_hot":
+        on = kwargs.get("on_value", args[2] if len(args) > 2 else None)
+        return ("on_value", on) if on is not None else ("", None)
+    return "", None
 
 
 def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[None]:
@@ -844,6 +872,9 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
             finally:
                 depth[0] -= 1
             if outer:
+                source, values = _dtype_source(shown, args, kwargs)
+                made = str(getattr(getattr(out, "dtype", None), "name", "") or "")
+                numbers = _python_numbers(values) if source else None
                 shape = getattr(out, "shape", None)
                 size = None
                 if shape is not None and len(shape):
@@ -851,7 +882,17 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
                         size = int(shape[axis])
                 given_size = _given_size(given)
                 found.append(
-                    Sized(shown, param_now, given_size, size, False, ids_shape)
+                    Sized(
+                        shown,
+                        param_now,
+                        given_size,
+                        size,
+                        False,
+                        ids_shape,
+                        made,
+                        source,
+                        numbers,
+                    )
                 )
             return out
 
