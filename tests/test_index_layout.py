@@ -397,3 +397,25 @@ def test_a_one_dim_index_left_as_it_was_is_told_a_transpose_keeps_it_one_dim():
     # another 1-D index (not one of the cell's tensors) hears no transpose
     result = check("04.fix_label_axis", torch.tensor([2, 0, 3]))
     assert result.verdict.template == "fix.still_broken_rule_hint"
+
+
+def test_probabilities_read_where_log_probabilities_are_due_are_told_so():
+    # exp before or after the read, or nll_loss given probabilities: e ** each value
+    nll_loss = torch.nn.functional.nll_loss
+    for answer in (
+        lambda lp, labels: lp.exp().gather(1, labels.unsqueeze(1)),
+        lambda lp, labels: torch.exp(lp.gather(1, labels.unsqueeze(1))),
+        lambda lp, labels: -nll_loss(lp.exp(), labels, reduction="none")[:, None],
+    ):
+        result = check("05.label_scores", answer)
+        assert result.verdict.template == "implement.exp_values", result.words
+        assert result.message == (
+            "On the visible example, out[0, 0] is 0.6703 = exp(-0.4): your function "
+            "returned probabilities where the task reads log-probabilities."
+        )
+    lp, labels = torch.tensor([[-0.4, -1.1]]), torch.tensor([0])
+    assert torch.allclose(-nll_loss(lp, labels, reduction="none"), lp[:, 0])
+    assert abs(torch.tensor(-0.4).exp().item() - 0.6703) < 1e-4
+    # a softmax (normalised) is no exp of the values: the rule of the read instead
+    result = check("05.label_scores", lambda lp, y: lp.softmax(1).gather(1, y[:, None]))
+    assert result.verdict.template != "implement.exp_values"

@@ -1003,6 +1003,11 @@ class Implement(Exercise):
             "where": entry("out", where),
             "got": format_value(got[where]),
         }
+        if any("log" in name for name in case.args) and _exponentiated(got, want):
+            expected_there = format_value(want[where])
+            return Verdict(
+                False, "implement.exp_values", {**fields, "expected": expected_there}
+            )
         hint = self._hint(dict(case.args), run.value, expected, where)
         if hint is not None:
             known = {**fields, "expected": format_value(want[where])}
@@ -1498,6 +1503,18 @@ def _indexing_rule(error: BaseException) -> str | None:
     if NOT_BROADCAST.search(str(error)):
         return SIZES_DO_NOT_BROADCAST
     return None
+
+
+def _exponentiated(got: np.ndarray, want: np.ndarray) -> bool:
+    """Whether a result is e to the power of every expected value, where those are
+    log-probabilities (floats, none above 0; read from an argument named as logs):
+    probabilities read where the task reads their logs. The page runs no exp (nor
+    nll_loss): it says it cannot run such an answer."""
+    if got.dtype.kind != "f" or want.dtype.kind != "f" or not want.size:
+        return False
+    if (want > 0).any() or np.isnan(want).any():
+        return False
+    return bool(np.allclose(got, np.exp(want), rtol=1e-5, atol=1e-6))
 
 
 def first_wrong(got: np.ndarray, want: np.ndarray) -> tuple[int, ...]:
