@@ -203,3 +203,44 @@ def test_the_updates_dtype_facts_hold() -> None:
     assert tf.one_hot([0], 2, on_value=1, off_value=0).dtype == tf.int32
     assert tf.one_hot([0], 2).dtype == tf.float32
     assert tf.math.unsorted_segment_sum([1.5], [0], 1).dtype == tf.float32
+
+
+KERAS_ERRORS = [
+    (
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    from keras import ops\n"
+        "    ids = labels.numpy()\n"
+        "    data = losses.numpy()\n"
+        "    out = ops.segment_sum(data, ids, num_segments=classes, sorted=True)\n"
+        "    return torch.from_numpy(ops.convert_to_numpy(out))\n",
+        "with sorted=True call TensorFlow's sorted segment op",
+    ),
+    (
+        "01.pick_columns",
+        "def answer(x, columns):\n"
+        "    from keras import ops\n"
+        "    out = ops.take_along_axis(x.numpy(), columns.numpy())\n"
+        "    return torch.from_numpy(ops.convert_to_numpy(out))\n",
+        "take_along_axis with axis=None (Keras's default) reads the input flattened",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), KERAS_ERRORS)
+def test_keras_s_own_errors_are_explained_by_their_rule(exercise_id, code, words):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "implement.raised_explained", result.words
+    assert words in result.message, result.message
+
+
+def test_the_keras_facts_hold() -> None:
+    import inspect
+
+    assert (
+        inspect.signature(keras.ops.take_along_axis).parameters["axis"].default is None
+    )
+    with pytest.raises(ValueError, match="cannot be set when sorted is True"):
+        keras.ops.segment_sum(np.ones(2), np.array([0, 1]), num_segments=2, sorted=True)
+    flat = keras.ops.take_along_axis(np.arange(6).reshape(2, 3), np.array([4]))
+    assert keras.ops.convert_to_numpy(flat).tolist() == [4]

@@ -817,6 +817,64 @@ export default {
    ]
   },
   {
+   "id": "keras-segment-sorted-count",
+   "checks": null,
+   "title": "keras.ops.segment_*: sorted=True takes no num_segments on TensorFlow",
+   "patterns": [
+    {
+     "library": "keras",
+     "re": "Argument `num_segments` cannot be set when sorted is True when using the tensorflow backend"
+    }
+   ],
+   "meaning": [
+    "keras.ops.segment_sum and segment_max with sorted=True call TensorFlow's sorted segment op (tf.math.segment_sum, segment_max), which takes no count: its output ends at the largest id + 1, so num_segments is refused there."
+   ],
+   "fix": [
+    "Leave sorted=False (the default) and pass num_segments: the unsorted op takes the count, an empty segment included, and ids in any order."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "segment"
+    }
+   ],
+   "keywords": [
+    "num_segments",
+    "sorted",
+    "backend",
+    "segment"
+   ]
+  },
+  {
+   "id": "keras-take-along-axis-flat",
+   "checks": null,
+   "title": "keras.ops.take_along_axis without axis reads the input flattened",
+   "patterns": [
+    {
+     "library": "keras",
+     "re": "`indices` must be 1D if axis=None"
+    }
+   ],
+   "meaning": [
+    "take_along_axis with axis=None (Keras's default) reads the input flattened, so its indices must be 1-D flat positions; per-row positions need the axis they count along."
+   ],
+   "fix": [
+    "Pass the axis the positions count along, e.g. keras.ops.take_along_axis(x, index, axis=1), with an index of the input's rank."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "indices",
+    "axis",
+    "take_along_axis",
+    "flattened"
+   ]
+  },
+  {
    "id": "tf-segment-size",
    "checks": null,
    "title": "tf.math.segment_*: one segment id per row of data",
