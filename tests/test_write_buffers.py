@@ -266,3 +266,39 @@ def test_own_repeats_written_apart_name_each_place(op, dim, index, places):
         assert "allows a repeated position" in said, said
     else:
         assert f"each entry writes its own place, {places}, none of them twice" in said
+
+
+# --- a float32 made by torch.eye / ones / empty without a dtype ----------------------
+
+
+def one_hot_by_eye(labels, classes):
+    return torch.eye(classes)[labels]
+
+
+def one_hot_into_ones(labels, classes):
+    rows = torch.ones(len(labels), classes) - 1
+    return rows.scatter_(1, labels.unsqueeze(1), 1)
+
+
+def one_hot_into_empty(labels, classes):
+    rows = torch.empty(len(labels), classes).fill_(0)
+    return rows.scatter_(1, labels.unsqueeze(1), 1)
+
+
+@pytest.mark.parametrize(
+    "answer, call",
+    [
+        (one_hot_by_eye, "torch.eye"),
+        (one_hot_into_ones, "torch.ones"),
+        (one_hot_into_empty, "torch.empty"),
+    ],
+    ids=["eye", "ones", "empty"],
+)
+def test_a_torch_op_s_default_float32_is_named(answer, call):
+    result = check("06.one_hot", answer)
+    assert result.verdict.template == "differ.dtype_default_torch", result.message
+    assert result.message == (
+        "On the visible example, your result has dtype float32, not int64: "
+        f"{call} makes float32 unless given a dtype, and your call gave none."
+    )
+    assert torch.eye(2).dtype == torch.ones(1).dtype == torch.float32

@@ -36,6 +36,7 @@ from gatherlab.exercises.misconceptions import (
 from gatherlab.exercises.oprules import names_no_op, shape_rule, value_rule
 from gatherlab.exercises.patching import (
     PYTHON_NUMBER_DEFAULTS,
+    TORCH_DEFAULT_DTYPE_OPS,
     ForbiddenOpError,
     Inferred,
     Sized,
@@ -574,6 +575,9 @@ class Implement(Exercise):
         if call is None:
             return None
         expected = early.fields["expected"]
+        if call in TORCH_DEFAULT_DTYPE_OPS:  # torch.eye(classes)[labels]: float32
+            fields = {**early.fields, "call": call}
+            return Verdict(False, "differ.dtype_default_torch", fields)
         dtype = f'"{expected}"' if call.startswith("keras.") else f"tf.{expected}"
         fields = {**early.fields, "call": call, "dtype": dtype}
         return Verdict(False, "differ.dtype_default_op", fields)

@@ -510,7 +510,12 @@ DEFAULT_DTYPE_OPS: dict[str, int | None] = {
     "tensorflow.one_hot": 5,
     "keras.ops.one_hot": 3,
     "torch.zeros": None,  # sizes as *args; dtype= by keyword only
+    "torch.ones": None,
+    "torch.empty": None,
+    "torch.eye": None,  # torch.eye(n, m): dtype= by keyword only
 }
+# torch's ops among them, named by differ.dtype_default_torch (exercises.mjs alike)
+TORCH_DEFAULT_DTYPE_OPS = ("torch.ones", "torch.empty", "torch.eye")
 
 
 def noting_default_dtypes(

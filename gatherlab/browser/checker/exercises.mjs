@@ -356,6 +356,7 @@ function outputsOf(payload, answer) {
   const floats = []; // per case, the conversions of Python numbers to float32 / int32
   const zeros = []; // per case, the torch.zeros calls without a dtype
   const casts = []; // per case, the conversion that returned the result, or null
+  const defaults = []; // per case, the first torch op that made float32 by default
   for (const testCase of payload.cases) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
     const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
@@ -365,6 +366,7 @@ function outputsOf(payload, answer) {
     FLOAT_DEFAULTS.calls = []; // implement.py's noting_python_numbers, per run
     FLOAT_DEFAULTS.zeros = 0; // implement.py's noting_default_dtypes (torch.zeros), per run
     FLOAT_DEFAULTS.casts = []; // implement.py's noting_casts, per run
+    FLOAT_DEFAULTS.defaults = []; // implement.py's noting_default_dtypes, in order
     try {
       const main = lines.main && payload.kind === "implement";
       const value = run(code, main ? {} : inputs, {
@@ -387,6 +389,7 @@ function outputsOf(payload, answer) {
       zeros.push(FLOAT_DEFAULTS.zeros);
       // the conversion that returned the result itself, if one did (implement._cast)
       casts.push(FLOAT_DEFAULTS.casts.find((c) => c.out === value)?.call ?? null);
+      defaults.push(FLOAT_DEFAULTS.defaults[0] ?? null);
     } catch (error) {
       const out = errorOf(error);
       if (out.unsupported) return out;
@@ -398,12 +401,13 @@ function outputsOf(payload, answer) {
       floats.push([]);
       zeros.push(0);
       casts.push(null);
+      defaults.push(null);
     }
   }
   const require = payload.require ?? [];
   const missing = require.length > 0 && !require.some((name) => calls.has(name));
   /** @type {any} */ (results).calls = calls; // the fallback's rules name an op only where it was called
-  return { outputs: results, missing, floats, zeros, casts };
+  return { outputs: results, missing, floats, zeros, casts, defaults };
 }
 
 // A fix's answer goes into the broken call: as its index (or its dim).
@@ -1030,6 +1034,11 @@ function typeDifference(payload, found) {
       call: cast,
       fix: CAST_OF[expected],
     });
+  // implement._default_dtype: a result of torch.ones / empty / eye's float32, the
+  // first op to make it (torch.zeros: below)
+  const first = found.defaults?.[k];
+  if (got.tensor.dtype === "float32" && expected !== "float32" && TORCH_DEFAULTS.has(first))
+    return v("differ.dtype_default_torch", { got: "float32", expected, call: first });
   // implement._default_dtype: a write's buffer (or a read's output) made by
   // torch.zeros without a dtype
   const template = payload.dtype_template ?? "differ.dtype";
@@ -1045,6 +1054,8 @@ function typeDifference(payload, found) {
     });
   return null;
 }
+// patching.TORCH_DEFAULT_DTYPE_OPS
+const TORCH_DEFAULTS = new Set(["torch.ones", "torch.empty", "torch.eye"]);
 // implement.CAST_OF: the conversion to each dtype a result may be due in
 const CAST_OF = {
   int64: ".long()",

@@ -422,7 +422,9 @@ export const TRUE_DIVISIONS = { count: 0 };
 // noting_default_dtypes): a write's float32 buffer is then told torch.zeros' default.
 // casts: each dtype conversion of a tensor (.float(), .to(torch.int64)) that made a
 // new dtype, as { call, out } (implement.py's noting_casts)
-export const FLOAT_DEFAULTS = { calls: [], zeros: 0, casts: [] };
+// defaults: the torch.zeros / ones / empty / eye calls without a dtype, in order
+// (implement.py's noting_default_dtypes)
+export const FLOAT_DEFAULTS = { calls: [], zeros: 0, casts: [], defaults: [] };
 export function notePythonNumbers(call, value, dtype, out) {
   const kinds = new Set();
   const walk = (item) => {

@@ -1262,6 +1262,7 @@ export const TORCH = {
     if (n < 0 || m < 0)
       throw new PyError("RuntimeError", `n must be greater or equal to 0, got ${n < 0 ? n : m}`);
     const out = filled([n, m], 0, dtypeArg(a.dtype, "torch") ?? "float32", "torch");
+    if (a.dtype.t === "none") FLOAT_DEFAULTS.defaults.push("torch.eye");
     for (let k = 0; k < Math.min(n, m); k++) out.data[k * m + k] = cast(1, out.dtype);
     return out;
   }),
@@ -1289,6 +1290,7 @@ for (const [name, value] of [
     if (rest.length) throw new UnsupportedError(`the argument ${rest[0][0]}= of torch.${name}`);
     const d = dtype ? dtypeArg(dtype[1], "torch") : "float32";
     if (name === "zeros" && !dtype) FLOAT_DEFAULTS.zeros += 1;
+    if (!dtype) FLOAT_DEFAULTS.defaults.push(`torch.${name}`);
     return filled(sizesFrom(g, name), value ?? EMPTY_FILL.value, d, "torch");
   });
 for (const [name, value] of [
