@@ -9,10 +9,14 @@ registered here read it, so every writing exercise gets them and none lists its 
 written along the other dim, read where it should write (a gather by the write's
 positions), one write kept where repeats add up (an assignment, ``+=``, ``scatter_``,
 ``index_put_`` without ``accumulate``) and the reverse, the old values left out of a
-``scatter_reduce`` or mixed in (``include_self``), a mean without its count, with 0 / 0
-for an empty segment or over the wrong count, positions off by one, a transposed
-index, every row written at every position (``out[:, labels] = 1``), and a count cut
-at the largest position (``torch.bincount`` without ``minlength``).
+``scatter_reduce`` or mixed in (``include_self``, a tensor of ones written into, counts
+started at 1), a mean without its count, with 0 / 0 for an empty segment or over the
+wrong count (all the values, the number of segments), positions off by one, a
+transposed index (or flat positions without a row offset), every row written at every
+position (``out[:, labels] = 1``) or whole rows (``out[labels] = 1``), and a count cut
+at the largest position (``torch.bincount`` without ``minlength``, 0 / 0 before it).
+Sizes and bins the data decides (``torch.histc``'s range, ``torch.unique``'s ids
+present) are found by a second run instead (``Implement._counted_slots``).
 
 The package's ``__init__`` imports this module (through ``predict``), and Python runs
 that ``__init__`` before any of its modules, so the library holds this family (after
