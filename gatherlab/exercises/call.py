@@ -146,3 +146,17 @@ def contributions(call: Call, source: tuple[int, ...], grad_output: Any) -> list
             weight = 1 if weights is None else np.asarray(weights[step.out]).item()
             parts.append(f"out[{coord(step.out)}] (upstream {format_value(weight)})")
     return parts
+
+
+EXPANDED = " (expanded)"  # how a call's index name says it expands its positions
+
+
+def shared_positions(index: np.ndarray, dim: int) -> np.ndarray:
+    """The index without the trailing dims it was expanded over (the same positions
+    along them): ``positions.unsqueeze(-1).expand(...)`` gives back ``positions``."""
+    for d in reversed(range(dim + 1, index.ndim)):
+        first = np.take(index, [0], axis=d)
+        if not (index == first).all():
+            break
+        index = np.squeeze(first, axis=d)
+    return index

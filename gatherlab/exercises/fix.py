@@ -248,8 +248,6 @@ class Fix(Exercise):
         """The name of the notebook's 1-D tensor that a 1-D index answer equals in
         shape, dtype and values (``targets.T`` is ``targets``); None for any other
         answer (exercises.mjs's unchangedOneDim alike)."""
-        from gatherlab.exercises.page import fix_names
-
         if framework_of(answer) != "torch" or answer.ndim != 1:
             return None
         for name, value in fix_names(self).items():
@@ -352,3 +350,17 @@ def _only_zeros(answer: Any, reference: Any) -> bool:
     if values is None or values.size < 2 or values.dtype.kind not in "iu":
         return False
     return not values.any() and bool(to_numpy(reference).any())
+
+
+def fix_names(exercise: Any) -> dict[str, Any]:
+    """The names a fix's lines may read in its notebook: the broken call's input and
+    index, and the tensors and numbers the solution reads there (``beam``)."""
+    broken = exercise.broken
+    names = {broken.input_name: broken.input, broken.index_name: broken.index}
+    held = exercise.solution.__globals__
+    for name in exercise.solution.__code__.co_names:
+        value = held.get(name)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if number or (hasattr(value, "shape") and hasattr(value, "dtype")):
+            names.setdefault(name, value)
+    return names

@@ -30,7 +30,13 @@ from typing import Any
 import numpy as np
 
 from gatherlab._arrays import entry, framework_of, to_numpy
-from gatherlab.exercises.call import TORCH_ERRORS, Call, step_at
+from gatherlab.exercises.call import (
+    EXPANDED,
+    TORCH_ERRORS,
+    Call,
+    shared_positions,
+    step_at,
+)
 from gatherlab.exercises.compare import shape_text
 from gatherlab.exercises.verdict import (
     Field,
@@ -194,9 +200,6 @@ class Case:
     read_in: str = ""
 
 
-EXPANDED = " (expanded)"  # how a call's index name says it expands its positions
-
-
 @dataclass(frozen=True)
 class Voice:
     """How a kind of exercise talks: ``lead(case)`` starts a sentence (a ``lead.*``
@@ -317,17 +320,6 @@ def _along(call: Call, dim: int) -> Field:
     if to_numpy(call.input).ndim == 2 and call.op != "index_select":
         return phrase("along.column" if dim == 1 else "along.row")
     return ""
-
-
-def shared_positions(index: np.ndarray, dim: int) -> np.ndarray:
-    """The index without the trailing dims it was expanded over (the same positions
-    along them): ``positions.unsqueeze(-1).expand(...)`` gives back ``positions``."""
-    for d in reversed(range(dim + 1, index.ndim)):
-        first = np.take(index, [0], axis=d)
-        if not (index == first).all():
-            break
-        index = np.squeeze(first, axis=d)
-    return index
 
 
 def _first_difference(got: Outcome, expected: Outcome) -> tuple[int, ...] | None:

@@ -15,13 +15,20 @@ value, as ``squeeze(1)`` does).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gatherlab._arrays import to_numpy
-from gatherlab.exercises.misconceptions import EXPANDED, Case, shared_positions
+from gatherlab.exercises.call import EXPANDED, shared_positions
 from gatherlab.exercises.verdict import Phrase, phrase
+
+if TYPE_CHECKING:
+    from gatherlab.exercises.misconceptions import Case
+
+# scatter_reduce's reduce names in words
+REDUCE_WORDS = {"sum": "sum", "prod": "product", "mean": "mean", "amax": "max"}
+REDUCE_WORDS["amin"] = "min"
 
 LETTERS = "ijklmn"
 
@@ -147,8 +154,6 @@ def _write_value_rule(write: Any, op: str | None = None) -> Phrase:
         return _result_value_rule(write)
     op = write.text or f"{write.op}_"
     if write.op == "scatter_reduce" and write.reduce != "sum":
-        from gatherlab.exercises.writes import REDUCE_WORDS
-
         words = REDUCE_WORDS.get(write.reduce, write.reduce)
         template = (
             "rule.write_reduce" if write.include_self else "rule.write_reduce_own"
@@ -163,8 +168,6 @@ def _write_value_rule(write: Any, op: str | None = None) -> Phrase:
 
 def _result_value_rule(write: Any) -> Phrase:
     if write.op == "scatter_reduce" and write.reduce != "sum":
-        from gatherlab.exercises.writes import REDUCE_WORDS
-
         words = REDUCE_WORDS.get(write.reduce, write.reduce)
         template = (
             "rule.result_reduce" if write.include_self else "rule.result_reduce_own"

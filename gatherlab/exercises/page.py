@@ -128,6 +128,7 @@ import numpy as np
 from gatherlab._arrays import framework_of, to_numpy
 from gatherlab.diagnose import RuleError
 from gatherlab.exercises.base import Exercise
+from gatherlab.exercises.fix import FIX_VOICE, STILL_BROKEN_VOICE, fix_names
 from gatherlab.exercises.misconceptions import (
     NOT_EXPECTED,
     Case,
@@ -547,22 +548,7 @@ def _implement(exercise: Any) -> dict[str, Any]:
     }
 
 
-def fix_names(exercise: Any) -> dict[str, Any]:
-    """The names a fix's lines may read in its notebook: the broken call's input and
-    index, and the tensors and numbers the solution reads there (``beam``)."""
-    broken = exercise.broken
-    names = {broken.input_name: broken.input, broken.index_name: broken.index}
-    held = exercise.solution.__globals__
-    for name in exercise.solution.__code__.co_names:
-        value = held.get(name)
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if number or (hasattr(value, "shape") and hasattr(value, "dtype")):
-            names.setdefault(name, value)
-    return names
-
-
 def _fix(exercise: Any) -> dict[str, Any]:
-    from gatherlab.exercises.fix import FIX_VOICE, STILL_BROKEN_VOICE
 
     broken = exercise.broken
     inputs = {

@@ -22,7 +22,7 @@ from gatherlab.exercises.feedback import capitalised
 from gatherlab.exercises.implement import expected_reads, first_wrong
 from gatherlab.exercises.misconceptions import Case, Search, Voice, gradient_of
 from gatherlab.exercises.misconceptions import explain as explain_misconception
-from gatherlab.exercises.oprules import shape_rule, value_rule
+from gatherlab.exercises.oprules import REDUCE_WORDS, shape_rule, value_rule
 from gatherlab.exercises.rendering import as_shown, assigned, body
 from gatherlab.exercises.result import Feedback, Result, not_attempted
 from gatherlab.exercises.typed import normalized
@@ -34,7 +34,6 @@ from gatherlab.exercises.verdict import (
     phrase,
     verdict,
 )
-from gatherlab.exercises.writes import REDUCE_WORDS
 from gatherlab.exercises.wrong import transposed
 from gatherlab.trace import format_value
 

@@ -14,6 +14,7 @@ exercise (a tensor's ``.numpy()``), so it has no twin of this.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -99,9 +100,9 @@ def _how(note: Sized, size: int, case: Case) -> str:
     if note.given is not None and note.given == size:
         return "given"
     if note.op == "keras.ops.segment_sum" and note.given is None:
-        import keras  # type: ignore[import-untyped]
-
-        return "distinct" if keras.backend.backend() == "tensorflow" else ""
+        # the learner's call imported Keras (an optional package: never imported here)
+        backend = sys.modules["keras"].backend.backend()
+        return "distinct" if backend == "tensorflow" else ""
     infers_largest = (
         note.op.startswith("tf.math.segment_")
         or note.op in ("keras.ops.segment_max", "keras.utils.to_categorical")

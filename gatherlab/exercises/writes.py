@@ -45,14 +45,13 @@ from gatherlab.exercises.misconceptions import (
     misconception,
     run,
 )
+from gatherlab.exercises.oprules import REDUCE_WORDS
 from gatherlab.exercises.verdict import Field, phrase
 from gatherlab.trace import format_value
 
 WriteOp = Literal[
     "scatter", "scatter_add", "scatter_reduce", "index_add", "index_put", "plus_equals"
 ]
-REDUCE_WORDS = {"sum": "sum", "prod": "product", "mean": "mean", "amax": "max"}
-REDUCE_WORDS["amin"] = "min"
 
 
 @dataclass(frozen=True)
