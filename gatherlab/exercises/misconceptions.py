@@ -2313,7 +2313,8 @@ def _transposed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field
     from gatherlab.exercises.oprules import shape_rule, value_rule
 
     rule: Field = ""
-    if case.write is None and case.call is not None:
+    # a gradient has its input's shape: the read's own rules are not its rules
+    if case.write is None and case.call is not None and not case.gradient:
         neutral = case.writes_code and not case.index_answer
         square = np.shape(outcome) == np.shape(case.expected)
         said = (
