@@ -244,3 +244,20 @@ def test_the_keras_facts_hold() -> None:
         keras.ops.segment_sum(np.ones(2), np.array([0, 1]), num_segments=2, sorted=True)
     flat = keras.ops.take_along_axis(np.arange(6).reshape(2, 3), np.array([4]))
     assert keras.ops.convert_to_numpy(flat).tolist() == [4]
+
+
+@pytest.mark.parametrize("op", ["segment_sum", "segment_max"])
+def test_keras_s_sorted_segment_op_is_named_as_the_learner_s_call(op) -> None:
+    # sorted=True makes Keras call tf.math.segment_*, which needs sorted ids
+    result = _judged(
+        "06.segment_means",
+        "def answer(values, segments, count):\n"
+        "    from keras import ops\n"
+        f"    sums = ops.{op}(values.numpy(), segments.numpy(), sorted=True)\n"
+        "    return torch.from_numpy(ops.convert_to_numpy(sums))\n",
+    )
+    assert result.verdict.template == "implement.raised_keras_sorted", result.words
+    assert f"keras.ops.{op}(..., sorted=True) calls TensorFlow's sorted" in (
+        result.message
+    )
+    assert "needs its segment ids sorted" in result.message

@@ -469,6 +469,7 @@ class Implement(Exercise):
         found = self._sized_by_op(found, answer, case, run)
         found = self._tf_first_axis(found, answer, case, run)
         found = self._tf_writes(found, answer, case, run)
+        found = self._keras_sorted(found, answer, case, run)
         if run.error is not None and found.template != "implement.raised":
             # the library's own words, quoted under the words that explain them
             details = (*details, f"The library said: {short_error(run.error)}")
@@ -801,6 +802,22 @@ class Implement(Exercise):
             if named is not None:
                 return named
         return kept_by_op(found, writes)
+
+    def _keras_sorted(
+        self, found: Verdict, answer: Callable[..., Any], case: Case, run: Run
+    ) -> Verdict:
+        """An error of TensorFlow's sorted segment op that Keras's segment_sum or
+        segment_max called for sorted=True: the learner's call is named as the one
+        that chose it (the rule is the sorted op's, which the learner never wrote)."""
+        if found.template != "implement.raised_explained" or run.error is None:
+            return found
+        if not TF_SORTED_SEGMENT.search(str(run.error)) or not tensorflow_imported():
+            return found
+        noted = [n for n in self._sizing_notes(answer, case) if n.raised and n.sorted]
+        if not noted:
+            return found
+        fields = {**found.fields, "via": noted[-1].op}
+        return Verdict(False, "implement.raised_keras_sorted", fields)
 
     def _sizing_notes(self, answer: Callable[..., Any], case: Case) -> list[Sized]:
         """The sizing ops' calls of the learner's function on ``case``."""
@@ -1215,6 +1232,9 @@ def like_torch(value: Any) -> Any:
         return torch.as_tensor(to_numpy(value))
     return value
 
+
+# TensorFlow's sorted segment ops, as their errors name them
+TF_SORTED_SEGMENT = re.compile(r"\[Op:Segment(?:Sum|Max|Min|Mean|Prod)(?:V2)?\]")
 
 # the writes whose result has their updates' dtype (no tensor written into)
 UPDATES_DTYPE = ("tf.scatter_nd", "keras.ops.scatter")

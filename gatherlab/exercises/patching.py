@@ -784,6 +784,7 @@ class Sized:
     dtype: str = ""  # the dtype of the tensor it returned
     source: str = ""  # the input whose dtype it returns ("data", "weights", ...)
     numbers: str | None = None  # "ints" / "floats": that input as Python numbers
+    sorted: bool = False  # Keras's segment ops' sorted=True (TensorFlow's sorted op)
 
 
 # TensorFlow's and Keras's ops whose output size along the ids' axis is an argument
@@ -872,7 +873,18 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
             except Exception:
                 if outer:
                     size = _given_size(given)
-                    found.append(Sized(shown, param_now, size, None, True, ids_shape))
+                    ordered = kwargs.get("sorted", args[3] if len(args) > 3 else 0)
+                    found.append(
+                        Sized(
+                            shown,
+                            param_now,
+                            size,
+                            None,
+                            True,
+                            ids_shape,
+                            sorted=shown.startswith("keras.") and bool(ordered),
+                        )
+                    )
                 raise
             finally:
                 depth[0] -= 1
