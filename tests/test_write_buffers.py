@@ -302,3 +302,23 @@ def test_a_torch_op_s_default_float32_is_named(answer, call):
         f"{call} makes float32 unless given a dtype, and your call gave none."
     )
     assert torch.eye(2).dtype == torch.ones(1).dtype == torch.float32
+
+
+@pytest.mark.parametrize(
+    "exercise, answer",
+    [
+        (
+            "06.one_hot",
+            lambda labels, classes: labels[:, None] == torch.arange(classes),
+        ),
+        ("01.pick_columns", lambda x, columns: x.gather(1, columns) > 0),
+    ],
+    ids=["one-hot-comparison", "gather-comparison"],
+)
+def test_a_bool_result_is_told_true_false_are_not_numbers(exercise, answer):
+    result = check(exercise, answer)
+    assert result.verdict.template == "differ.dtype_bool", result.message
+    assert "True / False, as a comparison (==, <) gives them, are not the numbers" in (
+        result.message
+    )
+    assert "`.long()`" in result.fix

@@ -446,6 +446,7 @@ class Implement(Exercise):
                     self._truncated(early, runs)
                     or self._python_numbers(answer, case, early)
                     or self._cast(answer, case, early)
+                    or _bool_result(early)
                     or self._default_dtype(answer, case, early)
                     or self._updates_dtype(answer, case, early)
                     or early
@@ -1302,6 +1303,18 @@ class Run:
             return None
         last = self.calls[-1]
         return last if last.error is self.error else None
+
+
+def _bool_result(early: Verdict) -> Verdict | None:
+    """A bool result where numbers are due: True / False, as a comparison gives them,
+    are not the numbers 1 / 0 (exercises.mjs's typeDifference alike)."""
+    expected = str(early.fields.get("expected"))
+    if early.fields.get("got") != "bool" or expected not in CAST_OF:
+        return None
+    if not early.template.startswith("differ.dtype"):
+        return None
+    fields = {**early.fields, "fix": CAST_OF[expected]}
+    return Verdict(False, "differ.dtype_bool", fields)
 
 
 def _slot_fields(

@@ -342,6 +342,7 @@ PAGE_TEMPLATES = {
         "differ.dtype_write_zeros",
         "differ.dtype_cast",
         "differ.dtype_default_torch",
+        "differ.dtype_bool",
         "differ.dtype_read_zeros",
         "implement.tf_subscript",
         "implement.meshgrid_xy",

@@ -1034,6 +1034,9 @@ function typeDifference(payload, found) {
       call: cast,
       fix: CAST_OF[expected],
     });
+  // implement._bool_result: True / False where numbers are due
+  if (got.tensor.dtype === "bool" && CAST_OF[expected])
+    return v("differ.dtype_bool", { got: "bool", expected, fix: CAST_OF[expected] });
   // implement._default_dtype: a result of torch.ones / empty / eye's float32, the
   // first op to make it (torch.zeros: below)
   const first = found.defaults?.[k];
