@@ -261,3 +261,25 @@ def test_keras_s_sorted_segment_op_is_named_as_the_learner_s_call(op) -> None:
         result.message
     )
     assert "needs its segment ids sorted" in result.message
+
+
+def test_to_categorical_s_fixed_dtype_is_named() -> None:
+    # own variant: the one-hot of Keras's utility, its float64 result returned as is
+    result = _judged(
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import keras\n"
+        "    rows = keras.utils.to_categorical(labels.numpy(), classes)\n"
+        "    return torch.from_numpy(rows)\n",
+    )
+    assert result.verdict.template == "differ.dtype_to_categorical", result.words
+    assert "keras.utils.to_categorical takes no dtype" in result.message
+    # the facts: no dtype argument; float64 for an array, float32 for a tensor
+    import inspect
+
+    assert list(inspect.signature(keras.utils.to_categorical).parameters) == [
+        "x",
+        "num_classes",
+    ]
+    assert keras.utils.to_categorical(np.array([0, 1]), 3).dtype == np.float64
+    assert keras.utils.to_categorical(tf.constant([0, 1]), 3).dtype == tf.float32
