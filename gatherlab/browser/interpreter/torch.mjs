@@ -764,24 +764,28 @@ function indexPut(name, x, indices, values, accumulate, offset = 0) {
       : null;
   const out = tensor(x.shape.slice(), x.data.slice(), x.dtype);
   const where = { t: "tuple", items: indices.items };
+  // the values broadcast to what the positions select, with no more dims than it
+  // (unlike x[i] = v, index_put_ takes no leading size-1 dims: (1, n) into (n,) raises)
+  const mismatch = (shape) =>
+    new PyError(
+      "RuntimeError",
+      `shape mismatch: value tensor of shape [${v.shape.join(", ")}] cannot be broadcast to indexing result of shape [${shape.join(", ")}]`,
+    );
   if (!accumulate) {
     setItem(out, where, v);
+    const { shape } = locateForWrite(out, where);
+    if (v.shape.length > shape.length) throw mismatch(shape);
     if (dtypeError) throw dtypeError;
     return out;
   }
   const { shape, positions, bounds } = locateForWrite(out, where);
+  if (v.shape.length > shape.length) throw mismatch(shape);
   let added;
   try {
-    added = expand(
-      v.shape.length > shape.length ? view(v, v.shape.slice(v.shape.length - shape.length)) : v,
-      shape,
-    ).data;
+    added = expand(v, shape).data;
   } catch (error) {
     if (!(error instanceof PyError)) throw error;
-    throw new PyError(
-      "RuntimeError",
-      `shape mismatch: value tensor of shape [${v.shape.join(", ")}] cannot be broadcast to indexing result of shape [${shape.join(", ")}]`,
-    );
+    throw mismatch(shape);
   }
   if (dtypeError) throw dtypeError;
   if (bounds) throw bounds; // the kernel's, after the values' shape is checked
