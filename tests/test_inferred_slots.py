@@ -315,3 +315,33 @@ def test_a_short_mean_with_nan_names_both():
         result.message
     )
     assert "0 / 0 = nan" in result.message
+
+
+# One entry per id present, made without torch.unique's counts or inverse: a loop over
+# the ids present, a dict of the ids seen. Named present-ids-only where an id below
+# the largest is missing (misconceptions' writes.py); our own variants beside the
+# collected one (a loop of masked means over segments.unique()).
+def present_loop_means(values, segments, count):  # the collected form
+    return torch.stack([values[segments == g].mean() for g in torch.unique(segments)])
+
+
+def present_dict_sums(losses, labels, classes):
+    sums = {}
+    for label, loss in zip(labels.tolist(), losses.tolist(), strict=True):
+        sums[label] = sums.get(label, 0.0) + loss
+    return torch.tensor([sums[k] for k in sorted(sums)], dtype=losses.dtype)
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [
+        ("06.segment_means", present_loop_means),
+        ("06.class_loss_sums", present_dict_sums),
+    ],
+)
+def test_one_entry_per_id_present_is_told_ids_are_slot_numbers(exercise_id, answer):
+    result = check(exercise_id, answer)
+    assert not result.passed
+    assert result.verdict.misconception == "present-ids-only", result.message
+    assert "one per id present (" in result.message
+    assert "ids are slot numbers" in result.message

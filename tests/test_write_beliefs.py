@@ -463,8 +463,8 @@ def test_a_read_by_the_write_map_is_told_it_applies_the_permutation_again():
     result = check("06.fix_write_as_read", destination)
     assert result.verdict.misconception == "read-instead-of-write"
     assert result.message.endswith(
-        "whose positions say where each entry of tokens goes: reading by them "
-        "applies the permutation a second time, not its inverse."
+        "whose positions say where tokens's entries go: reading by them "
+        "repeats the permutation, not its inverse."
     )
     # the fact: gather by a permutation twice is the permutation applied twice
     tokens = torch.tensor([10, 11, 12, 13])

@@ -157,8 +157,8 @@ def densified_gradient():
 
 
 _REPEATS_ADD = (
-    "IndexedSlices keeps one slice per read, so row 2 has two (weights 1 and 3), "
-    "and tf.convert_to_tensor adds them: row 2 is 1 + 3 = 4, not "
+    "IndexedSlices keeps a slice per read, row 2 two (weights 1 and 3), and "
+    "tf.convert_to_tensor adds them: row 2 is 1 + 3 = 4, not "
 )
 
 predict(

@@ -395,8 +395,8 @@ def gather_nd_mistakes(params: Any, indices: Any) -> dict[str, Any]:
                 rows = ", then ".join(_coordinate(c) for c in coordinates)
                 found[
                     f"you read the index's columns as the pairs, {pairs}: "
-                    f"tf.gather_nd reads its last axis, so each row of the index, "
-                    f"{rows}, is one (row, column) coordinate"
+                    f"tf.gather_nd reads its last axis: each index row, {rows}, "
+                    "is one (row, column) coordinate"
                 ] = value.tolist()
     if (index >= 0).all() and (index < source.shape[0]).all():
         found[

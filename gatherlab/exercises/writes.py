@@ -1017,6 +1017,44 @@ def _short_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return found
 
 
+def _present_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    write = _writes_of(case)
+    assert write is not None
+    dim = write.indexed_dim
+    present = np.unique(to_numpy(write.index))
+    full = int(np.shape(case.expected)[dim])
+    return {
+        "along": phrase("short.along", dim=str(dim)) if np.ndim(outcome) > 1 else "",
+        "got": str(int(np.shape(outcome)[dim])),
+        "full": str(full),
+        "index": write.index_name,
+        "present": ", ".join(str(int(i)) for i in present),
+        "last": str(full - 1),
+        "count": _count_name(case, full),
+    }
+
+
+@misconception("present-ids-only", "call", _present_words, family="write")
+def _present_ids_only(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """One entry per id present, in sorted order (a loop over ``ids.unique()``, a
+    write into zeros of ``len(ids.unique())`` at each id's rank), where every id
+    0..count-1 has its own entry, an absent one too: after a missing id every entry
+    sits one slot early, and the last ones are missing. Where no id is missing below
+    the largest it is short-count's value (registered first, it names that)."""
+    write = _writes_of(case)
+    expected = case.expected
+    if write is None or not isinstance(expected, np.ndarray) or expected.ndim == 0:
+        return {}
+    dim = write.indexed_dim
+    index = to_numpy(write.index)
+    if index.size == 0 or dim >= expected.ndim or int(index.min()) < 0:
+        return {}
+    present = np.unique(index)
+    if int(present[-1]) >= expected.shape[dim]:
+        return {}
+    return {"present-ids": np.take(expected, present, axis=dim)}
+
+
 def _count_name(case: Case, full: int) -> str:
     """The learner's name for the number of classes or segments: the int argument
     equal to the result's size, else words."""
