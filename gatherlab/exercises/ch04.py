@@ -252,8 +252,8 @@ choose(
         "already be on the same one, and the call raises a RuntimeError that names "
         "both devices (cuda:0 and cpu); move the index with index.to(x.device)",
         "C": "a device-side assert comes from a kernel that ran; the devices are "
-        "checked on the host first, so the call itself raises a RuntimeError naming "
-        "both (cuda:0 and cpu)",
+        "checked on the host first, so the call raises a RuntimeError naming both "
+        "(cuda:0 and cpu)",
         "D": "the op never runs: torch checks that input and index share a device "
         "before any kernel starts, and raises a RuntimeError naming both (cuda:0 "
         "and cpu); a result would live on its input's device",
