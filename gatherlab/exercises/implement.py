@@ -487,6 +487,26 @@ class Implement(Exercise):
             return None
         return found
 
+    def _again(
+        self,
+        answer: Callable[..., Any],
+        case: Case,
+        *noting: contextlib.AbstractContextManager[Any],
+    ) -> tuple[Any, BaseException | None]:
+        """Run the learner's function once more on ``case``, as the checked run does
+        (empty memory filled with 0s, the forbidden ops refused), under the
+        ``noting`` contexts, which record what its calls made: its value, or the
+        error it raised."""
+        try:
+            with contextlib.ExitStack() as stack:
+                stack.enter_context(filling_empty(0))
+                for context in noting:
+                    stack.enter_context(context)
+                stack.enter_context(forbidding(self.forbid))
+                return answer(*self._given(case.args).values()), None
+        except (Exception, SystemExit) as error:
+            return None, error
+
     def _maker_of(
         self,
         answer: Callable[..., Any],
@@ -499,11 +519,7 @@ class Implement(Exercise):
         made); None where the run raised (the verdict stays the dtype's) or no
         call made one."""
         found: list[tuple[str, str]] = []
-        given = self._given(case.args)
-        try:
-            with filling_empty(0), noting(found), forbidding(self.forbid):
-                answer(*given.values())
-        except (Exception, SystemExit):
+        if self._again(answer, case, noting(found))[1] is not None:
             return None
         return next((call for call, made in found if made == got), None)
 
@@ -540,10 +556,8 @@ class Implement(Exercise):
         if early.template not in ("differ.dtype", self.dtype_template):
             return None
         found: list[tuple[str, Any]] = []
-        try:
-            with filling_empty(0), noting_casts(found), forbidding(self.forbid):
-                value = answer(*self._given(case.args).values())
-        except (Exception, SystemExit):
+        value, error = self._again(answer, case, noting_casts(found))
+        if error is not None:
             return None
         call = next((call for call, out in found if out is value), None)
         expected = str(early.fields.get("expected"))
@@ -597,16 +611,8 @@ class Implement(Exercise):
             return None
         writes: list[TfWrite] = []
         sized: list[Sized] = []
-        given = self._given(case.args)
-        try:
-            with (
-                filling_empty(0),
-                noting_tf_writes(writes),
-                noting_sizing_ops(sized),
-                forbidding(self.forbid),
-            ):
-                answer(*given.values())
-        except (Exception, SystemExit):
+        noting = (noting_tf_writes(writes), noting_sizing_ops(sized))
+        if self._again(answer, case, *noting)[1] is not None:
             return None
         got = str(early.fields.get("got"))
         made = [
@@ -705,11 +711,7 @@ class Implement(Exercise):
         ):
             return found
         noted: list[str] = []
-        try:
-            with filling_empty(0), noting_tf_gathers(noted), forbidding(self.forbid):
-                answer(*self._given(case.args).values())
-        except (Exception, SystemExit):
-            pass
+        self._again(answer, case, noting_tf_gathers(noted))
         candidate = self.search.matching([r.outcome for r in runs])
         if not noted or candidate is None:
             return found
@@ -764,12 +766,7 @@ class Implement(Exercise):
         if self.framework != "torch" or not tensorflow_imported():
             return found
         noted: list[TfRead] = []
-        given = self._given(case.args)
-        try:
-            with filling_empty(0), noting_tf_reads(noted), forbidding(self.forbid):
-                answer(*given.values())
-        except (Exception, SystemExit):
-            pass
+        self._again(answer, case, noting_tf_reads(noted))
         value = run.outcome if run.error is None else None
         return first_axis_read(case, value, run.error, noted) or found
 
@@ -786,17 +783,7 @@ class Implement(Exercise):
             return found
         writes: list[TfWrite] = []
         sized: list[Sized] = []
-        given = self._given(case.args)
-        try:
-            with (
-                filling_empty(0),
-                noting_tf_writes(writes),
-                noting_sizing_ops(sized),
-                forbidding(self.forbid),
-            ):
-                answer(*given.values())
-        except (Exception, SystemExit):
-            pass
+        self._again(answer, case, noting_tf_writes(writes), noting_sizing_ops(sized))
         if found.misconception is None:
             named = first_axis_write(case, run.error, writes)
             if named is not None:
@@ -826,12 +813,7 @@ class Implement(Exercise):
     def _sizing_notes(self, answer: Callable[..., Any], case: Case) -> list[Sized]:
         """The sizing ops' calls of the learner's function on ``case``."""
         found: list[Sized] = []
-        given = self._given(case.args)
-        try:
-            with filling_empty(0), noting_sizing_ops(found), forbidding(self.forbid):
-                answer(*given.values())
-        except (Exception, SystemExit):
-            pass
+        self._again(answer, case, noting_sizing_ops(found))
         return found
 
     def _tf_subscript(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
@@ -840,13 +822,9 @@ class Implement(Exercise):
         advanced indexing (found by running the function again with
         ``noting_tf_subscripts``; the page's evaluator flags the same subscript)."""
         found: list[BaseException] = []
-        given = self._given(case.args)
-        try:
-            with filling_empty(0), noting_tf_subscripts(found), forbidding(self.forbid):
-                answer(*given.values())
-        except (Exception, SystemExit) as error:
-            if found and found[-1] is error:
-                return verdict(False, "implement.tf_subscript", case=case.name)
+        error = self._again(answer, case, noting_tf_subscripts(found))[1]
+        if error is not None and found and found[-1] is error:
+            return verdict(False, "implement.tf_subscript", case=case.name)
         return None
 
     def _repaired(self, answer: Callable[..., Any], runs: list[Run]) -> Verdict | None:
