@@ -986,20 +986,31 @@ def _short_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     }
 
 
+def _counted_write(case: Case) -> tuple[Write, np.ndarray, int, np.ndarray] | None:
+    """The case's write, its expected result, the dim the write indexes and its
+    positions, where the result has that dim and some position is written: what a
+    count taken from the positions (short-count, present-ids-only) is made of."""
+    write = _writes_of(case)
+    expected = case.expected
+    if write is None or not isinstance(expected, np.ndarray) or expected.ndim == 0:
+        return None
+    dim = write.indexed_dim
+    index = to_numpy(write.index)
+    if index.size == 0 or dim >= expected.ndim:
+        return None
+    return write, expected, dim, index
+
+
 @misconception("short-count", "call", _short_words, family="write")
 def _short_count(case: Case, base: Any) -> Mapping[Any, Outcome]:
     """The result cut, along the dim the write indexes, at the largest position
     written: a size taken from the positions (``labels.max() + 1``, torch.bincount
     without minlength, a one-hot as wide as the largest label) where the classes or
     segments after it, which nothing is written to, still need their entries."""
-    write = _writes_of(case)
-    expected = case.expected
-    if write is None or not isinstance(expected, np.ndarray) or expected.ndim == 0:
+    counted = _counted_write(case)
+    if counted is None:
         return {}
-    dim = write.indexed_dim
-    index = to_numpy(write.index)
-    if index.size == 0 or dim >= expected.ndim:
-        return {}
+    write, expected, dim, index = counted
     top = int(index.max())
     if top < 0:
         return {}
@@ -1041,14 +1052,10 @@ def _present_ids_only(case: Case, base: Any) -> Mapping[Any, Outcome]:
     0..count-1 has its own entry, an absent one too: after a missing id every entry
     sits one slot early, and the last ones are missing. Where no id is missing below
     the largest it is short-count's value (registered first, it names that)."""
-    write = _writes_of(case)
-    expected = case.expected
-    if write is None or not isinstance(expected, np.ndarray) or expected.ndim == 0:
+    counted = _counted_write(case)
+    if counted is None or int(counted[3].min()) < 0:
         return {}
-    dim = write.indexed_dim
-    index = to_numpy(write.index)
-    if index.size == 0 or dim >= expected.ndim or int(index.min()) < 0:
-        return {}
+    _, expected, dim, index = counted
     present = np.unique(index)
     if int(present[-1]) >= expected.shape[dim]:
         return {}
