@@ -17,6 +17,12 @@ from gatherlab._arrays import entry, framework_of, fresh, like, to_numpy
 from gatherlab.diagnose import Problem, diagnose, scatter_problems
 from gatherlab.errors import package_bug, short_error
 from gatherlab.exercises import strategies
+from gatherlab.exercises.argreads import (
+    Noted,
+    misread_verdict,
+    noting_weighted_bincount,
+    trying,
+)
 from gatherlab.exercises.base import Exercise
 from gatherlab.exercises.call import Call, step_at
 from gatherlab.exercises.compare import differences, kind_of, shape_text
@@ -448,12 +454,14 @@ class Implement(Exercise):
                     or self._cast(answer, case, early)
                     or _bool_result(early)
                     or self._default_dtype(answer, case, early)
+                    or self._weighted_bincount(answer, case, early)
                     or self._updates_dtype(answer, case, early)
                     or early
                 )
                 return judged(self.id, early, details)
         found = (
             self._meshgrid_xy(answer, case)
+            or self._misread_argument(answer, case)
             or self._counted_slots(answer, case, run)
             or self._named(runs)
             or (self._unwritten(answer, case, run) if run.error is None else None)
@@ -598,6 +606,23 @@ class Implement(Exercise):
         fields = {**early.fields, "call": call, "dtype": dtype}
         return Verdict(False, "differ.dtype_default_op", fields)
 
+    def _weighted_bincount(
+        self, answer: Callable[..., Any], case: Case, early: Verdict
+    ) -> Verdict | None:
+        """A float64 result where np.bincount was given weights: it returns float64
+        whatever their dtype, and takes no dtype (found by running the function
+        again with ``noting_weighted_bincount``)."""
+        if early.template not in ("differ.dtype", "differ.dtype_write"):
+            return None
+        if str(early.fields.get("got")) != "float64":
+            return None
+        made: list[str] = []
+        if self._again(answer, case, noting_weighted_bincount(made))[1] is not None:
+            return None
+        if "float64" not in made:
+            return None
+        return Verdict(False, "differ.dtype_np_bincount", dict(early.fields))
+
     def _updates_dtype(
         self, answer: Callable[..., Any], case: Case, early: Verdict
     ) -> Verdict | None:
@@ -634,6 +659,33 @@ class Implement(Exercise):
             python = phrase("updates.python", numbers=numbers, got=got)
         fields = {**early.fields, "op": op, "source": source, "python": python}
         return Verdict(False, "differ.dtype_updates", fields)
+
+    def _misread_argument(
+        self, answer: Callable[..., Any], case: Case
+    ) -> Verdict | None:
+        """An op's argument misread (``argreads.MISREADS``: tf.one_hot's axis,
+        CategoryEncoding's output_mode, bincount's binary_output): where the answer
+        passes every case (its values right, whatever their dtype) once that
+        argument alone is changed, that op's rule is its mistake."""
+        noted: list[Noted] = []
+        try:
+            with trying(noted, change=False):  # first the case alone: is there one?
+                self._run(answer, case.args)
+            if not noted:
+                return None
+            with trying([], change=True):
+                runs = [self._run(answer, other.args) for other in self.all_cases]
+        except (ForbiddenOpError, NotImplementedError):
+            return None
+        for k, (other, run) in enumerate(zip(self.all_cases, runs, strict=True)):
+            if self._passes(k, other, run):
+                continue
+            if isinstance(other.expected, Raised) or run.error is not None:
+                return None
+            got, due = _outcome(run.value), np.asarray(other.expected)
+            if got.shape != due.shape or not np.array_equal(got, due):
+                return None  # right but for its dtype counts: a second mistake
+        return misread_verdict(case.name, noted[0])
 
     def _meshgrid_xy(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
         """A grid built by a meshgrid in "xy" mode (tf.meshgrid's and np.meshgrid's

@@ -799,6 +799,9 @@ SIZING_OPS: dict[str, tuple[str, int | None, int]] = {
     "keras.ops.segment_sum": ("num_segments", 2, 0),
     "keras.ops.segment_max": ("num_segments", 2, 0),
     "tensorflow.math.bincount": ("minlength", 2, 0),
+    "keras.ops.bincount": ("minlength", 2, 0),
+    # a layer's size is its setting, read from the layer its call runs on
+    "keras.layers.CategoryEncoding.call": ("num_tokens", None, -1),
     "tensorflow.one_hot": ("depth", 1, -1),
     "keras.ops.one_hot": ("num_classes", 1, -1),
     "keras.utils.to_categorical": ("num_classes", 1, -1),
@@ -851,16 +854,19 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
         param, at, axis = SIZING_OPS[name]
-        shown = name.replace("tensorflow.", "tf.")
+        shown = name.replace("tensorflow.", "tf.").removesuffix(".call")
+        layer = name.endswith(".call")
 
         def call(*args: Any, **kwargs: Any) -> Any:
             outer = depth[0] == 0
             given = kwargs.get(param) if param else None
             if param and given is None and at is not None and len(args) > at:
                 given = args[at]
+            if layer and args:
+                given = getattr(args[0], param, None)
             param_now = param
             try:
-                ids = args[1] if "segment_" in name else args[0]
+                ids = args[1] if "segment_" in name or layer else args[0]
                 ids_shape = tuple(int(n) for n in np.shape(to_numpy(ids)))
             except Exception:  # anything a learner passes, or by keyword
                 ids_shape = ()

@@ -27,7 +27,12 @@ from gatherlab.exercises.verdict import Field, Verdict, phrase, picked
 from gatherlab.exercises.writes import OFF_THE_SHAPE, OUT_OF_RANGE, ids_of
 
 # ops whose output has a column per class (its last axis), not a slot per segment
-ONE_HOT_OPS = ("tf.one_hot", "keras.ops.one_hot", "keras.utils.to_categorical")
+ONE_HOT_OPS = (
+    "tf.one_hot",
+    "keras.ops.one_hot",
+    "keras.utils.to_categorical",
+    "keras.layers.CategoryEncoding",
+)
 
 
 def _descriptions(given: int, case: Case) -> set[str]:
@@ -107,6 +112,7 @@ def _how(note: Sized, size: int, case: Case) -> str:
         note.op.startswith("tf.math.segment_")
         or note.op in ("keras.ops.segment_max", "keras.utils.to_categorical")
         or (note.op == "tf.math.bincount" and note.param == "minlength")
+        or note.op == "keras.ops.bincount"
     )
     ids = ids_of(case)
     if infers_largest and ids is not None and ids["top"] + 1 == size:
@@ -203,6 +209,8 @@ GIVEN_RULES = {
     "keras.utils.to_categorical": "columns",
     "tf.scatter_nd": "shape",
     "tf.math.bincount": "bincount",
+    "keras.ops.bincount": "least",
+    "keras.layers.CategoryEncoding": "columns",
 }
 
 
@@ -210,8 +218,8 @@ def _past(note: Sized) -> str:
     """What the op does with an id at or past the size it was given: "zeros" (a
     one-hot's row of zeros), "dropped" (bincount's maxlength), "extends"
     (bincount's minlength, a least size), "raises" (else, on the CPU)."""
-    if note.op in ("tf.one_hot", "keras.ops.one_hot"):
+    if note.op in ("tf.one_hot", "keras.ops.one_hot", "keras.layers.CategoryEncoding"):
         return "zeros"
-    if note.op == "tf.math.bincount":
+    if note.op in ("tf.math.bincount", "keras.ops.bincount"):
         return "dropped" if note.param == "maxlength" else "extends"
     return "raises"

@@ -875,6 +875,36 @@ export default {
    ]
   },
   {
+   "id": "numpy-take-along-axis-flat",
+   "checks": null,
+   "title": "np.take_along_axis with axis=None reads the array flattened",
+   "patterns": [
+    {
+     "library": "numpy",
+     "re": "when axis=None, `indices` must have a single dimension"
+    }
+   ],
+   "meaning": [
+    "np.take_along_axis with axis=None reads the array flattened, so its indices must be 1-D flat positions; per-row positions need the axis they count along."
+   ],
+   "fix": [
+    "Pass the axis the positions count along, e.g. np.take_along_axis(x, index, axis=1) (its default, axis=-1, is the last), with an index of the array's rank."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "tf-ways"
+    }
+   ],
+   "keywords": [
+    "indices",
+    "axis",
+    "take_along_axis",
+    "flattened",
+    "numpy"
+   ]
+  },
+  {
    "id": "tf-segment-size",
    "checks": null,
    "title": "tf.math.segment_*: one segment id per row of data",
@@ -2596,9 +2626,67 @@ export default {
      "fields": {
       "torch_method": "yes"
      }
+    },
+    {
+     "library": "numpy",
+     "re": "module 'numpy' has no attribute '(?<name>scatter|scatter_add|scatter_reduce|index_add|index_put|index_copy)'",
+     "fields": {
+      "numpy_torch": "yes",
+      "now": "np.put_along_axis(out, index, values, axis=dim) writes in place as scatter_ does, one value per place; np.add.at(out, positions, values) adds each value, a repeated position included"
+     }
+    },
+    {
+     "library": "numpy",
+     "re": "module 'numpy' has no attribute '(?<name>gather|index_select|take_along_dim)'",
+     "fields": {
+      "numpy_torch": "yes",
+      "now": "np.take_along_axis(x, index, axis=dim) for positions per row, np.take(x, positions, axis=dim) for positions shared by the rows"
+     }
+    },
+    {
+     "library": "numpy",
+     "re": "module 'numpy' has no attribute '(?<name>one_hot)'",
+     "fields": {
+      "numpy_one_hot": "yes",
+      "now": "np.eye(classes, dtype=np.int64)[labels], one row per label"
+     }
+    },
+    {
+     "library": "numpy",
+     "re": "'numpy.ndarray' object has no attribute '(?<name>scatter_|scatter_add_|scatter_reduce_|index_add_|index_copy_|index_fill_|index_put_|masked_fill_|put_)'",
+     "fields": {
+      "numpy_method": "yes",
+      "now": "np.put_along_axis(out, index, values, axis=dim) writes in place as scatter_ does, one value per place; np.add.at(out, positions, values) adds each value, a repeated position included"
+     }
+    },
+    {
+     "library": "numpy",
+     "re": "'numpy.ndarray' object has no attribute '(?<name>gather|index_select|take_along_dim|scatter|scatter_add|index_add|masked_select)'",
+     "fields": {
+      "numpy_method": "yes",
+      "now": "np.take_along_axis(x, index, axis=dim) for positions per row, np.take(x, positions, axis=dim) for positions shared by the rows"
+     }
     }
    ],
    "meaning": [
+    {
+     "needs": [
+      "numpy_one_hot"
+     ],
+     "text": "NumPy has no np.one_hot: that is TensorFlow's (tf.one_hot) and torch's (F.one_hot)."
+    },
+    {
+     "needs": [
+      "numpy_torch"
+     ],
+     "text": "NumPy has no np.{name}: that is torch's op."
+    },
+    {
+     "needs": [
+      "numpy_method"
+     ],
+     "text": "A NumPy array has no {name} method: that is a torch.Tensor method."
+    },
     {
      "needs": [
       "tf1"
@@ -2709,6 +2797,24 @@ export default {
      ],
      "text": "In TensorFlow: {now}."
     },
+    {
+     "needs": [
+      "numpy_torch"
+     ],
+     "text": "In NumPy: {now}."
+    },
+    {
+     "needs": [
+      "numpy_method"
+     ],
+     "text": "In NumPy: {now}."
+    },
+    {
+     "needs": [
+      "numpy_one_hot"
+     ],
+     "text": "In NumPy: {now}."
+    },
     "In torch: {now}."
    ],
    "section": [
@@ -2742,7 +2848,8 @@ export default {
     "scatter_update",
     "gather_nd",
     "eagertensor",
-    "compat"
+    "compat",
+    "numpy"
    ]
   },
   {

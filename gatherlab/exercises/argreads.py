@@ -1,0 +1,240 @@
+"""An argument of a TensorFlow or Keras op misread: found by changing it alone.
+
+Learners misread what an op's argument (or its default) does. Each ``Misread`` below
+names one argument of one op and the value a learner means where they give (or leave)
+another: tf.one_hot's ``axis`` (the class axis goes where axis says; -1, last, by
+default), keras.layers.CategoryEncoding's ``output_mode`` ("multi_hot", its default,
+and "count" encode the last axis as ONE sample), tf.math.bincount's
+``binary_output`` (1 for a value present, not its count). An answer that passes every
+case once that argument alone is changed (``trying``) made that one mistake, and the
+op's rule is its first step (as ``implement._meshgrid_xy`` does for meshgrid's
+indexing). The page runs none of these ops: no twin.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gatherlab._arrays import framework_of, to_numpy
+from gatherlab.exercises.compare import shape_text
+from gatherlab.exercises.patching import _patched
+from gatherlab.exercises.verdict import Field, Verdict, fields_of, phrase
+from gatherlab.tf import tensorflow_imported
+
+_DEFAULT = object()  # the argument was left to the op
+
+
+@dataclass(frozen=True)
+class Misread:
+    """Op ``name`` (patched; ``shown`` as the learner writes it), argument ``param``
+    (``at``: its position; -1: a layer's setting, read from the layer its ``call``
+    runs on), ``default`` where it is left out; ``wrong(value)`` says a value is a
+    misreading, ``right`` is the value tried instead, ``template`` the rule's words;
+    ``weighted``: (an argument, the value and the words) for a call given that
+    argument (CategoryEncoding given count_weights is tried with "count")."""
+
+    name: str
+    shown: str
+    param: str
+    at: int
+    default: Any
+    wrong: Callable[[Any], bool]
+    right: Any
+    template: str
+    weighted: tuple[str, Any, str] | None = None
+
+
+def _axis_not_last(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and int(value) != -1
+
+
+MISREADS = (
+    Misread("tensorflow.one_hot", "tf.one_hot", "axis", 4, None,
+            _axis_not_last, -1, "argread.one_hot_axis"),
+    Misread("keras.ops.one_hot", "keras.ops.one_hot", "axis", 2, -1,
+            _axis_not_last, -1, "argread.one_hot_axis"),
+    Misread("keras.layers.CategoryEncoding.call",
+            "keras.layers.CategoryEncoding", "output_mode", -1, "multi_hot",
+            lambda mode: mode in ("multi_hot", "count"), "one_hot",
+            "argread.category_encoding",
+            ("count_weights", "count", "argread.category_encoding_weights")),
+    Misread("tensorflow.math.bincount", "tf.math.bincount", "binary_output", 7,
+            False, lambda flag: flag is True, False, "argread.bincount_binary"),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Noted:
+    """One misread call: its op, the value it had (``given``: False where the op's
+    default was left), the ids' shape and the shape it made (where known)."""
+
+    misread: Misread
+    value: Any
+    given: bool
+    ids: tuple[int, ...] = ()
+    made: tuple[int, ...] = ()
+    template: str = ""  # the words of the value tried (``Misread.weighted``'s)
+
+
+def _shape(value: Any) -> tuple[int, ...]:
+    try:
+        data = to_numpy(value) if framework_of(value) else np.asarray(value)
+    except Exception:  # anything a learner passes
+        return ()
+    return tuple(int(n) for n in np.shape(data))
+
+
+def _imported(name: str) -> bool:
+    library = name.split(".")[0]
+    if library == "tensorflow":
+        return tensorflow_imported()
+    return sys.modules.get(library) is not None
+
+
+@contextlib.contextmanager
+def trying(found: list[Noted], change: bool) -> Iterator[None]:
+    """Run the ops of ``MISREADS`` noting in ``found`` each call given (or left) a
+    misread value; with ``change``, called with the right value instead. Only the
+    learner's own calls (a Keras op calls TensorFlow's, CategoryEncoding calls
+    bincount); an op is patched only where its library is imported already."""
+    names = [m.name for m in MISREADS if _imported(m.name)]
+    by_name = {m.name: m for m in MISREADS}
+    depth = [0]
+
+    def patched(name: str, original: Any) -> Callable[..., Any]:
+        misread = by_name[name]
+        if misread.at < 0:
+            run = _layer_call(misread, original, found, change)
+        else:
+            run = _op_call(misread, original, found, change)
+
+        @functools.wraps(original)
+        def outer(*args: Any, **kwargs: Any) -> Any:
+            if depth[0]:
+                return original(*args, **kwargs)
+            depth[0] += 1
+            try:
+                return run(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        return outer
+
+    with _patched(names, patched):
+        yield
+
+
+def _op_call(
+    misread: Misread, original: Any, found: list[Noted], change: bool
+) -> Callable[..., Any]:
+    """An op whose argument ``misread.param`` is noted where misread (and with
+    ``change``, given right)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        given = misread.param in kwargs or len(args) > misread.at
+        value = kwargs.get(misread.param, _DEFAULT)
+        if value is _DEFAULT:
+            value = args[misread.at] if len(args) > misread.at else misread.default
+        if not misread.wrong(value):
+            return original(*args, **kwargs)
+        if change:
+            if len(args) > misread.at:
+                args = (*args[: misread.at], misread.right, *args[misread.at + 1 :])
+            else:
+                kwargs = {**kwargs, misread.param: misread.right}
+        ids = _shape(args[0] if args else None)
+        try:
+            out = original(*args, **kwargs)
+        except Exception:  # a misread call that raises is one too
+            found.append(Noted(misread, value, given, ids, (), misread.template))
+            raise
+        found.append(Noted(misread, value, given, ids, _shape(out), misread.template))
+        return out
+
+    return call
+
+
+def _layer_call(
+    misread: Misread, original: Any, found: list[Noted], change: bool
+) -> Callable[..., Any]:
+    """A layer's ``call`` whose setting ``misread.param`` is noted where misread (and
+    with ``change``, set right while it runs). "Given" here means other than the
+    default (the words "its default" are true of a default passed by name too)."""
+
+    def call(layer: Any, *args: Any, **kwargs: Any) -> Any:
+        value = getattr(layer, misread.param, _DEFAULT)
+        if value is _DEFAULT or not misread.wrong(value):
+            return original(layer, *args, **kwargs)
+        given = value != misread.default
+        ids = _shape(args[0] if args else kwargs.get("inputs"))
+        right, template = misread.right, misread.template
+        if misread.weighted is not None:
+            name, weighted, words = misread.weighted
+            if kwargs.get(name) is not None or len(args) > 1:
+                right, template = weighted, words
+                if value == weighted:
+                    return original(layer, *args, **kwargs)
+        if change:
+            setattr(layer, misread.param, right)
+        try:
+            out = original(layer, *args, **kwargs)
+        except Exception:  # a misread call that raises is one too
+            found.append(Noted(misread, value, given, ids, (), template))
+            raise
+        finally:
+            setattr(layer, misread.param, value)
+        found.append(Noted(misread, value, given, ids, _shape(out), template))
+        return out
+
+    return call
+
+
+def misread_verdict(case_name: Field, noted: Noted) -> Verdict:
+    """The first step naming ``noted``'s argument and its op's rule."""
+    misread = noted.misread
+    value = noted.value
+    fields: dict[str, Field] = {
+        "case": case_name,
+        "op": misread.shown,
+        "given": repr(value) if isinstance(value, str) else str(value),
+        "default": "" if noted.given else phrase("argread.its_default"),
+    }
+    template = noted.template or misread.template
+    if template == "argread.one_hot_axis":
+        at = int(value)
+        classes = noted.made[at] if -len(noted.made) <= at < len(noted.made) else 0
+        fields |= {
+            "labels": shape_text(noted.ids),
+            "made": shape_text(noted.made),
+            "last": shape_text((*noted.ids, classes)),
+        }
+    if template == "argread.category_encoding":
+        fields["what"] = phrase(f"argread.encoding.{value}")
+    wanted = fields_of(template)
+    return Verdict(False, template, {k: fields[k] for k in wanted})
+
+
+@contextlib.contextmanager
+def noting_weighted_bincount(found: list[str]) -> Iterator[None]:
+    """Let np.bincount run as usual, noting in ``found`` the dtype of each call's
+    result where it was given weights (NumPy converts them to float64, whatever
+    their dtype; it takes no dtype argument)."""
+
+    def patched(name: str, original: Any) -> Callable[..., Any]:
+        def bincount(x: Any, weights: Any = None, *args: Any, **kwargs: Any) -> Any:
+            out = original(x, weights, *args, **kwargs)
+            if weights is not None:
+                found.append(str(getattr(out, "dtype", "")))
+            return out
+
+        return bincount
+
+    with _patched(["numpy.bincount"], patched):
+        yield

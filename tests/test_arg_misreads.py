@@ -1,0 +1,334 @@
+"""An argument of a TensorFlow or Keras op misread (issue 38,
+``gatherlab/exercises/argreads.py``): where changing that one argument makes the
+answer right on every case, the first step names the op's rule for it. Own variants
+on several exercises, the collected entries, and the facts (TF 2.21, Keras 3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from gatherlab.exercises import check
+
+tf = pytest.importorskip("tensorflow")
+keras = pytest.importorskip("keras")
+
+
+def _judged(exercise_id: str, code: str):
+    names = {"torch": torch}
+    exec(code, names)
+    result = check(exercise_id, names["answer"])
+    assert not result.passed, result.words
+    assert result.verdict is not None
+    return result
+
+
+def test_the_facts_one_hot_axis_and_category_encoding_modes():
+    labels = np.array([0, 2, 1])
+    assert tf.one_hot(labels, 4, axis=0).shape == (4, 3)
+    assert tf.one_hot(labels, 4).shape == (3, 4)
+    assert keras.ops.one_hot(labels, 4, axis=0).shape == (4, 3)
+    layer = keras.layers.CategoryEncoding(num_tokens=4)
+    assert layer.output_mode == "multi_hot"  # the default
+    assert layer(labels).numpy().tolist() == [1, 1, 1, 0]  # one sample, one row
+    counts = keras.layers.CategoryEncoding(num_tokens=4, output_mode="count")
+    assert counts(np.array([1, 1, 2])).numpy().tolist() == [0, 2, 1, 0]
+    rows = keras.layers.CategoryEncoding(num_tokens=4, output_mode="one_hot")
+    assert rows(labels).shape == (3, 4)
+    twice = tf.math.bincount(np.array([0, 0, 2]), binary_output=True)
+    assert twice.numpy().tolist() == [1, 0, 1]
+
+
+AXIS = [
+    (  # a torch exercise, the one-hot is the result
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    made = tf.one_hot(labels.numpy(), classes, axis=0, dtype=tf.int64)\n"
+        "    return torch.from_numpy(made.numpy())\n",
+        "tf.one_hot's axis=0 puts the class axis at 0: labels (3,) give "
+        "(4, 3); by default (axis=-1) it goes last.",
+    ),
+    (  # Keras's, by position, its float32 cast afterwards
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import keras\n"
+        "    made = keras.ops.one_hot(labels.numpy(), classes, 0)\n"
+        "    return torch.tensor(keras.ops.convert_to_numpy(made)).long()\n",
+        "keras.ops.one_hot's axis=0 puts the class axis at 0",
+    ),
+    (  # a one-hot inside: the label's score, a broadcast error on the example
+        "05.label_scores",
+        "def answer(log_probs, labels):\n"
+        "    import tensorflow as tf\n"
+        "    mask = tf.one_hot(labels.numpy(), log_probs.shape[1], axis=0)\n"
+        "    picked = tf.reduce_sum(log_probs.numpy() * mask, axis=1, keepdims=True)\n"
+        "    return torch.from_numpy(picked.numpy()).to(log_probs.dtype)\n",
+        "tf.one_hot's axis=0 puts the class axis at 0",
+    ),
+    (  # a TensorFlow exercise: steps picked by a one-hot and einsum
+        "02.tf_select_steps",
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    steps = tf.shape(features)[1]\n"
+        "    mask = tf.one_hot(positions, steps, axis=1, dtype=features.dtype)\n"
+        "    return tf.einsum('bkt,btf->bkf', mask, features)\n",
+        "tf.one_hot's axis=1 puts the class axis at 1: labels (2, 2) give (2, 3, 2)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), AXIS)
+def test_a_one_hot_with_another_axis_is_told_where_its_class_axis_goes(
+    exercise_id, code, words
+):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "argread.one_hot_axis", result.words
+    assert words in result.message, result.message
+    assert "by default (axis=-1) it goes last." in result.message
+
+
+ENCODING = [
+    (
+        "def answer(labels, classes):\n"
+        "    import keras\n"
+        "    layer = keras.layers.CategoryEncoding(num_tokens=classes)\n"
+        "    return torch.tensor(layer(labels.numpy()).numpy()).long()\n",
+        "output_mode='multi_hot' (its default) encodes the last axis as one sample: "
+        "1-D labels give one row marking each label present",
+    ),
+    (
+        "def answer(labels, classes):\n"
+        "    from tensorflow.keras.layers import CategoryEncoding\n"
+        "    layer = CategoryEncoding(classes, 'count', dtype='int64')\n"
+        "    return torch.tensor(layer(labels.numpy()).numpy())\n",
+        "output_mode='count' encodes the last axis as one sample: 1-D labels give "
+        "one row counting each label",
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "words"), ENCODING)
+def test_category_encoding_of_a_label_vector_is_told_it_is_one_sample(code, words):
+    result = _judged("06.one_hot", code)
+    assert result.verdict.template == "argread.category_encoding", result.words
+    assert words in result.message, result.message
+    assert "output_mode='one_hot'" in result.fix
+
+
+def test_counts_made_with_binary_output_are_told_it_marks_presence():
+    result = _judged(
+        "06.segment_means",
+        "def answer(values, segments, count):\n"
+        "    import tensorflow as tf\n"
+        "    ids = segments.numpy()\n"
+        "    sums = tf.math.unsorted_segment_sum(values.numpy(), ids, count)\n"
+        "    sizes = tf.math.bincount(ids, minlength=count, binary_output=True)\n"
+        "    means = sums / tf.maximum(tf.cast(sizes, sums.dtype), 1)\n"
+        "    return torch.from_numpy(means.numpy())\n",
+    )
+    assert result.verdict.template == "argread.bincount_binary", result.words
+    assert "binary_output=True gives 1 for each value present" in result.message
+
+
+NOT_THE_MISTAKE = [
+    (  # axis=0, then transposed back: right
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    made = tf.one_hot(labels.numpy(), classes, axis=0, dtype=tf.int64)\n"
+        "    return torch.from_numpy(tf.transpose(made).numpy())\n",
+        None,
+    ),
+    (  # axis=0 and a class too few: changing the axis alone does not fix it
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    made = tf.one_hot(labels.numpy(), classes - 1, axis=0, dtype=tf.int64)\n"
+        "    return torch.from_numpy(made.numpy())\n",
+        "argread.one_hot_axis",
+    ),
+    (  # multi_hot on one label per row: right
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import keras\n"
+        "    layer = keras.layers.CategoryEncoding(classes, output_mode='multi_hot')\n"
+        "    return torch.tensor(layer(labels.numpy()[:, None]).numpy()).long()\n",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "template"), NOT_THE_MISTAKE)
+def test_an_argument_is_named_only_where_changing_it_alone_fixes_the_answer(
+    exercise_id, code, template
+):
+    names = {"torch": torch}
+    exec(code, names)
+    result = check(exercise_id, names["answer"])
+    if template is None:
+        assert result.passed, result.words
+    else:
+        assert not result.passed
+        assert result.verdict.template != template, result.words
+
+
+def test_the_fact_np_bincount_with_weights_makes_float64():
+    weights = np.array([0.5, 2.0], dtype=np.float32)
+    assert np.bincount(np.array([0, 2]), weights=weights).dtype == np.float64
+    assert np.bincount(np.array([0, 2])).dtype == np.int64  # no weights: counts
+    with pytest.raises(TypeError):
+        np.bincount(np.array([0, 2]), weights=weights, dtype=np.float32)
+
+
+BINCOUNT = [
+    (
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import numpy as np\n"
+        "    sums = np.bincount(labels.numpy(), losses.numpy(), classes)\n"
+        "    return torch.from_numpy(sums)\n",
+    ),
+    (
+        "06.segment_means",
+        "def answer(values, segments, count):\n"
+        "    import numpy as np\n"
+        "    ids = segments.numpy()\n"
+        "    sums = np.bincount(ids, weights=values.numpy(), minlength=count)\n"
+        "    sizes = np.bincount(ids, minlength=count)\n"
+        "    return torch.from_numpy(sums / np.maximum(sizes, 1))\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code"), BINCOUNT)
+def test_a_float64_made_by_a_weighted_np_bincount_is_told_its_rule(exercise_id, code):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "differ.dtype_np_bincount", result.words
+    assert "np.bincount given weights returns float64" in result.message
+    assert "a write keeps" not in result.words
+
+
+def test_a_weighted_np_bincount_converted_back_passes():
+    names = {"torch": torch}
+    exec(
+        "def answer(losses, labels, classes):\n"
+        "    import numpy as np\n"
+        "    sums = np.bincount(labels.numpy(), losses.numpy(), classes)\n"
+        "    return torch.from_numpy(sums).to(losses.dtype)\n",
+        names,
+    )
+    assert check("06.class_loss_sums", names["answer"]).passed
+
+
+NUMPY_ERRORS = [
+    (  # torch's write named on NumPy (a real round-6 mistake's class)
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import numpy as np\n"
+        "    out = np.zeros(classes, dtype=np.float32)\n"
+        "    ids, values = labels.numpy(), losses.numpy()\n"
+        "    return torch.from_numpy(np.scatter_add(out, ids, values))\n",
+        "NumPy has no np.scatter_add: that is torch's op.",
+        "np.add.at(out, positions, values)",
+    ),
+    (
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import numpy as np\n"
+        "    out = np.zeros((len(labels), classes), dtype=np.int64)\n"
+        "    return torch.from_numpy(out.scatter_(1, labels.numpy()[:, None], 1))\n",
+        "A NumPy array has no scatter_ method: that is a torch.Tensor method.",
+        "np.put_along_axis(out, index, values, axis=dim)",
+    ),
+    (
+        "05.label_scores",
+        "def answer(log_probs, labels):\n"
+        "    import numpy as np\n"
+        "    picked = np.gather(log_probs.numpy(), 1, labels.numpy()[:, None])\n"
+        "    return torch.from_numpy(picked)\n",
+        "NumPy has no np.gather: that is torch's op.",
+        "np.take_along_axis(x, index, axis=dim)",
+    ),
+    (
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import numpy as np\n"
+        "    return torch.from_numpy(np.one_hot(labels.numpy(), classes))\n",
+        "NumPy has no np.one_hot",
+        "np.eye(classes, dtype=np.int64)[labels]",
+    ),
+    (
+        "01.pick_columns",
+        "def answer(x, columns):\n"
+        "    import numpy as np\n"
+        "    flat = np.take_along_axis(x.numpy(), columns.numpy(), axis=None)\n"
+        "    return torch.from_numpy(flat)\n",
+        "np.take_along_axis with axis=None reads the array flattened",
+        "np.take_along_axis(x, index, axis=1)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words", "fix"), NUMPY_ERRORS)
+def test_numpy_s_errors_for_torch_names_and_a_flat_read_get_their_rule(
+    exercise_id, code, words, fix
+):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "implement.raised_explained", result.words
+    assert words in result.message, result.message
+    assert fix in result.words, result.words
+
+
+def test_category_encoding_given_count_weights_is_told_count_adds_them():
+    result = _judged(
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import keras\n"
+        "    layer = keras.layers.CategoryEncoding(num_tokens=classes)\n"
+        "    sums = layer(labels.numpy(), count_weights=losses.numpy())\n"
+        "    return torch.from_numpy(sums.numpy())\n",
+    )
+    assert result.verdict.template == "argread.category_encoding_weights"
+    assert "output_mode='multi_hot' (its default) marks each label" in result.message
+
+
+SIZED_BY_KERAS = [
+    (  # the Keras call is named, not the TensorFlow op it calls inside
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import keras\n"
+        "    sums = keras.ops.bincount(labels.numpy(), weights=losses.numpy())\n"
+        "    return torch.from_numpy(keras.ops.convert_to_numpy(sums))\n",
+        "keras.ops.bincount without minlength sizes its output from the ids",
+    ),
+    (
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import keras\n"
+        "    top = int(labels.max()) + 1\n"
+        "    sums = keras.ops.bincount(labels.numpy(), losses.numpy(), top)\n"
+        "    return torch.from_numpy(keras.ops.convert_to_numpy(sums))\n",
+        "keras.ops.bincount returns max(largest id + 1, minlength) counts",
+    ),
+    (
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import keras\n"
+        "    top = int(labels.max()) + 1\n"
+        "    layer = keras.layers.CategoryEncoding(top, output_mode='one_hot')\n"
+        "    return torch.from_numpy(layer(labels.numpy()).numpy()).long()\n",
+        "keras.layers.CategoryEncoding's num_tokens is the number of columns",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), SIZED_BY_KERAS)
+def test_a_keras_size_is_told_as_the_keras_call_the_learner_wrote(
+    exercise_id, code, words
+):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "implement.sized_by_op", result.words
+    assert words in result.message, result.message
+    assert "tf.one_hot" not in result.words and "tf.math" not in result.words
