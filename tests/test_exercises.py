@@ -477,9 +477,10 @@ def test_which_call_raises_quotes_the_diagnosis():
     )
     # both raising calls missed besides: each named with the rule it breaks
     assert exercise.check(["A"]).message == (
-        "A runs: the index may be shorter along dim. B and C raise: valid positions "
-        "are 0..2 (B); gather reads one element per index entry, not a whole slice, so "
-        "gather needs the same number of dims and never adds or broadcasts axes (C)."
+        "A runs: the index may be shorter along dim. B and C raise: positions 0..2 "
+        "only, never clamped (B); gather reads one element per index entry, not a "
+        "whole slice, so gather needs the same number of dims and never adds or "
+        "broadcasts axes (C)."
     )
     assert "There is no call 'D'" in exercise.check("D").message
     assert exercise.check(3).status == FAILED

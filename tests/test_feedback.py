@@ -626,7 +626,7 @@ def test_every_misjudged_call_is_given_its_rule_in_the_first_step():
         "A and B run: the index may be longer along dim (A); negative dims count "
         "from the end and gather accepts int32 positions as well as int64 (B). "
         "C and D raise: apart from dim 0, index may not be larger than input (C); "
-        "valid positions are 0..2 (D)."
+        "positions 0..2 only, never clamped (D)."
     )
     assert torch.gather(x, 0, calls["A"].index).shape == (3, 3)
     assert torch.gather(x, -2, calls["B"].index).shape == (1, 3)
@@ -640,7 +640,10 @@ def test_every_misjudged_call_is_given_its_rule_in_the_first_step():
     assert smaller.verdict.misconception == "same-size-rule"
     facts = quiz.check(["A", "C", "D", "E"]).message
     assert facts.startswith("A and E run: the index may be longer along dim (A); ")
-    assert quiz.check(["C"]).message.startswith("D raises: index[0, 0] = 5, but")
+    assert quiz.check(["C"]).message.startswith(
+        "D raises: gather checks every position and never clamps one into range: "
+        "index[0, 0] = 5, but"
+    )
     for label, call in calls.items():
         if label in quiz.solution:
             with pytest.raises(RuntimeError):

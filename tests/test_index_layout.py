@@ -414,7 +414,6 @@ def test_probabilities_read_where_log_probabilities_are_due_are_told_so():
     for answer in (
         lambda lp, labels: lp.exp().gather(1, labels.unsqueeze(1)),
         lambda lp, labels: torch.exp(lp.gather(1, labels.unsqueeze(1))),
-        lambda lp, labels: -nll_loss(lp.exp(), labels, reduction="none")[:, None],
     ):
         result = check("05.label_scores", answer)
         assert result.verdict.template == "implement.exp_values", result.words
@@ -422,6 +421,12 @@ def test_probabilities_read_where_log_probabilities_are_due_are_told_so():
             "On the visible example, out[0, 0] is 0.6703 = exp(-0.4): your function "
             "returned probabilities where the task reads log-probabilities."
         )
+    # nll_loss given probabilities: its own rule first (tests/test_loss_beliefs.py)
+    result = check(
+        "05.label_scores",
+        lambda lp, labels: -nll_loss(lp.exp(), labels, reduction="none")[:, None],
+    )
+    assert result.verdict.template == "implement.loss_rule", result.words
     lp, labels = torch.tensor([[-0.4, -1.1]]), torch.tensor([0])
     assert torch.allclose(-nll_loss(lp, labels, reduction="none"), lp[:, 0])
     assert abs(torch.tensor(-0.4).exp().item() - 0.6703) < 1e-4

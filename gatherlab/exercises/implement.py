@@ -45,6 +45,7 @@ from gatherlab.exercises.patching import (
     TORCH_DEFAULT_DTYPE_OPS,
     ForbiddenOpError,
     Inferred,
+    Loss,
     Sized,
     SpiedCall,
     TfRead,
@@ -58,6 +59,7 @@ from gatherlab.exercises.patching import (
     noting_casts,
     noting_default_dtypes,
     noting_divisions,
+    noting_losses,
     noting_out_of_place,
     noting_python_numbers,
     noting_sizing_ops,
@@ -445,6 +447,9 @@ class Implement(Exercise):
             error = self.invalid_cases[number - len(self.cases)][1]
             return judged(self.id, must_raise(case, error), details)
         expected = self.cases[number][1]
+        loss = self._loss_rule(answer, case, run)
+        if loss is not None:
+            return judged(self.id, loss, details)
         if run.error is None:
             early = self._python_only(case, run, expected)
             if early is not None:
@@ -483,6 +488,60 @@ class Implement(Exercise):
             # the library's own words, quoted under the words that explain them
             details = (*details, f"The library said: {short_error(run.error)}")
         return judged(self.id, found, details)
+
+    def _loss_rule(
+        self, answer: Callable[..., Any], case: Case, run: Run
+    ) -> Verdict | None:
+        """A wrong result read with F.nll_loss or F.cross_entropy: that op's rule
+        first (nll_loss takes no log, cross_entropy takes log_softmax itself), with
+        what it did here (one number where reduction is not 'none', probabilities
+        read from probabilities, the minus sign kept), found by running the function
+        again with ``noting_losses``; None where no loss op made the result or its
+        values are right (a shape alone is wrong)."""
+        if run.error is not None or self.framework != "torch" or case.call is None:
+            return None
+        got, want = run.outcome, case.expected
+        if not isinstance(got, np.ndarray) or not isinstance(want, np.ndarray):
+            return None
+        if got.size == want.size and got.dtype.kind in "biuf":
+            if np.allclose(got.reshape(-1), want.reshape(-1), rtol=1e-5, atol=1e-6):
+                return None
+        losses: list[Loss] = []
+        if self._again(answer, case, noting_losses(losses))[1] is not None:
+            return None
+        if not losses:
+            return None
+        loss = losses[-1]
+        flat_got, flat_want = got.reshape(-1), want.reshape(-1)
+        # the result must be the loss's own output (its sign or shape aside): a loss
+        # whose values went on into a write or a sum is no read of the scores
+        made = to_numpy(loss.output).reshape(-1)
+        if made.shape != flat_got.shape or got.dtype.kind != "f":
+            return None
+        if not np.allclose(np.abs(made), np.abs(flat_got), rtol=1e-5, atol=1e-6):
+            return None
+        same_size = got.size == want.size and got.dtype.kind == "f"
+        rule = phrase(f"loss.{loss.op}")
+        effect: Field = ""
+        if loss.reduction != "none":
+            shape = shape_text(got.shape)
+            rule = phrase("loss.reduced", op=f"F.{loss.op}", shape=shape)
+        elif loss.op == "cross_entropy":
+            effect = phrase("loss.normalised")
+        elif same_size and np.allclose(np.abs(flat_got), np.exp(flat_want)):
+            effect = phrase("loss.probabilities")
+        elif same_size and np.allclose(flat_got, -flat_want):
+            effect = phrase("loss.sign")
+        return Verdict(
+            False,
+            "implement.loss_rule",
+            {
+                "case": case.name,
+                "rule": rule,
+                "effect": effect,
+                "call": case.call.text(),
+            },
+        )
 
     def _truncated(self, early: Verdict, runs: list[Run]) -> Verdict | None:
         """A result of an integer dtype whose values are the values truncated

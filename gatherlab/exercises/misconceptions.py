@@ -661,6 +661,83 @@ def _chained_index(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return {"pairs": source[np.arange(n)[:, None]][positions]}
 
 
+def _marked(case: Case) -> tuple[Call, np.ndarray, np.ndarray] | None:
+    """A predicted read whose integer index holds only 0s and 1s, a 1 among them:
+    the call, its index and its input; None otherwise."""
+    call = case.call
+    if call is None or case.writes_code or case.gradient:
+        return None
+    index, source = to_numpy(call.index), to_numpy(call.input)
+    if index.dtype.kind not in "iu" or index.size == 0 or source.ndim == 0:
+        return None
+    if not np.isin(index, (0, 1)).all() or not index.any():
+        return None
+    return call, index, source
+
+
+def _mask_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    found = _marked(case)
+    assert found is not None
+    call, index, source = found
+    dim = 0 if call.op == "take" else _axis(call)
+    if call.op == "index_select" and source.ndim == 2:
+        kind = "column" if dim else "row"
+        named = [f"{kind} {int(p)}" for p in index.reshape(-1)]
+        reads = ", ".join(named[:-1]) + f", then {named[-1]}"
+        if len(named) > 4 or len(named) < 2:
+            reads = phrase("mask.reads_each", kind=kind)
+        else:
+            reads = phrase("mask.reads_listed", reads=reads)
+    elif call.op == "take":
+        reads = phrase("mask.reads_flat")
+    else:
+        reads = phrase("mask.reads_along", dim=str(dim))
+    # the rows marked 1 are also the index's positions as a sorted set: both said
+    both = case.call.op != "gather" and _sorted_set(case) is not None
+    both = both and equal(_sorted_set(case), outcome)
+    return {
+        "op": call.op,
+        "index": call.index_name,
+        "values": str(index.tolist()),
+        "reads": reads,
+        "set": phrase("mask.or_set") if both else "",
+    }
+
+
+def _sorted_set(case: Case) -> Outcome | None:
+    """index-as-set's reading of the case (each position once, sorted)."""
+    return _index_as_set(case, None).get("set")
+
+
+@misconception("index-as-mask", "call", _mask_words)
+def _index_as_mask(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A predicted read whose index holds only 0s and 1s believed to be a mask (as
+    a bool tensor, or an old uint8 one, is in a subscript): the entries marked 1
+    kept (``select``; index_select's and take's positions where the index is 1,
+    gather's input entries where it is 1), or the input with 0 where the index is 0
+    (``keep``, a mask as a multiplier); where each entry is one read of position 0
+    or 1."""
+    found = _marked(case)
+    if found is None:
+        return {}
+    call, index, source = found
+    if call.op == "index_select":
+        dim = _axis(call)
+        marked = np.flatnonzero(index.reshape(-1))
+        if marked.max() >= source.shape[dim]:
+            return {}
+        return {"select": np.take(source, marked, axis=dim)}
+    if call.op == "take":
+        marked = np.flatnonzero(index.reshape(-1))
+        if marked.max() >= source.size:
+            return {}
+        return {"select": source.reshape(-1)[marked]}
+    if index.shape != source.shape:
+        return {}
+    mask = index.astype(bool)
+    return {"select": source[mask], "keep": np.where(mask, source, 0)}
+
+
 def _as_set_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     index = np.asarray(to_numpy(case.call.index))
@@ -1642,6 +1719,98 @@ def _not_wrapped(case: Case, base: Any) -> Mapping[Any, Outcome]:
     return variants
 
 
+def _checked_read(case: Case) -> tuple[Call, np.ndarray, np.ndarray, int, int] | None:
+    """A read that checks its positions (gather, index_select, take): the call, its
+    index, where the index is outside the op's range, the size and the range's low
+    end (take counts a negative position from the end: -size); None for another
+    read or no integer index."""
+    call = case.call
+    if call is None or case.gradient or call.op not in CHECKED_READS:
+        return None
+    source, index = to_numpy(call.input), to_numpy(call.index)
+    if index.dtype.kind not in "iu" or index.size == 0 or source.ndim == 0:
+        return None
+    if call.op == "index_select" and index.ndim > 1:
+        return None
+    flat = call.op == "take"
+    size = int(source.size if flat else source.shape[_axis(call)])
+    if size == 0:
+        return None
+    low = -size if flat else 0
+    return call, index, (index < low) | (index >= size), size, low
+
+
+CHECKED_READS = ("gather", "index_select", "take")
+
+
+def _filled(case: Case, call: Call, index: np.ndarray, outside: np.ndarray) -> Outcome:
+    """The read with 0 wherever its index is outside the range (every position read
+    as one in range, then those entries' values replaced by 0)."""
+    read = run(call.with_part("index", _torch(np.where(outside, 0, index))))
+    if not isinstance(read, np.ndarray):
+        return read
+    if call.op == "index_select":  # a whole slice per index entry
+        dim = _axis(call)
+        shape = [1] * read.ndim
+        shape[dim] = outside.size
+        mask = outside.reshape(shape)
+    else:
+        mask = outside
+    if np.broadcast_shapes(mask.shape, read.shape) != read.shape:
+        return None
+    value = np.where(mask, np.zeros((), dtype=read.dtype), read)
+    if case.finish is not None:
+        value = to_numpy(case.finish(_torch(value)))
+    return value
+
+
+def _range_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    found = _checked_read(case)
+    assert found is not None and case.call is not None
+    call, index, outside, size, low = found
+    at = tuple(int(c) for c in np.argwhere(outside)[0])
+    # the position as the learner gave it, where the exercise moved it (Python-style
+    # negatives shifted before the read): a raw argument of the index's shape
+    raw = case.args.get(call.index_name)
+    given, shifted = index, False
+    if framework_of(raw) == "torch" and tuple(raw.shape) == index.shape:
+        given = to_numpy(raw)
+        shifted = bool((given != index).any())  # negatives counted from the end
+    clamped = int(np.clip(index[at], low, size - 1)) % size
+    how = picked(
+        "clamped.how_zero" if key == "zero" else "clamped.how_clamp",
+        {
+            "entry": entry(call.index_name, at),
+            "position": str(int(given[at])),
+            "clamped": str(clamped),
+        },
+    )
+    known = {"op": call.op, "size": str(size), "high": str(size - 1)}
+    fix = picked("clamped.fix_shift" if shifted else "clamped.fix_plain", known)
+    return {**known, "how": how, "low": str(low), "fix": fix}
+
+
+@misconception("out-of-range-clamped", "call", _range_words)
+def _range_clamped(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """gather, index_select and take, which raise for a position outside their
+    range (0..size-1; take's -size..size-1), believed to clamp it into range (numpy's
+    take with mode='clip', MXNet's take, WebNN's and XLA's gather: ``clamp``) or to
+    read 0 there (ONNX backends, TensorFlow's gather on a GPU: ``zero``). A case
+    with no such position reads as the call does."""
+    found = _checked_read(case)
+    if found is None:
+        return {}
+    call, index, outside, size, low = found
+    if not outside.any():
+        same = run(call, case.finish)
+        return {"clamp": same, "zero": same}
+    moved = np.clip(index, low, size - 1).astype(np.int64)
+    return {
+        "clamp": run(call.with_part("index", _torch(moved)), case.finish),
+        "zero": _filled(case, call, index, outside),
+    }
+
+
 def _rank_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
     assert case.call is not None
     return {**_python_words(case, key, outcome), "rank": str(case.call.input.dim())}
@@ -1878,6 +2047,59 @@ def _input_shape(case: Case, base: Any) -> Mapping[Any, Outcome]:
     ):
         return {"input": Raised("IndexError")}  # a loop over the index runs off it
     return {"input": base if shape == base.shape else Shaped(shape)}
+
+
+def _loop_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
+    assert case.call is not None
+    source = to_numpy(case.call.input)
+    index = to_numpy(case.call.index)
+    if isinstance(outcome, Raised):
+        what = phrase("loop.raised")
+    else:
+        what = phrase("loop.shape", shape=_shape(outcome))
+    return {
+        "what": what,
+        "op": case.call.op,
+        "input": case.call.input_name,
+        "index": case.call.index_name,
+        "input_shape": _shape(source),
+        "index_shape": _shape(index),
+        "dim": str(_axis(case.call)),
+    }
+
+
+@misconception("loop-over-input-sizes", "call", _loop_words)
+def _loop_over_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
+    """A loop written for gather that runs over the input's sizes where the index's
+    are meant (its output has the index's shape in every dim): on the dims other
+    than dim (``others``), or on every dim (``all``). Where the index is smaller
+    there, the loop reads it past its end; where it is longer along dim, ``all``
+    stops at the input's size."""
+    if not _gathering(case) or not case.writes_code or case.index_answer:
+        return {}
+    assert case.call is not None
+    source, index = to_numpy(case.call.input), to_numpy(case.call.index)
+    expected = case.expected
+    if (
+        source.ndim != index.ndim
+        or source.ndim == 0
+        or not isinstance(expected, np.ndarray)
+    ):
+        return {}
+    if case.finish is not None or expected.shape != index.shape:
+        return {}
+    dim = _axis(case.call)
+    smaller = [i < s for i, s in zip(index.shape, source.shape, strict=True)]
+    others = any(small for d, small in enumerate(smaller) if d != dim)
+    # the loop reads the index past its end: torch's IndexError of a subscript (a
+    # check of the learner's own, raising another error, is another belief)
+    past = Raised("IndexError", "index-out-of-range")
+    found: dict[str, Outcome] = {"others": past if others else expected}
+    if others or smaller[dim]:
+        found["all"] = past
+    else:
+        found["all"] = np.take(expected, np.arange(source.shape[dim]), axis=dim)
+    return found
 
 
 def _positions_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
@@ -2793,7 +3015,10 @@ def verdict_of(candidate: Candidate, search: Search, voice: Voice) -> Verdict:
         texts.append(Phrase(template, {name: fields[name] for name in wanted}))
         numbers.append(number)
     if len(texts) == 1:
-        return Verdict(False, texts[0].template, texts[0].fields, candidate.id)
+        named = candidate.id
+        if candidate.id == "index-as-mask" and texts[0].fields.get("set"):
+            named = f"{named}+index-as-set"
+        return Verdict(False, texts[0].template, texts[0].fields, named)
     first, second = texts
     joined = "pair" if numbers[0] == numbers[1] else "pair.apart"
     return Verdict(False, joined, {"first": first, "second": second}, candidate.id)

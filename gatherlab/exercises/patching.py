@@ -1113,3 +1113,40 @@ def noting_casts(
         return cast
 
     return _patched(names, noted)
+
+
+@dataclass
+class Loss:
+    """A call of F.nll_loss or F.cross_entropy (or their modules, which call them):
+    the op, its reduction, the input it was given and what it returned."""
+
+    op: str
+    reduction: str
+    input: Any
+    output: Any
+
+
+LOSS_OPS = ("nll_loss", "cross_entropy")
+
+
+def noting_losses(found: list[Loss]) -> contextlib.AbstractContextManager[None]:
+    """Let F.nll_loss and F.cross_entropy run as usual, noting each call in
+    ``found``: a label score read with them follows their rules (nll_loss takes no
+    log, cross_entropy takes one itself, both average unless reduction='none')."""
+    names = [f"torch.nn.functional.{op}" for op in LOSS_OPS]
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        op = name.rsplit(".", 1)[1]
+
+        def loss(input: Any, *args: Any, **kwargs: Any) -> Any:
+            out = original(input, *args, **kwargs)
+            reduction = kwargs.get("reduction")
+            if reduction is None:  # (target, weight, size_average, ignore_index,
+                rest = args[5:6]  # reduce, reduction): positional, or the default
+                reduction = rest[0] if rest and isinstance(rest[0], str) else "mean"
+            found.append(Loss(op, str(reduction), input, out))
+            return out
+
+        return loss
+
+    return _patched(names, noted)

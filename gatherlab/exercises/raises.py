@@ -127,7 +127,24 @@ def broken_rule(call: Call) -> str:
     clause = problems[0].message.split(", but ", 1)[-1]
     if problems[0].rule == "negative-index":
         return clause.split(": ", 1)[0]
-    return clause.rsplit(": ", 1)[-1]
+    rule = clause.rsplit(": ", 1)[-1]
+    valid = VALID.fullmatch(rule)
+    if valid and _never_clamps(call, problems[0].rule):
+        return render(phrase("raises.fact_range", range=valid.group(1)))
+    return rule
+
+
+VALID = re.compile(r"valid positions are (-?\d+\.\.-?\d+)")
+
+
+def _never_clamps(call: Call, rule: str) -> bool:
+    """Whether the call raises for a position outside its range, where other
+    libraries clamp (numpy's take with mode='clip', MXNet's, WebNN's gather) or read
+    0 (TensorFlow's GPU gather): gather, index_select, take, take_along_dim without
+    a dim (with one, torch 2.13 wraps every position and raises for none)."""
+    if rule != "index-out-of-range":
+        return False
+    return call.op in ("gather", "index_select", "take") or call.dim is None
 
 
 def _grouped(template: str, labels: list[str], facts: Mapping[str, list[str]]) -> str:
@@ -202,6 +219,10 @@ def reason(label: str, call: Call, raises: bool, wrong: bool = True) -> Verdict:
         )
     problems = call.problems()
     why = problems[0].message if problems else _outcome(call)
+    if problems and _never_clamps(call, problems[0].rule):
+        return verdict(
+            False, "raises.wrong_raises_range", label=label, why=why, op=call.op
+        )
     return verdict(False, "raises.wrong_raises", label=label, why=why)
 
 

@@ -1,0 +1,236 @@
+"""Beliefs about a read's range and its index's sizes, named in the first step (issue
+38, round 7): a position out of range believed clamped or read as 0 (other
+libraries' take and gather), a loop over the input's sizes where the index's are
+meant, and a 0/1 index read as a mask. Each class on answers of my own, on other
+exercises and ops than the collected ones, and each fact the words state on torch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from gatherlab.exercises import EXERCISES, Call, Implement, Predict, cases
+from gatherlab.exercises.raises import raises_feedback
+from gatherlab.exercises.verdict import render
+
+
+def first_step(exercise_id: str, answer) -> tuple[str, str | None]:
+    result = EXERCISES[exercise_id].check(answer)
+    assert not result.passed, str(result)
+    return result.message, result.verdict.misconception
+
+
+# ------------------------------------------------ out of range: clamped or 0
+
+
+def test_torch_reads_raise_for_a_position_out_of_range_and_never_clamp():
+    # the facts the words state, on the CPU: gather, index_select, take and
+    # take_along_dim without a dim raise; with a dim, take_along_dim wraps
+    x = torch.arange(6).reshape(2, 3)
+    for call in (
+        lambda: torch.gather(x, 1, torch.tensor([[3]])),
+        lambda: torch.index_select(x, 1, torch.tensor([3])),
+        lambda: torch.take(x, torch.tensor([6])),
+        lambda: torch.take(x, torch.tensor([-7])),
+        lambda: torch.take_along_dim(x, torch.tensor([6])),
+    ):
+        with pytest.raises((RuntimeError, IndexError)):
+            call()
+    assert torch.take_along_dim(x, torch.tensor([[3]]), 1).tolist() == [[0], [3]]
+
+
+def _clamp_numpy_style(input, dim, index):
+    # numpy's take(mode='clip') after the negatives are moved: no error ever
+    size = input.size(dim)
+    moved = torch.where(index < 0, index + size, index)
+    return torch.gather(input, dim, moved.clamp(min=0, max=size - 1))
+
+
+def _zero_filled(input, dim, index):
+    size = input.size(dim)
+    moved = torch.where(index < 0, index + size, index)
+    bad = (moved < 0) | (moved >= size)
+    read = torch.gather(input, dim, moved.clamp(0, size - 1))
+    return read.masked_fill(bad, 0)
+
+
+def test_a_python_style_gather_that_clamps_or_fills_is_told_gather_never_does():
+    message, named = first_step("04.gather_python_style", _clamp_numpy_style)
+    assert named == "out-of-range-clamped", message
+    assert "into range, reading position" in message
+    assert "gather never clamps a position or reads 0 for it" in message
+    message, named = first_step("04.gather_python_style", _zero_filled)
+    assert named == "out-of-range-clamped", message
+    assert "your result reads 0 for index" in message
+    result = EXERCISES["04.gather_python_style"].check(_zero_filled)
+    assert "move only the positions -" in result.fix
+
+
+def _rows_case(rng: np.random.Generator) -> dict:
+    x = cases.values(rng, cases.shape(rng, 2))
+    return {"x": x, "rows": cases.positions(rng, x.shape[0], (3,))}
+
+
+def _bad_rows_case(rng: np.random.Generator) -> dict:
+    case = _rows_case(rng)
+    case["rows"][1] = case["x"].shape[0] + int(rng.integers(0, 2))
+    return case
+
+
+def _select_rows(x: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+    """Rows by position; one out of range raises."""
+    return torch.index_select(x, 0, rows)
+
+
+ROWS = Implement(
+    "99.rows",
+    "rows",
+    solution=_select_rows,
+    example={"x": torch.tensor([[1, 2], [3, 4]]), "rows": torch.tensor([1, 0, 1])},
+    generate=_rows_case,
+    call=Call("index_select", "x", 0, "rows"),
+    generate_invalid=_bad_rows_case,
+)
+
+
+def test_an_index_select_answer_that_clamps_or_fills_is_named_on_its_own_op():
+    clamped = ROWS.check(
+        lambda x, rows: torch.index_select(x, 0, rows.clamp(max=x.shape[0] - 1))
+    )
+    assert clamped.verdict.misconception == "out-of-range-clamped", clamped.words
+    assert "index_select never clamps a position or reads 0 for it: one outside " in (
+        clamped.message
+    )
+    assert "let it raise" in clamped.fix
+
+    def filled(x, rows):
+        bad = rows >= x.shape[0]
+        read = torch.index_select(x, 0, rows.clamp(max=x.shape[0] - 1))
+        return read * (~bad).unsqueeze(1)
+
+    zero = ROWS.check(filled)
+    assert zero.verdict.misconception == "out-of-range-clamped", zero.words
+    assert "reads 0 for rows[1]" in zero.message
+
+
+def test_which_calls_raise_says_the_read_checks_every_position_never_clamping():
+    # the collected answer: D's column 3 on a size-3 dim taken as clamped
+    message, _ = first_step("01.which_calls_raise", ["B"])
+    assert message.startswith(
+        "D raises: gather checks every position and never clamps one into range"
+    )
+    # my own calls: index_select and take past the end, take_along_dim flattened
+    x = torch.arange(6).reshape(2, 3)
+    calls = {
+        "A": Call("index_select", x, 1, torch.tensor([0, 3])),
+        "B": Call("take", x, None, torch.tensor([6])),
+        "C": Call("take_along_dim", x, None, torch.tensor([9])),
+        "D": Call("gather", x, 1, torch.tensor([[-1]])),
+    }
+    for label, op in (("A", "index_select"), ("B", "take"), ("C", "take_along_dim")):
+        others = [other for other in "ABCD" if other != label]
+        words = render(raises_feedback(calls, "ABCD", others).verdict)
+        assert words.startswith(
+            f"{label} raises: {op} checks every position and never clamps one"
+        ), words
+    # a negative position: the rule is that gather does not count from the end
+    words = render(raises_feedback(calls, "ABCD", ["A", "B", "C"]).verdict)
+    assert "never clamps" not in words and "does not wrap" in words
+    # several missed: each raising call's fact says it
+    words = render(raises_feedback(calls, "ABCD", ["D"]).verdict)
+    assert "positions 0..2 only, never clamped (A)" in words
+    # take_along_dim with a dim wraps: it is not said to raise
+    wraps = Call("take_along_dim", x, 1, torch.tensor([[3]]))
+    assert not wraps.problems()
+
+
+# ------------------------------------------------ a loop over the input's sizes
+
+
+def _loop_input_everywhere(input, dim, index):
+    # every dim of the loop from the input, the index's size nowhere
+    rows, cols = input.shape
+    out = torch.zeros(rows, cols, dtype=input.dtype)
+    for i in range(rows):
+        for j in range(cols):
+            if dim == 0:
+                out[i, j] = input[index[i, j], j]
+            else:
+                out[i, j] = input[i, index[i, j]]
+    return out
+
+
+def test_a_gather_loop_over_the_input_sizes_is_told_the_result_has_the_index_shape():
+    message, named = first_step("01.gather_loop", _loop_input_everywhere)
+    assert named == "loop-over-input-sizes", message
+    assert "your loop runs over input's sizes" in message
+    assert "gather's result has the index's shape" in message
+    assert "swaps" not in message and "pairs" not in message
+
+
+def test_a_pick_columns_loop_over_the_width_is_named_on_another_exercise():
+    def loop(x, columns):
+        out = torch.zeros(x.shape, dtype=x.dtype)
+        for r in range(x.shape[0]):
+            for k in range(x.shape[1]):
+                out[r, k] = x[r, columns[r, k]]
+        return out
+
+    message, named = first_step("01.pick_columns", loop)
+    assert named == "loop-over-input-sizes", message
+    assert "gather's result has the index's shape" in message
+
+
+def test_a_loop_over_the_index_sizes_is_not_told_so():
+    def right(input, dim, index):
+        out = torch.zeros(index.shape, dtype=input.dtype)
+        for i in range(index.shape[0]):
+            for j in range(index.shape[1]):
+                out[i, j] = input[index[i, j], j] if dim == 0 else input[i, index[i, j]]
+        return out
+
+    assert EXERCISES["01.gather_loop"].check(right).passed
+
+
+# ------------------------------------------------ a 0/1 index read as a mask
+
+
+def test_a_0_1_index_predicted_as_a_mask_is_told_it_holds_positions():
+    # the collected answer: rows marked 1 kept, also a sorted set: both said
+    message, named = first_step("03.predict_shared_rows", [[10, 11, 12], [20, 21, 22]])
+    assert named == "index-as-mask+index-as-set", message
+    assert "index_select reads the positions its index holds, not a mask" in message
+    assert "reads row 1, row 1, then row 0" in message
+    # my own: a gather along dim 0 whose 0/1 index has the input's shape, read as
+    # a mask (the entries marked 1) or as a multiplier (0 where the index is 0)
+    for answer in ([10, 11, 22], [[10, 11, 0], [0, 0, 22]]):
+        message, named = first_step("01.predict_rows", answer)
+        assert named == "index-as-mask", message
+        assert message.startswith(
+            "Not quite: gather reads the positions its index holds, not a mask"
+        )
+
+
+def test_a_take_with_a_0_1_index_predicted_as_a_mask_is_named():
+    x = torch.tensor([[5, 6, 7], [8, 9, 4]])
+    index = torch.tensor([0, 1, 1, 0])
+    exercise = Predict(
+        "99.flat",
+        "flat",
+        code=lambda: torch.take(x, index),
+        explain=Call("take", x, None, index),
+    )
+    assert exercise.check([5, 6, 6, 5]).passed  # positions 0, 1, 1, 0
+    result = exercise.check([6, 7])  # flat entries 1 and 2, marked 1
+    assert result.verdict.misconception == "index-as-mask", result.words
+    assert "reads flat position 0 or 1 for each entry" in result.message
+    # an index with a 2 in it is no mask
+    two = torch.tensor([2, 1, 0])
+    other = Predict(
+        "99.flat2",
+        "flat2",
+        code=lambda: torch.take(x, two),
+        explain=Call("take", x, None, two),
+    )
+    assert other.check([6]).verdict.misconception != "index-as-mask"
