@@ -683,17 +683,17 @@ def _mask_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     if call.op == "index_select" and source.ndim == 2:
         kind = "column" if dim else "row"
         named = [f"{kind} {int(p)}" for p in index.reshape(-1)]
-        reads = ", ".join(named[:-1]) + f", then {named[-1]}"
+        listed = ", ".join(named[:-1]) + f", then {named[-1]}"
         if len(named) > 4 or len(named) < 2:
             reads = phrase("mask.reads_each", kind=kind)
         else:
-            reads = phrase("mask.reads_listed", reads=reads)
+            reads = phrase("mask.reads_listed", reads=listed)
     elif call.op == "take":
         reads = phrase("mask.reads_flat")
     else:
         reads = phrase("mask.reads_along", dim=str(dim))
     # the rows marked 1 are also the index's positions as a sorted set: both said
-    both = case.call.op != "gather" and _sorted_set(case) is not None
+    both = call.op != "gather" and _sorted_set(case) is not None
     both = both and equal(_sorted_set(case), outcome)
     return {
         "op": call.op,
@@ -1773,7 +1773,7 @@ def _range_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     # negatives shifted before the read): a raw argument of the index's shape
     raw = case.args.get(call.index_name)
     given, shifted = index, False
-    if framework_of(raw) == "torch" and tuple(raw.shape) == index.shape:
+    if raw is not None and framework_of(raw) == "torch" and raw.shape == index.shape:
         given = to_numpy(raw)
         shifted = bool((given != index).any())  # negatives counted from the end
     clamped = int(np.clip(index[at], low, size - 1)) % size
