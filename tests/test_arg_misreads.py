@@ -332,3 +332,43 @@ def test_a_keras_size_is_told_as_the_keras_call_the_learner_wrote(
     assert result.verdict.template == "implement.sized_by_op", result.words
     assert words in result.message, result.message
     assert "tf.one_hot" not in result.words and "tf.math" not in result.words
+
+
+def test_the_fact_gather_nd_batch_dims_reads_inside_params_b():
+    params = tf.reshape(tf.range(12), (2, 3, 2))
+    inside = tf.gather_nd(params, [[[1]], [[2]]], batch_dims=1)  # params[b][p]
+    assert inside.numpy().tolist() == [[[2, 3]], [[10, 11]]]
+    pair = tf.gather_nd(params, [[[1, 0]], [[1, 1]]], batch_dims=1)
+    assert pair.numpy().tolist() == [[2], [9]]  # params[b][1, 0], params[b][1, 1]
+
+
+GATHER_ND_PAIRS = [
+    (
+        "02.tf_gather_nd_pairs",
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    n = tf.shape(positions)\n"
+        "    first = tf.range(n[0], dtype=positions.dtype)[:, None]\n"
+        "    rows = tf.broadcast_to(first, n)\n"
+        "    pairs = tf.stack([rows, positions], axis=-1)\n"
+        "    return tf.gather_nd(features, pairs, batch_dims=1)\n",
+    ),
+    (  # a torch exercise
+        "01.pick_columns",
+        "def answer(x, columns):\n"
+        "    import tensorflow as tf\n"
+        "    rows = tf.broadcast_to(tf.range(x.shape[0])[:, None], columns.shape)\n"
+        "    pairs = tf.stack([rows, tf.constant(columns.numpy(), tf.int32)], -1)\n"
+        "    picked = tf.gather_nd(x.numpy(), pairs, 1)\n"
+        "    return torch.from_numpy(picked.numpy())\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code"), GATHER_ND_PAIRS)
+def test_pairs_read_with_batch_dims_1_are_told_coordinates_are_inside_a_batch(
+    exercise_id, code
+):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "argread.gather_nd_batch_dims", result.words
+    assert "reads each coordinate inside params[b]" in result.message

@@ -5,7 +5,8 @@ names one argument of one op and the value a learner means where they give (or l
 another: tf.one_hot's ``axis`` (the class axis goes where axis says; -1, last, by
 default), keras.layers.CategoryEncoding's ``output_mode`` ("multi_hot", its default,
 and "count" encode the last axis as ONE sample), tf.math.bincount's
-``binary_output`` (1 for a value present, not its count). An answer that passes every
+``binary_output`` (1 for a value present, not its count), tf.gather_nd's
+``batch_dims=1`` (each coordinate read inside params[b]). An answer that passes every
 case once that argument alone is changed (``trying``) made that one mistake, and the
 op's rule is its first step (as ``implement._meshgrid_xy`` does for meshgrid's
 indexing). The page runs none of these ops: no twin.
@@ -51,8 +52,12 @@ class Misread:
     weighted: tuple[str, Any, str] | None = None
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 def _axis_not_last(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and int(value) != -1
+    return _is_int(value) and int(value) != -1
 
 
 MISREADS = (
@@ -67,6 +72,9 @@ MISREADS = (
             ("count_weights", "count", "argread.category_encoding_weights")),
     Misread("tensorflow.math.bincount", "tf.math.bincount", "binary_output", 7,
             False, lambda flag: flag is True, False, "argread.bincount_binary"),
+    Misread("tensorflow.gather_nd", "tf.gather_nd", "batch_dims", 2, 0,
+            lambda dims: _is_int(dims) and int(dims) == 1, 0,
+            "argread.gather_nd_batch_dims"),
 )  # fmt: skip
 
 

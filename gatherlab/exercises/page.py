@@ -346,6 +346,8 @@ PAGE_TEMPLATES = {
         "differ.dtype_read_zeros",
         "implement.tf_subscript",
         "implement.meshgrid_xy",
+        # an op's argument misread (misreadArgument: tf.gather_nd's batch_dims=1)
+        "argread.gather_nd_batch_dims",
         # torch.unique's ids present taken for every id (uniqueSlots)
         "implement.slots_present",
         "slots.plain",

@@ -445,6 +445,16 @@ IDIOMS = {
         "    return tf.gather(features, positions, axis=1, batch_dims=1)\n",
         "def tf_select_steps(features, positions):\n    pass\n",
     ],
+    # (batch, position) pairs read with batch_dims=1: each is read inside params[b]
+    # (argreads' tf.gather_nd batch_dims, misreadArgument alike)
+    "02.tf_gather_nd_pairs": [
+        "def answer(features, positions):\n    import tensorflow as tf\n"
+        "    n = tf.shape(positions)\n"
+        "    first = tf.range(n[0], dtype=positions.dtype)[:, None]\n"
+        "    rows = tf.broadcast_to(first, n)\n"
+        "    pairs = tf.stack([rows, positions], axis=-1)\n"
+        "    return tf.gather_nd(features, pairs, batch_dims=1)\n",
+    ],
     "02.select_steps": [
         "def answer(features, positions):\n"
         "    index = positions.unsqueeze(-1).repeat(-1, -1, features.shape[2])\n"

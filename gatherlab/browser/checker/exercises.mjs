@@ -32,7 +32,7 @@ import { strRepr } from "../interpreter/python.mjs";
 // and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
-let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, MESHGRID, UNIQUE;
+let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, MESHGRID, MISREAD, UNIQUE;
 let explain;
 
 export async function ready() {
@@ -46,6 +46,7 @@ export async function ready() {
     FLOAT_DEFAULTS,
     ForbiddenError,
     MESHGRID,
+    MISREAD,
     PyError,
     REPAIRING,
     TRUE_DIVISIONS,
@@ -332,6 +333,7 @@ const inputsOf = (testCase, lib = "torch") =>
 function codeOutputs(payload, answer, repair = false) {
   REPAIRING.on = repair;
   MESHGRID.xy = []; // the meshgrids in "xy" mode of this run (meshgridXY)
+  MISREAD.noted = []; // the calls given a misread argument (misreadArgument)
   try {
     return outputsOf(payload, answer);
   } finally {
@@ -777,6 +779,8 @@ function judged(payload, answer) {
   }
   const grid = payload.kind === "implement" && meshgridXY(payload, answer, mine);
   if (grid) return grid;
+  const misread = payload.kind === "implement" && misreadArgument(payload, answer, mine);
+  if (misread) return misread;
   const slots = payload.kind === "implement" && uniqueSlots(payload, answer, mine);
   if (slots) return slots;
   // the misconceptions in the order the cases list them: entry j of every case is one
@@ -858,6 +862,33 @@ function meshgridXY(payload, answer, mine) {
     passed: false,
     template: "implement.meshgrid_xy",
     fields: { case: cases[failing].name, call, how },
+    misconception: null,
+  };
+}
+
+// implement._misread_argument: an op's argument misread (argreads.MISREADS; the page runs
+// tf.gather_nd's batch_dims=1 alone), where the answer passes every case once that
+// argument is changed; the first call of the failing case's run names it
+function misreadArgument(payload, answer, mine) {
+  const cases = payload.cases;
+  const failing = cases.findIndex((c, k) => !equals(mine[k], c.expected));
+  if (failing < 0) return null;
+  let noted, again;
+  try {
+    codeOutputs({ ...payload, cases: [cases[failing]] }, answer); // is there one?
+    noted = MISREAD.noted[0];
+    if (noted) {
+      MISREAD.change = true;
+      again = codeOutputs(payload, answer).outputs;
+    }
+  } finally {
+    MISREAD.change = false;
+  }
+  if (!noted || !again || !cases.every((c, k) => equals(again[k], c.expected))) return null;
+  return {
+    passed: false,
+    template: noted.template,
+    fields: { case: cases[failing].name, op: noted.op },
     misconception: null,
   };
 }

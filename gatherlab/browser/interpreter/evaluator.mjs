@@ -46,6 +46,7 @@ import {
 export { PyError, UnsupportedError, parse } from "./python.mjs";
 export { FLOAT_DEFAULTS, TRUE_DIVISIONS, fromPayload, toPayload } from "./tensor.mjs";
 export { EMPTY_FILL, family, MESHGRID, REPAIRING, UNIQUE } from "./torch.mjs";
+export { MISREAD } from "./tensorflow.mjs";
 
 // The code called an op the exercise asks it not to use (gatherlab's ForbiddenOpError).
 export class ForbiddenError extends Error {

@@ -248,6 +248,11 @@ export const TF_DTYPES = {
   half: "float16",
 };
 
+// Every call given a misread argument since the checker last reset the list (argreads.py's
+// MISREADS: the page runs tf.gather_nd's batch_dims=1 alone), as { op, template }, run with
+// the value meant while `change` is on (exercises.mjs's misreadArgument).
+export const MISREAD = { change: false, noted: [] };
+
 export const TF = {
   constant: fn("tf.constant", (g, kw) => {
     const a = args(["value", "dtype=None"], g, kw, "constant", "tf");
@@ -267,7 +272,12 @@ export const TF = {
   }),
   gather_nd: fn("tf.gather_nd", (g, kw) => {
     const a = args(["params", "indices", "batch_dims=0"], g, kw, "gather_nd", "tf");
-    return tfGatherNd(a.params, a.indices, toInt(a.batch_dims));
+    let batchDims = toInt(a.batch_dims);
+    if (batchDims === 1) {
+      MISREAD.noted.push({ op: "tf.gather_nd", template: "argread.gather_nd_batch_dims" });
+      if (MISREAD.change) batchDims = 0;
+    }
+    return tfGatherNd(a.params, a.indices, batchDims);
   }),
   stack: fn("tf.stack", (g, kw) => {
     const a = args(["values", "axis=0"], g, kw, "stack", "tf");
