@@ -1036,7 +1036,9 @@ def test_a_transposed_result_gets_code_advice_only_where_code_was_written():
     assert "write each row of the result as one inner list" in typed.words
     code = gl.exercises.check("01.pick_columns", lambda x, c: torch.gather(x, 1, c).T)
     assert code.verdict.misconception == "transposed-result"
-    assert "build the index in the result's orientation" in code.words
+    assert "build the result in its own orientation" in code.words
+    # said of the result, whatever made it: no transpose or index presumed
+    assert "instead of transposing" not in code.words
 
 
 def test_a_message_names_a_read_only_when_the_learners_own_call_made_it():
