@@ -372,3 +372,40 @@ def test_pairs_read_with_batch_dims_1_are_told_coordinates_are_inside_a_batch(
     result = _judged(exercise_id, code)
     assert result.verdict.template == "argread.gather_nd_batch_dims", result.words
     assert "reads each coordinate inside params[b]" in result.message
+
+
+READ_AXIS = [
+    (  # a TensorFlow exercise (the page words it alike): the features' axis
+        "02.tf_select_steps",
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    return tf.gather(features, positions, axis=2, batch_dims=1)\n",
+        "tf.gather's axis=2 reads along axis 2 of its input, shape (2, 3, 2), but "
+        "your positions count along axis 1.",
+    ),
+    (
+        "05.label_scores",
+        "def answer(log_probs, labels):\n"
+        "    import numpy as np\n"
+        "    index = labels.numpy()[:, None]\n"
+        "    picked = np.take_along_axis(log_probs.numpy(), index, 0)\n"
+        "    return torch.from_numpy(picked)\n",
+        "np.take_along_axis's axis=0 reads along axis 0 of its input, shape (2, 3), "
+        "but your positions count along axis 1.",
+    ),
+    (  # Keras's raises (the other axis does not broadcast)
+        "01.pick_columns",
+        "def answer(x, columns):\n"
+        "    import keras\n"
+        "    out = keras.ops.take_along_axis(x.numpy(), columns.numpy(), axis=0)\n"
+        "    return torch.from_numpy(keras.ops.convert_to_numpy(out))\n",
+        "keras.ops.take_along_axis's axis=0 reads along axis 0",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), READ_AXIS)
+def test_a_read_along_another_axis_is_told_the_axis_it_read(exercise_id, code, words):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "argread.read_axis", result.words
+    assert words in result.message, result.message

@@ -18,7 +18,7 @@ import contextlib
 import functools
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,8 @@ class Misread:
     """Op ``name`` (patched; ``shown`` as the learner writes it), argument ``param``
     (``at``: its position; -1: a layer's setting, read from the layer its ``call``
     runs on), ``default`` where it is left out; ``wrong(value)`` says a value is a
-    misreading, ``right`` is the value tried instead, ``template`` the rule's words;
+    misreading, ``right`` is the value tried instead (or ``right(args, kwargs)``,
+    the values tried in turn: the axes of a read), ``template`` the rule's words;
     ``weighted``: (an argument, the value and the words) for a call given that
     argument (CategoryEncoding given count_weights is tried with "count")."""
 
@@ -60,6 +61,24 @@ def _axis_not_last(value: Any) -> bool:
     return _is_int(value) and int(value) != -1
 
 
+def _batch_axis(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[int]:
+    """tf.gather's axis meant where another was given: batch_dims (its default)."""
+    batch: Any = kwargs.get("batch_dims", args[4] if len(args) > 4 else 0)
+    axis: Any = kwargs.get("axis", args[3] if len(args) > 3 else None)
+    if not _is_int(batch) or int(batch) <= 0 or not _is_int(axis):
+        return []
+    return [int(batch)] if int(axis) != int(batch) else []
+
+
+def _other_axes(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[int]:
+    """The axes of a take_along_axis's array other than the one given."""
+    rank = len(_shape(args[0] if args else kwargs.get("arr", kwargs.get("x"))))
+    axis: Any = kwargs.get("axis", args[2] if len(args) > 2 else None)
+    if not rank or not _is_int(axis) or not -rank <= int(axis) < rank:
+        return []
+    return [d for d in range(rank) if d != int(axis) % rank]
+
+
 MISREADS = (
     Misread("tensorflow.one_hot", "tf.one_hot", "axis", 4, None,
             _axis_not_last, -1, "argread.one_hot_axis"),
@@ -72,6 +91,13 @@ MISREADS = (
             ("count_weights", "count", "argread.category_encoding_weights")),
     Misread("tensorflow.math.bincount", "tf.math.bincount", "binary_output", 7,
             False, lambda flag: flag is True, False, "argread.bincount_binary"),
+    Misread("tensorflow.gather", "tf.gather", "axis", 3, None, _is_int,
+            lambda args, kwargs: _batch_axis(args, kwargs), "argread.read_axis"),
+    Misread("numpy.take_along_axis", "np.take_along_axis", "axis", 2, -1, _is_int,
+            lambda args, kwargs: _other_axes(args, kwargs), "argread.read_axis"),
+    Misread("keras.ops.take_along_axis", "keras.ops.take_along_axis", "axis", 2,
+            None, _is_int, lambda args, kwargs: _other_axes(args, kwargs),
+            "argread.read_axis"),
     Misread("tensorflow.gather_nd", "tf.gather_nd", "batch_dims", 2, 0,
             lambda dims: _is_int(dims) and int(dims) == 1, 0,
             "argread.gather_nd_batch_dims"),
@@ -89,6 +115,8 @@ class Noted:
     ids: tuple[int, ...] = ()
     made: tuple[int, ...] = ()
     template: str = ""  # the words of the value tried (``Misread.weighted``'s)
+    tries: int = 1  # how many values there are to try
+    right: Any = None  # the value tried, in a run that changed it
 
 
 def _shape(value: Any) -> tuple[int, ...]:
@@ -107,11 +135,11 @@ def _imported(name: str) -> bool:
 
 
 @contextlib.contextmanager
-def trying(found: list[Noted], change: bool) -> Iterator[None]:
+def trying(found: list[Noted], attempt: int | None) -> Iterator[None]:
     """Run the ops of ``MISREADS`` noting in ``found`` each call given (or left) a
-    misread value; with ``change``, called with the right value instead. Only the
-    learner's own calls (a Keras op calls TensorFlow's, CategoryEncoding calls
-    bincount); an op is patched only where its library is imported already."""
+    misread value; with ``attempt`` k, called with the k-th value meant instead.
+    Only the learner's own calls (a Keras op calls TensorFlow's, CategoryEncoding
+    calls bincount); an op is patched only where its library is imported already."""
     names = [m.name for m in MISREADS if _imported(m.name)]
     by_name = {m.name: m for m in MISREADS}
     depth = [0]
@@ -119,9 +147,9 @@ def trying(found: list[Noted], change: bool) -> Iterator[None]:
     def patched(name: str, original: Any) -> Callable[..., Any]:
         misread = by_name[name]
         if misread.at < 0:
-            run = _layer_call(misread, original, found, change)
+            run = _layer_call(misread, original, found, attempt is not None)
         else:
-            run = _op_call(misread, original, found, change)
+            run = _op_call(misread, original, found, attempt)
 
         @functools.wraps(original)
         def outer(*args: Any, **kwargs: Any) -> Any:
@@ -140,10 +168,10 @@ def trying(found: list[Noted], change: bool) -> Iterator[None]:
 
 
 def _op_call(
-    misread: Misread, original: Any, found: list[Noted], change: bool
+    misread: Misread, original: Any, found: list[Noted], attempt: int | None
 ) -> Callable[..., Any]:
     """An op whose argument ``misread.param`` is noted where misread (and with
-    ``change``, given right)."""
+    ``attempt`` k, given the k-th value meant)."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
         given = misread.param in kwargs or len(args) > misread.at
@@ -152,18 +180,27 @@ def _op_call(
             value = args[misread.at] if len(args) > misread.at else misread.default
         if not misread.wrong(value):
             return original(*args, **kwargs)
-        if change:
+        meant = misread.right
+        tries = [meant(args, kwargs) if callable(meant) else [meant]][0]
+        if not tries:
+            return original(*args, **kwargs)
+        right = None
+        if attempt is not None and attempt < len(tries):
+            right = tries[attempt]
             if len(args) > misread.at:
-                args = (*args[: misread.at], misread.right, *args[misread.at + 1 :])
+                args = (*args[: misread.at], right, *args[misread.at + 1 :])
             else:
-                kwargs = {**kwargs, misread.param: misread.right}
+                kwargs = {**kwargs, misread.param: right}
         ids = _shape(args[0] if args else None)
+        note = Noted(
+            misread, value, given, ids, (), misread.template, len(tries), right
+        )
         try:
             out = original(*args, **kwargs)
         except Exception:  # a misread call that raises is one too
-            found.append(Noted(misread, value, given, ids, (), misread.template))
+            found.append(note)
             raise
-        found.append(Noted(misread, value, given, ids, _shape(out), misread.template))
+        found.append(replace(note, made=_shape(out)))
         return out
 
     return call
@@ -204,10 +241,11 @@ def _layer_call(
     return call
 
 
-def misread_verdict(case_name: Field, noted: Noted) -> Verdict:
+def misread_verdict(case_name: Field, noted: Noted, right: Any = None) -> Verdict:
     """The first step naming ``noted``'s argument and its op's rule."""
     misread = noted.misread
     value = noted.value
+    noted = replace(noted, right=right)
     fields: dict[str, Field] = {
         "case": case_name,
         "op": misread.shown,
@@ -223,6 +261,8 @@ def misread_verdict(case_name: Field, noted: Noted) -> Verdict:
             "made": shape_text(noted.made),
             "last": shape_text((*noted.ids, classes)),
         }
+    if template == "argread.read_axis":
+        fields |= {"shape": shape_text(noted.ids), "right": str(noted.right)}
     if template == "argread.category_encoding":
         fields["what"] = phrase(f"argread.encoding.{value}")
     wanted = fields_of(template)

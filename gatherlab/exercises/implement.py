@@ -723,28 +723,40 @@ class Implement(Exercise):
         self, answer: Callable[..., Any], case: Case
     ) -> Verdict | None:
         """An op's argument misread (``argreads.MISREADS``: tf.one_hot's axis,
-        CategoryEncoding's output_mode, bincount's binary_output): where the answer
+        CategoryEncoding's output_mode, a read's axis, ...): where the answer
         passes every case (its values right, whatever their dtype) once that
         argument alone is changed, that op's rule is its mistake."""
         noted: list[Noted] = []
         try:
-            with trying(noted, change=False):  # first the case alone: is there one?
+            with trying(noted, None):  # first the case alone: is there one?
                 self._run(answer, case.args)
-            if not noted:
-                return None
-            with trying([], change=True):
-                runs = [self._run(answer, other.args) for other in self.all_cases]
         except (ForbiddenOpError, NotImplementedError):
             return None
+        if not noted:
+            return None
+        for attempt in range(noted[0].tries):
+            changed: list[Noted] = []
+            try:
+                with trying(changed, attempt):
+                    runs = [self._run(answer, other.args) for other in self.all_cases]
+            except (ForbiddenOpError, NotImplementedError):
+                return None
+            if self._right_but_dtype(runs):
+                right = changed[0].right if changed else None
+                return misread_verdict(case.name, noted[0], right)
+        return None
+
+    def _right_but_dtype(self, runs: list[Run]) -> bool:
+        """Whether every run passes its case, or gives its values in another dtype."""
         for k, (other, run) in enumerate(zip(self.all_cases, runs, strict=True)):
             if self._passes(k, other, run):
                 continue
             if isinstance(other.expected, Raised) or run.error is not None:
-                return None
+                return False
             got, due = _outcome(run.value), np.asarray(other.expected)
             if got.shape != due.shape or not np.array_equal(got, due):
-                return None  # right but for its dtype counts: a second mistake
-        return misread_verdict(case.name, noted[0])
+                return False  # right but for its dtype counts: a second mistake
+        return True
 
     def _meshgrid_xy(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
         """A grid built by a meshgrid in "xy" mode (tf.meshgrid's and np.meshgrid's

@@ -346,8 +346,10 @@ PAGE_TEMPLATES = {
         "differ.dtype_read_zeros",
         "implement.tf_subscript",
         "implement.meshgrid_xy",
-        # an op's argument misread (misreadArgument: tf.gather_nd's batch_dims=1)
+        # an op's argument misread (misreadArgument: tf.gather_nd's batch_dims=1,
+        # tf.gather's axis other than its batch_dims)
         "argread.gather_nd_batch_dims",
+        "argread.read_axis",
         # torch.unique's ids present taken for every id (uniqueSlots)
         "implement.slots_present",
         "slots.plain",

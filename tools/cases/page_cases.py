@@ -431,6 +431,9 @@ IDIOMS = {
         "    return torch.diagonal(log_probs[:, labels]).unsqueeze(1)\n",
     ],
     "02.tf_select_steps": [
+        # an axis other than batch_dims: the features' axis (argreads' read_axis)
+        "def answer(features, positions):\n    import tensorflow as tf\n"
+        "    return tf.gather(features, positions, axis=-1, batch_dims=1)\n",
         # a Python float times integer positions, a torch dtype given to TensorFlow, a
         # keyword the TensorFlow op lacks
         "def answer(features, positions):\n    import tensorflow as tf\n"

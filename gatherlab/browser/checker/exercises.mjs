@@ -867,7 +867,7 @@ function meshgridXY(payload, answer, mine) {
 }
 
 // implement._misread_argument: an op's argument misread (argreads.MISREADS; the page runs
-// tf.gather_nd's batch_dims=1 alone), where the answer passes every case once that
+// tf.gather_nd's batch_dims=1 and tf.gather's axis other than its batch_dims), where the answer passes every case once that
 // argument is changed; the first call of the failing case's run names it
 function misreadArgument(payload, answer, mine) {
   const cases = payload.cases;
@@ -885,12 +885,14 @@ function misreadArgument(payload, answer, mine) {
     MISREAD.change = false;
   }
   if (!noted || !again || !cases.every((c, k) => equals(again[k], c.expected))) return null;
-  return {
-    passed: false,
-    template: noted.template,
-    fields: { case: cases[failing].name, op: noted.op },
-    misconception: null,
-  };
+  const fields = { case: cases[failing].name, op: noted.op };
+  if (noted.template === "argread.read_axis")
+    Object.assign(fields, {
+      given: noted.given,
+      shape: shapeText(noted.shape),
+      right: noted.right,
+    });
+  return { passed: false, template: noted.template, fields, misconception: null };
 }
 
 // implement._counted_slots, the form the page runs: torch.unique's ids present taken for

@@ -249,7 +249,8 @@ export const TF_DTYPES = {
 };
 
 // Every call given a misread argument since the checker last reset the list (argreads.py's
-// MISREADS: the page runs tf.gather_nd's batch_dims=1 alone), as { op, template }, run with
+// MISREADS: the page runs tf.gather_nd's batch_dims=1 and tf.gather's axis other than its
+// batch_dims), as { op, template, ... }, run with
 // the value meant while `change` is on (exercises.mjs's misreadArgument).
 export const MISREAD = { change: false, noted: [] };
 
@@ -268,7 +269,22 @@ export const TF = {
       "gather",
       "tf",
     );
-    return tfGather(a.params, a.indices, gatherAxis(a.axis), toInt(a.batch_dims));
+    let axis = gatherAxis(a.axis);
+    const batchDims = toInt(a.batch_dims);
+    if (axis !== null && batchDims > 0 && axis !== batchDims) {
+      const shape = a.params.t === "tensor" ? a.params.shape : null;
+      if (shape) {
+        MISREAD.noted.push({
+          op: "tf.gather",
+          template: "argread.read_axis",
+          given: String(axis),
+          shape,
+          right: String(batchDims),
+        });
+        if (MISREAD.change) axis = batchDims;
+      }
+    }
+    return tfGather(a.params, a.indices, axis, batchDims);
   }),
   gather_nd: fn("tf.gather_nd", (g, kw) => {
     const a = args(["params", "indices", "batch_dims=0"], g, kw, "gather_nd", "tf");
