@@ -145,10 +145,12 @@ def _dim_problem(dim: Any, ndim: int, scalar_has_dim: bool = True) -> Problem | 
     rank = max(ndim, 1)
     if -rank <= dim < rank:
         return None
+    # one past the last: the last dim counted from 1 (R's torch numbers dims so)
+    words = "one-past" if dim == ndim else "out-of-range"
     return rule_problem(
         "dim-range",
-        "out-of-range",
-        "out-of-range",
+        words,
+        words,
         dim=dim,
         ndim=ndim,
         low=-rank,

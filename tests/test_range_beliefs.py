@@ -234,3 +234,43 @@ def test_a_take_with_a_0_1_index_predicted_as_a_mask_is_named():
         explain=Call("take", x, None, two),
     )
     assert other.check([6]).verdict.misconception != "index-as-mask"
+
+
+def test_a_flat_loop_split_with_the_input_width_is_told_the_index_shape():
+    # my own: one flat loop on 01.pick_columns, coordinates from x's width
+    def flat(x, columns):
+        out = torch.empty(columns.numel(), dtype=x.dtype)
+        width = x.shape[1]
+        for k, position in enumerate(columns.reshape(-1).tolist()):
+            out[k] = x[k // width, position]
+        return out.reshape(columns.shape)
+
+    message, named = first_step("01.pick_columns", flat)
+    assert named == "loop-over-input-sizes", message
+    assert "your loop splits each flat position into coordinates with x's sizes" in (
+        message
+    )
+
+
+# ------------------------------------------------ dims counted from 1
+
+
+def test_a_dim_one_past_the_last_is_told_dims_count_from_0():
+    # the fact: a 2-D input has dims -2..1; dim 2 raises
+    with pytest.raises(IndexError):
+        torch.gather(torch.zeros(2, 3), 2, torch.zeros(2, 1, dtype=torch.long))
+    message, _ = first_step(
+        "01.pick_columns", lambda x, columns: torch.gather(x, 2, columns)
+    )
+    assert "dim 2 does not exist on a 2-D input: dims count from 0, so its last" in (
+        message
+    )
+    assert "counting from 1, as R's torch does, names one past the last" in message
+    # index_select on my own 3-D read: dim 3 is one past the last, dim 5 is not
+    x = torch.zeros(2, 3, 4)
+    assert (
+        "dims count from 0, so its last is dim 2"
+        in Call("index_select", x, 3, torch.tensor([0])).problems()[0].message
+    )
+    far = Call("index_select", x, 5, torch.tensor([0])).problems()[0]
+    assert far.message.endswith("valid dims are -3..2") and "R's" not in far.hint

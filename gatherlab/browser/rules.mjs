@@ -53,11 +53,13 @@ export default {
   "dim-range": {
    "messages": {
     "no-dims": "dim {dim} does not exist: the input is 0-d (one value) and has no dims",
-    "out-of-range": "dim {dim} does not exist on a {ndim}-D input: valid dims are {low}..{high}"
+    "out-of-range": "dim {dim} does not exist on a {ndim}-D input: valid dims are {low}..{high}",
+    "one-past": "dim {dim} does not exist on a {ndim}-D input: dims count from 0, so its last is dim {high}"
    },
    "hints": {
     "no-dims": "pass dim=None to work on the flattened input, or reshape it to 1-D",
-    "out-of-range": "negative dims count from the end: -1 is the last axis"
+    "out-of-range": "negative dims count from the end: -1 is the last axis",
+    "one-past": "counting from 1, as R's torch does, names one past the last; -1 is the last too"
    }
   },
   "index-dtype": {

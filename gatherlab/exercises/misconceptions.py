@@ -2053,12 +2053,23 @@ def _loop_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     source = to_numpy(case.call.input)
     index = to_numpy(case.call.index)
+    where = _first_difference(outcome, case.expected)
     if isinstance(outcome, Raised):
         what = phrase("loop.raised")
+    elif where is not None:
+        got, want = np.asarray(outcome)[where], np.asarray(case.expected)[where]
+        what = phrase(
+            "loop.value",
+            where=entry("out", where),
+            got=format_value(got),
+            expected=format_value(want),
+        )
     else:
         what = phrase("loop.shape", shape=_shape(outcome))
+    how = "loop.split" if key == "flat" else "loop.over"
     return {
         "what": what,
+        "how": phrase(how, input=case.call.input_name),
         "op": case.call.op,
         "input": case.call.input_name,
         "index": case.call.index_name,
@@ -2099,7 +2110,25 @@ def _loop_over_input(case: Case, base: Any) -> Mapping[Any, Outcome]:
         found["all"] = past
     else:
         found["all"] = np.take(expected, np.arange(source.shape[dim]), axis=dim)
+    found["flat"] = _split_by_input(source, dim, index)
     return found
+
+
+def _split_by_input(source: np.ndarray, dim: int, index: np.ndarray) -> Outcome:
+    """A loop over the index's entries in flat order that splits each flat output
+    position into coordinates with the input's sizes (``divmod(k, input.shape[1])``)
+    where the index's are meant, then reads along dim at the entry's position; an
+    IndexError where a coordinate runs off the input."""
+    strides = [int(np.prod(source.shape[d + 1 :])) for d in range(source.ndim)]
+    out = np.empty(index.size, dtype=source.dtype)
+    for k, position in enumerate(index.reshape(-1)):
+        at = [k // strides[0]]
+        at += [k // strides[d] % source.shape[d] for d in range(1, source.ndim)]
+        at[dim] = int(position)
+        if any(not 0 <= c < n for c, n in zip(at, source.shape, strict=True)):
+            return Raised("IndexError", "index-out-of-range")
+        out[k] = source[tuple(at)]
+    return out.reshape(index.shape)
 
 
 def _positions_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:

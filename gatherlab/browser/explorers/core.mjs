@@ -232,7 +232,9 @@ function dimProblem(dim, ndim, scalarHasDim = true) {
   if (ndim === 0 && !scalarHasDim) return problem("dim-range", "no-dims", "no-dims", { dim });
   const rank = Math.max(ndim, 1);
   if (-rank <= dim && dim < rank) return null;
-  return problem("dim-range", "out-of-range", "out-of-range", {
+  // one past the last: the last dim counted from 1 (R's torch numbers dims so)
+  const words = dim === ndim ? "one-past" : "out-of-range";
+  return problem("dim-range", words, words, {
     dim,
     ndim,
     low: -rank,
