@@ -409,3 +409,88 @@ def test_a_read_along_another_axis_is_told_the_axis_it_read(exercise_id, code, w
     result = _judged(exercise_id, code)
     assert result.verdict.template == "argread.read_axis", result.words
     assert words in result.message, result.message
+
+
+MISSING_SIZE = [
+    (
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    sums = tf.math.unsorted_segment_sum(losses.numpy(), labels.numpy())\n"
+        "    return torch.from_numpy(sums.numpy())\n",
+        "tf.math.unsorted_segment_sum's num_segments is a required argument, the "
+        "output's size (classes)",
+    ),
+    (
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    made = tf.one_hot(labels.numpy(), dtype=tf.int64)\n"
+        "    return torch.from_numpy(made.numpy())\n",
+        "tf.one_hot's depth is a required argument",
+    ),
+    (
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import keras\n"
+        "    made = keras.ops.one_hot(labels.numpy(), dtype='int64')\n"
+        "    return torch.from_numpy(keras.ops.convert_to_numpy(made))\n",
+        "keras.ops.one_hot's num_classes is a required argument",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), MISSING_SIZE)
+def test_a_size_argument_left_out_is_told_it_is_required(exercise_id, code, words):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "implement.missing_size", result.words
+    assert words in result.message, result.message
+
+
+def test_an_index_of_fewer_dims_is_told_it_is_broadcast():
+    assert tf.experimental.numpy.take_along_axis(
+        tf.zeros((2, 3, 2)), tf.zeros((2, 2), tf.int64), axis=1
+    ).shape == (2, 2, 2)  # (2, 2) read as (1, 2, 2), no error
+    result = _judged(
+        "02.tf_select_steps",
+        "def answer(features, positions):\n"
+        "    import keras\n"
+        "    return keras.ops.take_along_axis(features, positions, axis=1)\n",
+    )
+    assert result.verdict.template == "argread.index_rank", result.words
+    assert (
+        "keras.ops.take_along_axis broadcasts an index of fewer dims than its input: "
+        "positions (2, 2) are read as (1, 2, 2) against input (2, 3, 2)"
+    ) in result.message
+
+
+GATHER_NOT_ND = [
+    "def answer(features, positions):\n"
+    "    import tensorflow as tf\n"
+    "    n = tf.shape(positions)\n"
+    "    rows = tf.broadcast_to(tf.range(n[0], dtype=positions.dtype)[:, None], n)\n"
+    "    pairs = tf.stack([rows, positions], axis=-1)\n"
+    "    return tf.gather(features, pairs, axis=1, batch_dims=1)\n",
+    "def answer(features, positions):\n"
+    "    import tensorflow as tf\n"
+    "    return tf.gather(features, positions[..., None], axis=1, batch_dims=1)\n",
+]
+
+
+@pytest.mark.parametrize("code", GATHER_NOT_ND)
+def test_tf_gather_where_gather_nd_is_asked_is_told_it_reads_no_coordinates(code):
+    result = _judged("02.tf_gather_nd_pairs", code)
+    assert result.verdict.template == "implement.gather_not_nd", result.words
+    assert "where tf.gather_nd reads the index's last axis as a coordinate" in (
+        result.message
+    )
+
+
+def test_tf_gather_of_the_right_shape_is_told_only_which_op_is_asked():
+    result = _judged(
+        "02.tf_gather_nd_pairs",
+        "def answer(features, positions):\n"
+        "    import tensorflow as tf\n"
+        "    return tf.gather(features, positions, axis=1, batch_dims=1)\n",
+    )
+    assert result.verdict.template == "implement.not_required", result.words

@@ -70,6 +70,24 @@ def _batch_axis(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[int]:
     return [int(batch)] if int(axis) != int(batch) else []
 
 
+def _to_rank(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    """A take_along_axis's index of fewer dims than its array, given the array's
+    rank by trailing size-1 axes (what index[..., None] does)."""
+    array = args[0] if args else kwargs.get("arr", kwargs.get("x"))
+    index = args[1] if len(args) > 1 else kwargs.get("indices")
+    missing = len(_shape(array)) - len(_shape(index))
+    if index is None or missing <= 0 or not _shape(index):
+        return []
+    shape = (*_shape(index), *[1] * missing)
+    if framework_of(index) == "tensorflow":
+        import tensorflow as tf
+
+        return [tf.reshape(index, shape)]
+    if framework_of(index) == "torch":
+        return [index.reshape(shape)]
+    return [np.reshape(np.asarray(index), shape)]
+
+
 def _other_axes(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[int]:
     """The axes of a take_along_axis's array other than the one given."""
     rank = len(_shape(args[0] if args else kwargs.get("arr", kwargs.get("x"))))
@@ -101,7 +119,17 @@ MISREADS = (
     Misread("tensorflow.gather_nd", "tf.gather_nd", "batch_dims", 2, 0,
             lambda dims: _is_int(dims) and int(dims) == 1, 0,
             "argread.gather_nd_batch_dims"),
+    # an index of fewer dims than the array, broadcast against it (NumPy's raises)
+    *(Misread(name, shown, "indices", 1, None, lambda index: True,
+              lambda args, kwargs: _to_rank(args, kwargs), "argread.index_rank")
+      for name, shown in (
+          ("tensorflow.experimental.numpy.take_along_axis",
+           "tf.experimental.numpy.take_along_axis"),
+          ("keras.ops.take_along_axis", "keras.ops.take_along_axis"))),
 )  # fmt: skip
+
+# One misread at a time: (the misread, which of its values meant)
+Attempt = tuple[Misread, int]
 
 
 @dataclass(frozen=True)
@@ -117,6 +145,7 @@ class Noted:
     template: str = ""  # the words of the value tried (``Misread.weighted``'s)
     tries: int = 1  # how many values there are to try
     right: Any = None  # the value tried, in a run that changed it
+    shape: tuple[int, ...] = ()  # the shape of the value it had (an index's)
 
 
 def _shape(value: Any) -> tuple[int, ...]:
@@ -135,21 +164,23 @@ def _imported(name: str) -> bool:
 
 
 @contextlib.contextmanager
-def trying(found: list[Noted], attempt: int | None) -> Iterator[None]:
+def trying(found: list[Noted], attempt: Attempt | None) -> Iterator[None]:
     """Run the ops of ``MISREADS`` noting in ``found`` each call given (or left) a
-    misread value; with ``attempt`` k, called with the k-th value meant instead.
+    misread value; with ``attempt`` (a misread, k), called with its k-th value meant
+    instead.
     Only the learner's own calls (a Keras op calls TensorFlow's, CategoryEncoding
     calls bincount); an op is patched only where its library is imported already."""
-    names = [m.name for m in MISREADS if _imported(m.name)]
-    by_name = {m.name: m for m in MISREADS}
+    names = list(dict.fromkeys(m.name for m in MISREADS if _imported(m.name)))
     depth = [0]
 
     def patched(name: str, original: Any) -> Callable[..., Any]:
-        misread = by_name[name]
-        if misread.at < 0:
-            run = _layer_call(misread, original, found, attempt is not None)
-        else:
-            run = _op_call(misread, original, found, attempt)
+        run = original
+        for misread in (m for m in MISREADS if m.name == name):
+            if misread.at < 0:
+                changes = attempt is not None and attempt[0] is misread
+                run = _layer_call(misread, run, found, changes)
+            else:
+                run = _op_call(misread, run, found, attempt)
 
         @functools.wraps(original)
         def outer(*args: Any, **kwargs: Any) -> Any:
@@ -168,10 +199,10 @@ def trying(found: list[Noted], attempt: int | None) -> Iterator[None]:
 
 
 def _op_call(
-    misread: Misread, original: Any, found: list[Noted], attempt: int | None
+    misread: Misread, original: Any, found: list[Noted], attempt: Attempt | None
 ) -> Callable[..., Any]:
     """An op whose argument ``misread.param`` is noted where misread (and with
-    ``attempt`` k, given the k-th value meant)."""
+    ``attempt`` (this misread, k), given the k-th value meant)."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
         given = misread.param in kwargs or len(args) > misread.at
@@ -185,16 +216,15 @@ def _op_call(
         if not tries:
             return original(*args, **kwargs)
         right = None
-        if attempt is not None and attempt < len(tries):
-            right = tries[attempt]
+        if attempt is not None and attempt[0] is misread and attempt[1] < len(tries):
+            right = tries[attempt[1]]
             if len(args) > misread.at:
                 args = (*args[: misread.at], right, *args[misread.at + 1 :])
             else:
                 kwargs = {**kwargs, misread.param: right}
         ids = _shape(args[0] if args else None)
-        note = Noted(
-            misread, value, given, ids, (), misread.template, len(tries), right
-        )
+        template, count, shape = misread.template, len(tries), _shape(value)
+        note = Noted(misread, value, given, ids, (), template, count, right, shape)
         try:
             out = original(*args, **kwargs)
         except Exception:  # a misread call that raises is one too
@@ -260,6 +290,13 @@ def misread_verdict(case_name: Field, noted: Noted, right: Any = None) -> Verdic
             "labels": shape_text(noted.ids),
             "made": shape_text(noted.made),
             "last": shape_text((*noted.ids, classes)),
+        }
+    if template == "argread.index_rank":
+        grown = (*[1] * (len(noted.ids) - len(noted.shape)), *noted.shape)
+        fields |= {
+            "index": shape_text(noted.shape),
+            "shape": shape_text(noted.ids),
+            "as": shape_text(grown),
         }
     if template == "argread.read_axis":
         fields |= {"shape": shape_text(noted.ids), "right": str(noted.right)}

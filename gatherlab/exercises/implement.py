@@ -74,7 +74,7 @@ from gatherlab.exercises.patching import (
 )
 from gatherlab.exercises.rendering import source
 from gatherlab.exercises.result import Result, failed, judged, not_attempted, skipped
-from gatherlab.exercises.sizing import sized_by_op
+from gatherlab.exercises.sizing import missing_size, sized_by_op
 from gatherlab.exercises.tfreads import first_axis_read
 from gatherlab.exercises.tfwrites import first_axis_write, kept_by_op, one_hot_axis
 from gatherlab.exercises.verdict import (
@@ -454,7 +454,8 @@ class Implement(Exercise):
             early = self._python_only(case, run, expected)
             if early is not None:
                 early = (
-                    self._truncated(early, runs)
+                    self._gather_not_nd(answer, case, run, early)
+                    or self._truncated(early, runs)
                     or self._python_numbers(answer, case, early)
                     or self._cast(answer, case, early)
                     or _bool_result(early)
@@ -481,6 +482,7 @@ class Implement(Exercise):
             else self._fallback(case, run, expected, runs)
         )
         found = self._sized_by_op(found, answer, case, run)
+        found = self._missing_size(found, answer, case, run)
         found = self._tf_first_axis(found, answer, case, run)
         found = self._tf_writes(found, answer, case, run)
         found = self._keras_sorted(found, answer, case, run)
@@ -665,6 +667,32 @@ class Implement(Exercise):
         fields = {**early.fields, "call": call, "dtype": dtype}
         return Verdict(False, "differ.dtype_default_op", fields)
 
+    def _gather_not_nd(
+        self, answer: Callable[..., Any], case: Case, run: Run, early: Verdict
+    ) -> Verdict | None:
+        """tf.gather called where tf.gather_nd is required, its result of another
+        shape: tf.gather reads each index entry as one position (a slice), no
+        coordinates (found by running the function again with ``noting_tf_reads``;
+        exercises.mjs alike, from the calls the page saw)."""
+        if early.template != "implement.not_required":
+            return None
+        if "tensorflow.gather_nd" not in self.require or not tensorflow_imported():
+            return None
+        made, due = np.shape(_outcome(run.value)), np.shape(case.expected)
+        if made == due:
+            return None
+        noted: list[TfRead] = []
+        self._again(answer, case, noting_tf_reads(noted))
+        if not any(read.op == "tf.gather" and not read.raised for read in noted):
+            return None
+        return verdict(
+            False,
+            "implement.gather_not_nd",
+            case=case.name,
+            made=shape_text(made),
+            expected=shape_text(due),
+        )
+
     def _weighted_bincount(
         self, answer: Callable[..., Any], case: Case, early: Verdict
     ) -> Verdict | None:
@@ -734,16 +762,19 @@ class Implement(Exercise):
             return None
         if not noted:
             return None
-        for attempt in range(noted[0].tries):
-            changed: list[Noted] = []
-            try:
-                with trying(changed, attempt):
-                    runs = [self._run(answer, other.args) for other in self.all_cases]
-            except (ForbiddenOpError, NotImplementedError):
-                return None
-            if self._right_but_dtype(runs):
-                right = changed[0].right if changed else None
-                return misread_verdict(case.name, noted[0], right)
+        firsts = {id(n.misread): n for n in reversed(noted)}  # each one's first call
+        for first in sorted(firsts.values(), key=noted.index):
+            for k in range(first.tries):
+                changed: list[Noted] = []
+                try:
+                    with trying(changed, (first.misread, k)):
+                        runs = [self._run(answer, c.args) for c in self.all_cases]
+                except (ForbiddenOpError, NotImplementedError):
+                    return None
+                if self._right_but_dtype(runs):
+                    tried = [n.right for n in changed if n.misread is first.misread]
+                    right = next((r for r in tried if r is not None), None)
+                    return misread_verdict(case.name, first, right)
         return None
 
     def _right_but_dtype(self, runs: list[Run]) -> bool:
@@ -875,6 +906,18 @@ class Implement(Exercise):
         # op's rule; an output sized otherwise (a write into the values) is not
         keep = found.misconception in ("short-count", "short-count-raises")
         return replace(sized, misconception=found.misconception if keep else None)
+
+    def _missing_size(
+        self, found: Verdict, answer: Callable[..., Any], case: Case, run: Run
+    ) -> Verdict:
+        """A TypeError of a TensorFlow or Keras op called without its required size
+        argument (``sizing.missing_size``), in place of the error's bare words."""
+        if found.misconception is not None or found.template == "repaired":
+            return found
+        if run.error is None or case.write is None or not tensorflow_imported():
+            return found
+        named = missing_size(case, run.error, self._sizing_notes(answer, case))
+        return named or found
 
     def _tf_first_axis(
         self, found: Verdict, answer: Callable[..., Any], case: Case, run: Run

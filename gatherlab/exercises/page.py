@@ -331,6 +331,8 @@ PAGE_TEMPLATES = {
         "lost.out_of_place",
         "implement.forbidden",
         "implement.not_required",
+        # tf.gather where tf.gather_nd is required, of another shape (gatherNotNd)
+        "implement.gather_not_nd",
         "implement.must_raise_type",
         "implement.not_a_tensor",
         # an error, and a later step's mistake found with it repaired (_repaired)

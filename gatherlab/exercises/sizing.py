@@ -14,6 +14,7 @@ exercise (a tensor's ``.numpy()``), so it has no twin of this.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -223,3 +224,45 @@ def _past(note: Sized) -> str:
     if note.op in ("tf.math.bincount", "keras.ops.bincount"):
         return "dropped" if note.param == "maxlength" else "extends"
     return "raises"
+
+
+MISSING_ARGUMENT = re.compile(r"[Mm]issing (?:1 )?required positional argument")
+
+
+def missing_size(
+    case: Case, error: BaseException | None, noted: Sequence[Sized]
+) -> Verdict | None:
+    """The verdict naming a size argument left out where the op requires it
+    (tf.math.unsorted_segment_*'s num_segments, tf.one_hot's depth,
+    keras.ops.one_hot's num_classes, tf.scatter_nd's shape): TensorFlow's TypeError
+    names no argument (``Missing required positional argument``), so the call that
+    raised it, noted, is named with its rule; None where no such call raised."""
+    if not isinstance(error, TypeError) or not MISSING_ARGUMENT.search(str(error)):
+        return None
+    ids = ids_of(case)
+    raised = [n for n in noted if n.raised and n.param and n.given is None]
+    if ids is None or not raised or raised[-1].op not in REQUIRED_SIZES:
+        return None
+    note = raised[-1]
+    return Verdict(
+        False,
+        "implement.missing_size",
+        {
+            "case": case.name,
+            "op": note.op,
+            "param": note.param,
+            "count": str(ids["count"]),
+            "index": str(ids["index"]),
+            "slot": "column" if note.op in ONE_HOT_OPS else "slot",
+        },
+    )
+
+
+# the ops whose size argument has no default (a call without it raises TypeError)
+REQUIRED_SIZES = (
+    *(f"tf.math.unsorted_segment_{r}" for r in ("sum", "mean", "max", "min", "prod")),
+    "tf.math.unsorted_segment_sqrt_n",
+    "tf.one_hot",
+    "keras.ops.one_hot",
+    "tf.scatter_nd",
+)

@@ -457,6 +457,9 @@ IDIOMS = {
         "    rows = tf.broadcast_to(first, n)\n"
         "    pairs = tf.stack([rows, positions], axis=-1)\n"
         "    return tf.gather_nd(features, pairs, batch_dims=1)\n",
+        # tf.gather where gather_nd is asked: no coordinates (gatherNotNd)
+        "def answer(features, positions):\n    import tensorflow as tf\n"
+        "    return tf.gather(features, positions[..., None], axis=1, batch_dims=1)\n",
     ],
     "02.select_steps": [
         "def answer(features, positions):\n"

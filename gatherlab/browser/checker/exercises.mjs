@@ -756,6 +756,8 @@ function judged(payload, answer) {
     // before it could call one is told its error, as the notebook does
     const failing = payload.cases.findIndex((c, k) => !equals(found.outputs[k], c.expected));
     if (found.missing && !(failing >= 0 && found.outputs[failing]?.error)) {
+      const gathered = gatherNotNd(payload, found.outputs);
+      if (gathered) return gathered;
       const short = payload.require[0].split(".").pop();
       return v("implement.not_required", {
         case: payload.cases[0].name,
@@ -864,6 +866,22 @@ function meshgridXY(payload, answer, mine) {
     fields: { case: cases[failing].name, call, how },
     misconception: null,
   };
+}
+
+// implement._gather_not_nd: tf.gather called where tf.gather_nd is required, its result
+// of another shape: tf.gather reads each index entry as one position, no coordinates
+function gatherNotNd(payload, outputs) {
+  if (!payload.require.includes("tensorflow.gather_nd")) return null;
+  const got = outputs[0]?.tensor;
+  const want = fromPayload(payload.cases[0].expected);
+  if (!outputs.calls?.has("tensorflow.gather") || !got || !want?.shape) return null;
+  if (shapeText(got.shape) === shapeText(want.shape)) return null;
+  const fields = {
+    case: payload.cases[0].name,
+    made: shapeText(got.shape),
+    expected: shapeText(want.shape),
+  };
+  return { passed: false, template: "implement.gather_not_nd", fields, misconception: null };
 }
 
 // implement._misread_argument: an op's argument misread (argreads.MISREADS; the page runs
