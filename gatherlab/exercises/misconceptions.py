@@ -1381,7 +1381,8 @@ def _off_by_one(case: Case, base: Any) -> Mapping[Any, Outcome]:
         shift: run(call.with_part("index", index + shift), case.finish)
         for shift in (1, -1)
     }
-    if call.op == "gather" and case.writes_code and case.framework == "torch":
+    own_read = case.writes_code and not case.index_answer  # a fix's call is gather
+    if call.op == "gather" and own_read and case.framework == "torch":
         # read with take_along_dim, which wraps the shifted positions modulo the size
         # (a length as the last position reads position 0 of a full sequence)
         wrapping = replace(call, op="take_along_dim")
