@@ -276,7 +276,6 @@ def test_a_dim_one_past_the_last_is_told_dims_count_from_0():
     assert far.message.endswith("valid dims are -3..2") and "R's" not in far.hint
 
 
-
 def test_a_fix_whose_index_is_the_right_one_shifted_and_wrapped_hears_no_wrap():
     # a fix's call is gather, which never wraps: take_along_dim is not named
     result = EXERCISES["01.fix_shared_columns"].check(torch.tensor([[0, 1]] * 2))
