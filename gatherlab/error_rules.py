@@ -133,6 +133,19 @@ def derive(
             fields["past_end"] = "yes"
     elif "size" in fields:
         fields.setdefault("high", str(int(fields["size"]) - 1))
+    values, selected = lists.get("src_shape"), lists.get("index_shape")
+    if values and selected and values == [*selected, 1]:
+        # a column of values where one per selected position is due: (n, 1) against
+        # (n,) broadcasts to (n, n)
+        fields["column_values"] = "yes"
+        fields["grid_shape"] = shape_text([*selected, selected[-1]])
+    if (
+        "low" in fields
+        and "dim" in fields
+        and int(fields["dim"]) == -int(fields["low"])
+    ):
+        # dim = rank: one past the last dim (dims counted from 1)
+        fields["one_past"], fields["last_dim"] = "yes", str(-int(fields["low"]) - 1)
     source = lists.get("input_shape")
     if source and "dim" in fields and "size" not in fields:
         # the size of the dim positions select along, where the text gives none

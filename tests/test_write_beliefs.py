@@ -151,11 +151,17 @@ def _plus_equals_sums(values, segments, count):
     return sums / sizes.clamp(min=1)
 
 
-@pytest.mark.parametrize("answer", [_put_mean, _plus_equals_both])
-def test_one_write_kept_in_both_steps_of_a_mean_is_named_in_the_first_step(answer):
+@pytest.mark.parametrize(
+    ("answer", "op"),
+    [
+        (_put_mean, "index_put_ without accumulate=True"),
+        (_plus_equals_both, "indexed assignment"),
+    ],
+)
+def test_one_write_kept_in_both_steps_of_a_mean_is_named_in_the_first_step(answer, op):
     result = check("06.segment_means", answer)
     assert result.verdict.misconception == "kept-one-write"
-    assert "in both its sums and its sizes, as `x[i] += v`" in result.message
+    assert f"in both its sums and its sizes, as {op} does" in result.message
     assert result.fix.endswith("for the sums and the sizes.")
 
 

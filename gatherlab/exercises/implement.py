@@ -56,9 +56,11 @@ from gatherlab.exercises.patching import (
     forbidding,
     function,
     meshgrids_as_ij,
+    noting_called,
     noting_casts,
     noting_default_dtypes,
     noting_divisions,
+    noting_index_grids,
     noting_losses,
     noting_out_of_place,
     noting_python_numbers,
@@ -73,7 +75,14 @@ from gatherlab.exercises.patching import (
     used,
 )
 from gatherlab.exercises.rendering import source
-from gatherlab.exercises.result import Result, failed, judged, not_attempted, skipped
+from gatherlab.exercises.result import (
+    FAILED,
+    Result,
+    failed,
+    judged,
+    not_attempted,
+    skipped,
+)
 from gatherlab.exercises.sizing import missing_size, sized_by_op
 from gatherlab.exercises.tfreads import first_axis_read
 from gatherlab.exercises.tfwrites import first_axis_write, kept_by_op, one_hot_axis
@@ -353,7 +362,7 @@ class Implement(Exercise):
             try:
                 runs.append(self._run(answer, case.args))
             except ForbiddenOpError as refused:
-                return self._refused(case.name, refused)
+                return self._refused(case.name, refused, answer)
             except NotImplementedError:
                 if number == 0:
                     return not_attempted(self.id, "implement")
@@ -481,6 +490,9 @@ class Implement(Exercise):
             if found
             else self._fallback(case, run, expected, runs)
         )
+        found = self._include_self_first(found, answer, case)
+        found = self._kept_by_own_op(found, answer, case)
+        found = self._index_grid(found, answer, case)
         found = self._sized_by_op(found, answer, case, run)
         found = self._missing_size(found, answer, case, run)
         found = self._tf_first_axis(found, answer, case, run)
@@ -885,7 +897,7 @@ class Implement(Exercise):
         names no other mistake."""
         if found.misconception not in SIZE_BELIEFS or found.template == "repaired":
             return found
-        if case.write is None or not tensorflow_imported():
+        if case.write is None:
             return found
         noted = self._sizing_notes(answer, case)
         if not noted:
@@ -905,6 +917,10 @@ class Implement(Exercise):
         # a count cut at the largest id is that misconception still, said as the
         # op's rule; an output sized otherwise (a write into the values) is not
         keep = found.misconception in ("short-count", "short-count-raises")
+        rule = sized.fields["rule"]
+        if keep and noted[-1].op in NAMED_BY_SHORT_COUNT:
+            if isinstance(rule, Phrase) and rule.template.startswith("size_rule.infer"):
+                return found  # short-count's words name bincount without minlength
         return replace(sized, misconception=found.misconception if keep else None)
 
     def _missing_size(
@@ -918,6 +934,83 @@ class Implement(Exercise):
             return found
         named = missing_size(case, run.error, self._sizing_notes(answer, case))
         return named or found
+
+    def _include_self_first(
+        self, found: Verdict, answer: Callable[..., Any], case: Case
+    ) -> Verdict:
+        """A mean over zeros that counted each position's old 0 (include-self-mixed,
+        whose value cannot tell include_self=True from counts started at 1) made by
+        an answer that called scatter_reduce or index_reduce: their default
+        include_self=True is named first (found by running the function again:
+        ``noting_called``; exercises.mjs's includeSelfFirst alike)."""
+        mixes = found.fields.get("mixes")
+        if found.misconception != "include-self-mixed" or not isinstance(mixes, Phrase):
+            return found
+        cause = found.fields.get("cause")
+        if mixes.template != "self_mixed.count" or not isinstance(cause, Phrase):
+            return found
+        called: set[str] = set()
+        self._again(answer, case, noting_called(INCLUDE_SELF_OPS, called))
+        ops = sorted({name.rstrip("_") for name in called})
+        if not ops:
+            return found
+        fields = {
+            **found.fields,
+            "mixes": phrase("self_mixed.count_include", op=ops[0]),
+            "cause": phrase("self_mixed.pass_false", parts=cause.fields["parts"]),
+        }
+        return replace(found, fields=fields)
+
+    def _kept_by_own_op(
+        self, found: Verdict, answer: Callable[..., Any], case: Case
+    ) -> Verdict:
+        """A repeated position kept as one write (kept-one-write) is told the one
+        overwriting op the answer called (found by running the function again:
+        ``noting_called``), not every such op; where it called several, or none
+        that torch notes, the words stay general (exercises.mjs's keptByOwnOp)."""
+        rule = found.fields.get("rule")
+        if found.template != "mc.kept-one-write" or not isinstance(rule, Phrase):
+            return found
+        if rule.template != "kept.rule":
+            return found
+        called: set[str] = set()
+        self._again(answer, case, noting_called(OVERWRITES, called))
+        ops = {
+            OVERWRITE_WORDS[name if name.startswith("__") else name.removesuffix("_")]
+            for name in called
+        }
+        if len(ops) != 1:
+            return found
+        fields = {**found.fields, "rule": phrase("kept.rule_op", op=ops.pop())}
+        return replace(found, fields=fields)
+
+    def _index_grid(
+        self, found: Verdict, answer: Callable[..., Any], case: Case
+    ) -> Verdict:
+        """Every row written at every position (write-every-row) by an indexed
+        assignment whose index tensors broadcast to a grid (``arange(n)`` with an
+        (n, 1) column): that broadcasting is named (found by running the function
+        again: ``noting_index_grids``; exercises.mjs's indexGrid alike)."""
+        what = found.fields.get("what")
+        if found.misconception != "write-every-row" or not isinstance(what, Phrase):
+            return found
+        if what.template != "every_row.all":
+            return found
+        grids: list[tuple[list[tuple[int, ...]], tuple[int, ...]]] = []
+        self._again(answer, case, noting_index_grids(grids))
+        if not grids:
+            return found
+        shapes, grid = grids[-1]
+        words = {
+            "shapes": " and ".join(shape_text(shape) for shape in shapes),
+            "grid": shape_text(grid),
+        }
+        fields = {
+            **found.fields,
+            "what": phrase("every_row.grid", **words),
+            "why": phrase("every_row.grid_why"),
+        }
+        return replace(found, fields=fields)
 
     def _tf_first_axis(
         self, found: Verdict, answer: Callable[..., Any], case: Case, run: Run
@@ -1255,8 +1348,31 @@ class Implement(Exercise):
             )
         return None
 
-    def _refused(self, where: Field, refused: ForbiddenOpError) -> Result:
-        return failed(self.id, "implement.forbidden", case=where, name=refused.name)
+    def _refused(
+        self, where: Field, refused: ForbiddenOpError, answer: Callable[..., Any]
+    ) -> Result:
+        """A call of a forbidden op: the answer is checked once more with the ban
+        lifted, and where its value is wrong even so, that mistake is named first
+        (F.one_hot's width inferred from the labels), the ban after it
+        (exercises.mjs's judged alike)."""
+        banned = failed(self.id, "implement.forbidden", case=where, name=refused.name)
+        forbid, self.forbid = self.forbid, ()
+        try:
+            lifted = self._check(answer)
+        finally:
+            self.forbid = forbid
+        found = lifted.verdict
+        if lifted.status != FAILED or found is None or found.template in NO_MISTAKE:
+            return banned
+        also: dict[str, Field] = {
+            "mistake": Phrase(found.template, found.fields),
+            "name": refused.name,
+        }
+        return judged(
+            self.id,
+            Verdict(False, "implement.forbidden_also", also, found.misconception),
+            lifted.details,
+        )
 
     def _hint(
         self, args: dict[str, Any], outcome: Any, expected: Any, where: Any
@@ -1383,6 +1499,46 @@ def like_torch(value: Any) -> Any:
 
 # TensorFlow's sorted segment ops, as their errors name them
 TF_SORTED_SEGMENT = re.compile(r"\[Op:Segment(?:Sum|Max|Min|Mean|Prod)(?:V2)?\]")
+
+# the ops whose include_self defaults to True (implement._include_self_first)
+INCLUDE_SELF_OPS = (
+    "torch.scatter_reduce",
+    "torch.Tensor.scatter_reduce",
+    "torch.Tensor.scatter_reduce_",
+    "torch.Tensor.index_reduce",
+    "torch.Tensor.index_reduce_",
+)
+
+# torch's writes that keep one of a repeated position's values, and their words
+# (implement._kept_by_own_op; exercises.mjs's OVERWRITE_WORDS)
+OVERWRITE_WORDS = {
+    "__setitem__": "indexed assignment",
+    "scatter": "scatter_",
+    "index_put": "index_put_ without accumulate=True",
+    "index_copy": "index_copy_",
+    "put": "put_ without accumulate=True",
+}
+OVERWRITES = (
+    "torch.Tensor.__setitem__",
+    *(
+        f"{holder}.{op}{tail}"
+        for op in OVERWRITE_WORDS
+        if op != "__setitem__"
+        for holder, tail in (("torch", ""), ("torch.Tensor", ""), ("torch.Tensor", "_"))
+    ),
+)
+
+# the sizing ops that short-count's own words name where they infer the count
+NAMED_BY_SHORT_COUNT = ("torch.bincount",)
+
+# the verdicts of a check that name no mistake of the answer's: with a forbidden op's
+# ban lifted, such a verdict leaves the ban alone the answer's verdict
+NO_MISTAKE = (
+    "implement.not_implemented",
+    "implement.raised",
+    "implement.not_required",  # the ban's own point: the op the exercise asks for
+    "exercise.checker_failed",
+)
 
 # the writes whose result has their updates' dtype (no tensor written into)
 UPDATES_DTYPE = ("tf.scatter_nd", "keras.ops.scatter")

@@ -330,6 +330,28 @@ PAGE_TEMPLATES = {
         "lost.copy",
         "lost.out_of_place",
         "implement.forbidden",
+        # a forbidden op's answer, wrong with the ban lifted too (_refused)
+        "implement.forbidden_also",
+        # the size rule of torch's one_hot or bincount (sizing.sized_by_op; sizedByOp)
+        "implement.sized_by_op",
+        "size_raised",
+        "size_rule.width",
+        "size_rule.minlength",
+        "size_rule.inferred_short",
+        "size_fix.given",
+        "size_fix.inferred",
+        "size_how.largest",
+        "size_past.raises",
+        "size_past.extends",
+        *(t for t in messages() if t.startswith("size_what.")),
+        # include_self=True named where scatter_reduce made a mean (includeSelfFirst)
+        "self_mixed.count_include",
+        "self_mixed.pass_false",
+        # kept-one-write told the overwriting op the answer called (keptByOwnOp)
+        "kept.rule_op",
+        # write-every-row told the index tensors' broadcast grid (indexGrid)
+        "every_row.grid",
+        "every_row.grid_why",
         "implement.not_required",
         # tf.gather where tf.gather_nd is required, of another shape (gatherNotNd)
         "implement.gather_not_nd",

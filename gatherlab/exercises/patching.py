@@ -320,7 +320,16 @@ def noting_out_of_place(found: set[str]) -> contextlib.AbstractContextManager[No
     each one called in ``found``: a write lost is then told apart, a dropped result
     from a write into a copy (implement._lost_where)."""
     holders = ("torch", "torch.Tensor")
-    names = [f"{holder}.{op}" for op in OUT_OF_PLACE for holder in holders]
+    return noting_called(
+        [f"{holder}.{op}" for op in OUT_OF_PLACE for holder in holders], found
+    )
+
+
+def noting_called(
+    names: Iterable[str], found: set[str]
+) -> contextlib.AbstractContextManager[None]:
+    """Let the named functions run as usual, noting in ``found`` the name (its last
+    part: ``scatter_reduce_``) of each one called."""
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
         def note(*args: Any, **kwargs: Any) -> Any:
@@ -329,7 +338,37 @@ def noting_out_of_place(found: set[str]) -> contextlib.AbstractContextManager[No
 
         return note
 
-    return _patched(names, noted)
+    return _patched(list(names), noted)
+
+
+def noting_index_grids(
+    found: list[tuple[list[tuple[int, ...]], tuple[int, ...]]],
+) -> contextlib.AbstractContextManager[None]:
+    """Let ``Tensor.__setitem__`` run as usual, noting in ``found`` each subscript
+    whose integer index tensors broadcast to a grid with more entries than any of
+    them (``x[torch.arange(n), labels.unsqueeze(1)] = 1``): their shapes and the
+    grid's (exercises.mjs's GRIDS alike)."""
+    import torch
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        def assign(self: Any, key: Any, value: Any) -> Any:
+            parts = [
+                part
+                for part in (key if isinstance(key, tuple) else (key,))
+                if isinstance(part, torch.Tensor)
+                and not part.is_floating_point()
+                and part.dtype != torch.bool
+            ]
+            if len(parts) > 1:
+                with contextlib.suppress(RuntimeError):
+                    grid = tuple(torch.broadcast_shapes(*(p.shape for p in parts)))
+                    if int(np.prod(grid)) > max(p.numel() for p in parts):
+                        found.append(([tuple(p.shape) for p in parts], grid))
+            return original(self, key, value)
+
+        return assign
+
+    return _patched(["torch.Tensor.__setitem__"], noted)
 
 
 def noting_divisions(found: list[str]) -> contextlib.AbstractContextManager[None]:
@@ -806,6 +845,17 @@ SIZING_OPS: dict[str, tuple[str, int | None, int]] = {
     "keras.ops.one_hot": ("num_classes", 1, -1),
     "keras.utils.to_categorical": ("num_classes", 1, -1),
     "tensorflow.scatter_nd": ("shape", 2, 0),
+    # torch's and NumPy's: num_classes=-1 (the default) and no minlength infer it
+    "torch.nn.functional.one_hot": ("num_classes", 1, -1),
+    "torch.bincount": ("minlength", 2, 0),
+    "numpy.bincount": ("minlength", 2, 0),
+}
+# torch's and NumPy's sizing ops' size argument at its default, which says "infer
+# it from the ids" (exercises.mjs's sizing alike)
+INFERRED_BY = {
+    "torch.nn.functional.one_hot": -1,
+    "torch.bincount": 0,
+    "numpy.bincount": 0,
 }
 
 
@@ -854,7 +904,11 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
 
     def noted(name: str, original: Any) -> Callable[..., Any]:
         param, at, axis = SIZING_OPS[name]
-        shown = name.replace("tensorflow.", "tf.").removesuffix(".call")
+        shown = (
+            name.replace("tensorflow.", "tf.")
+            .replace("numpy.", "np.")
+            .removesuffix(".call")
+        )
         layer = name.endswith(".call")
 
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -864,6 +918,8 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
                 given = args[at]
             if layer and args:
                 given = getattr(args[0], param, None)
+            if name in INFERRED_BY and _given_size(given) == INFERRED_BY[name]:
+                given = None
             param_now = param
             try:
                 ids = args[1] if "segment_" in name or layer else args[0]

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from gatherlab._arrays import to_numpy
 from gatherlab.exercises.misconceptions import Case
 from gatherlab.exercises.patching import Sized
 from gatherlab.exercises.verdict import Field, Verdict, phrase, picked
@@ -33,6 +32,20 @@ ONE_HOT_OPS = (
     "keras.ops.one_hot",
     "keras.utils.to_categorical",
     "keras.layers.CategoryEncoding",
+    "torch.nn.functional.one_hot",
+)
+# the one-hot ops that raise for a label at or past their width (tf.one_hot and
+# keras.ops.one_hot give it a row of zeros): their error's size is the width given
+RAISING_ONE_HOTS = ("keras.utils.to_categorical", "torch.nn.functional.one_hot")
+# torch's and NumPy's sizing ops (the page runs torch's: exercises.mjs's sizedByOp)
+TORCH_SIZING = ("torch.nn.functional.one_hot", "torch.bincount", "np.bincount")
+# the ops that infer their size, left without one, as the largest id + 1
+INFER_LARGEST = (
+    "keras.ops.segment_max",
+    "keras.utils.to_categorical",
+    "torch.nn.functional.one_hot",
+    "torch.bincount",
+    "np.bincount",
 )
 
 
@@ -43,9 +56,10 @@ def _descriptions(given: int, case: Case) -> set[str]:
     ids = ids_of(case)
     if ids is None:
         return set()
-    count = int(to_numpy(case.write.index).size)
+    count = int(ids["length"])
     found = set()
     for name, value in (
+        ("over", int(ids["full"]) + 1),
         ("largest", ids["top"] + 1),
         ("top", ids["top"]),
         ("distinct", ids["distinct"]),
@@ -80,13 +94,16 @@ def sizing_note(
         return None
     full, dim = int(ids["full"]), int(ids["dim"])
     if error is not None:
-        size = _out_of_range_size(str(error))
-        if size is None or size >= full:
+        raised = next((note for note in reversed(noted) if note.raised), None)
+        if raised is None:
             return None
-        for note in reversed(noted):
-            if note.raised:
-                return (note, size) if note.op not in ONE_HOT_OPS else None
-        return None
+        if raised.op in RAISING_ONE_HOTS:  # a label past the width it was given
+            given = raised.given
+            return (raised, given) if given is not None and given < full else None
+        size = _out_of_range_size(str(error))
+        if size is None or size >= full or raised.op in ONE_HOT_OPS:
+            return None
+        return raised, size
     got = np.shape(value) if isinstance(value, np.ndarray) else None
     want = np.shape(case.expected)
     if got is None or len(got) != len(want) or got[dim] == full:
@@ -103,15 +120,15 @@ def _how(note: Sized, size: int, case: Case) -> str:
     """How the call's size was decided: "given" (the argument, ``note.given``), or
     inferred by the op from the ids: "distinct" (Keras's segment_sum on TensorFlow's
     backend), "largest" (the largest id + 1), "" (another way)."""
-    if note.given is not None and note.given == size:
-        return "given"
+    if note.given is not None and (note.given == size or note.param == "minlength"):
+        return "given"  # a minlength below the largest id + 1 is given all the same
     if note.op == "keras.ops.segment_sum" and note.given is None:
         # the learner's call imported Keras (an optional package: never imported here)
         backend = sys.modules["keras"].backend.backend()
         return "distinct" if backend == "tensorflow" else ""
     infers_largest = (
         note.op.startswith("tf.math.segment_")
-        or note.op in ("keras.ops.segment_max", "keras.utils.to_categorical")
+        or note.op in INFER_LARGEST
         or (note.op == "tf.math.bincount" and note.param == "minlength")
         or note.op == "keras.ops.bincount"
     )
@@ -135,7 +152,7 @@ def _what(notes: Iterable[tuple[Case, Sized | None]]) -> str:
             return ""
     if not common:
         return ""
-    for key in ("distinct", "top", "length", "largest"):
+    for key in ("over", "distinct", "top", "length", "largest"):
         if key in common and (key != "largest" or "distinct" not in common):
             return key
     return "both"  # the largest id + 1 and the distinct ids, on every case
@@ -171,12 +188,13 @@ def sized_by_op(
     how = _how(note, size, case)
     if how == "given":
         what = _what([(case, note), *others()])
+        known = {"given": str(note.given)}
         words["what"] = (
-            phrase(f"size_what.{what}", given=str(note.given), index=str(ids["index"]))
-            if what
-            else str(note.given)
+            picked(f"size_what.{what}", {**known, **words}) if what else str(note.given)
         )
         rule, fix = GIVEN_RULES.get(note.op, "given"), "given"
+        if note.op in TORCH_SIZING and rule == "columns":
+            rule = "width"  # torch's words, shorter
         if note.op == "tf.scatter_nd":
             fix = "shape"
     elif note.op.startswith("tf.math.segment_"):
@@ -186,6 +204,8 @@ def sized_by_op(
     elif how and note.param:
         words["how"] = phrase(f"size_how.{how}")
         rule = fix = "inferred"
+        if note.op in TORCH_SIZING:
+            rule = "inferred_short"  # torch's words, shorter
     else:
         return None
     raised: Field = ""
@@ -212,6 +232,9 @@ GIVEN_RULES = {
     "tf.math.bincount": "bincount",
     "keras.ops.bincount": "least",
     "keras.layers.CategoryEncoding": "columns",
+    "torch.nn.functional.one_hot": "columns",
+    "torch.bincount": "minlength",
+    "np.bincount": "minlength",
 }
 
 
@@ -221,7 +244,12 @@ def _past(note: Sized) -> str:
     (bincount's minlength, a least size), "raises" (else, on the CPU)."""
     if note.op in ("tf.one_hot", "keras.ops.one_hot", "keras.layers.CategoryEncoding"):
         return "zeros"
-    if note.op in ("tf.math.bincount", "keras.ops.bincount"):
+    if note.op in (
+        "tf.math.bincount",
+        "keras.ops.bincount",
+        "torch.bincount",
+        "np.bincount",
+    ):
         return "dropped" if note.param == "maxlength" else "extends"
     return "raises"
 

@@ -1256,7 +1256,8 @@ def _off_the_shape(message: str) -> tuple[int, int, int] | None:
 def ids_of(case: Case) -> dict[str, Any] | None:
     """What a write's size is checked against (``sized_from_ids``): the largest id
     the exercise's write takes, how many distinct ids there are, the dim they index,
-    the names of the ids and of the count, and the count (the result's size there);
+    the names of the ids and of the count, the count (the result's size there) and
+    how many ids there are;
     None where the case has no write or no ids. The page gets it per case."""
     write = _writes_of(case)
     expected = case.expected
@@ -1274,6 +1275,7 @@ def ids_of(case: Case) -> dict[str, Any] | None:
         "index": write.index_name,
         "count": _count_name(case, full),
         "full": full,
+        "length": int(ids.size),  # how many ids there are
     }
 
 

@@ -32,7 +32,7 @@ import { strRepr } from "../interpreter/python.mjs";
 // and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
-let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, MESHGRID, MISREAD, UNIQUE;
+let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, GRIDS, MESHGRID, MISREAD, SIZED, UNIQUE;
 let explain;
 
 export async function ready() {
@@ -45,10 +45,12 @@ export async function ready() {
     EMPTY_FILL,
     FLOAT_DEFAULTS,
     ForbiddenError,
+    GRIDS,
     MESHGRID,
     MISREAD,
     PyError,
     REPAIRING,
+    SIZED,
     TRUE_DIVISIONS,
     UNIQUE,
     UnsupportedError,
@@ -359,6 +361,8 @@ function outputsOf(payload, answer) {
   const zeros = []; // per case, the torch.zeros calls without a dtype
   const casts = []; // per case, the conversion that returned the result, or null
   const defaults = []; // per case, the first torch op that made float32 by default
+  const sized = []; // per case, its calls of torch's sizing ops (SIZED)
+  const grids = []; // per case, its subscripts' index grids (GRIDS)
   for (const testCase of payload.cases) {
     // a TensorFlow exercise's function is given TensorFlow tensors (cases.tensorflow)
     const inputs = inputsOf(testCase, payload.framework === "tensorflow" ? "tf" : "torch");
@@ -369,6 +373,8 @@ function outputsOf(payload, answer) {
     FLOAT_DEFAULTS.zeros = 0; // implement.py's noting_default_dtypes (torch.zeros), per run
     FLOAT_DEFAULTS.casts = []; // implement.py's noting_casts, per run
     FLOAT_DEFAULTS.defaults = []; // implement.py's noting_default_dtypes, in order
+    SIZED.calls = []; // implement.py's noting_sizing_ops, per run
+    GRIDS.found = []; // implement.py's noting_index_grids, per run
     try {
       const main = lines.main && payload.kind === "implement";
       const value = run(code, main ? {} : inputs, {
@@ -392,6 +398,8 @@ function outputsOf(payload, answer) {
       // the conversion that returned the result itself, if one did (implement._cast)
       casts.push(FLOAT_DEFAULTS.casts.find((c) => c.out === value)?.call ?? null);
       defaults.push(FLOAT_DEFAULTS.defaults[0] ?? null);
+      sized.push(SIZED.calls);
+      grids.push(GRIDS.found);
     } catch (error) {
       const out = errorOf(error);
       if (out.unsupported) return out;
@@ -404,12 +412,15 @@ function outputsOf(payload, answer) {
       zeros.push(0);
       casts.push(null);
       defaults.push(null);
+      sized.push(SIZED.calls);
+      grids.push(GRIDS.found);
     }
   }
   const require = payload.require ?? [];
   const missing = require.length > 0 && !require.some((name) => calls.has(name));
   /** @type {any} */ (results).calls = calls; // the fallback's rules name an op only where it was called
-  return { outputs: results, missing, floats, zeros, casts, defaults };
+  /** @type {any} */ (results).grids = grids; // indexGrid's, per case
+  return { outputs: results, missing, floats, zeros, casts, defaults, sized };
 }
 
 // A fix's answer goes into the broken call: as its index (or its dim).
@@ -725,6 +736,7 @@ function judged(payload, answer) {
     return raisesVerdict(payload, read.value ? [] : labelsIn(answer, labels));
   }
   let mine;
+  let sized = null; // an implement answer's calls of torch's sizing ops, per case
   if (payload.kind === "predict") {
     // `None`, as the notebook's `prediction = None` (Predict._check)
     if (normalized(answer) === "None") return payload.verdicts.none;
@@ -747,8 +759,7 @@ function judged(payload, answer) {
     const found = codeOutputs(payload, answer);
     if (found.verdict) return found.verdict;
     if (found.unsupported) return v("page.unsupported", { what: found.unsupported });
-    if (found.forbidden)
-      return v("implement.forbidden", { case: found.case, name: found.forbidden });
+    if (found.forbidden) return refused(payload, answer, found);
     if (found.syntax) return v("page.syntax", { error: found.syntax });
     const early = payload.kind === "implement" && typeDifference(payload, found);
     if (early) return truncatedFirst(payload, early, found.outputs) ?? early;
@@ -766,6 +777,7 @@ function judged(payload, answer) {
       });
     }
     mine = found.outputs;
+    sized = found.sized;
   }
   const cases = payload.cases;
   if (cases.every((c, k) => equals(mine[k], c.expected))) {
@@ -779,6 +791,15 @@ function judged(payload, answer) {
       });
     return payload.passed;
   }
+  const named = mistakeOf(payload, answer, mine);
+  return payload.kind === "implement" ? sizedByOp(payload, named, mine, sized) : named;
+}
+
+// The verdict on a wrong answer's outputs (`mine`): a misconception's, or else what is
+// known (judged's last part, which implement._explain's found is)
+function mistakeOf(payload, answer, mine) {
+  const v = (template, fields) => ({ passed: false, template, fields, misconception: null });
+  const cases = payload.cases;
   const grid = payload.kind === "implement" && meshgridXY(payload, answer, mine);
   if (grid) return grid;
   const misread = payload.kind === "implement" && misreadArgument(payload, answer, mine);
@@ -790,7 +811,16 @@ function judged(payload, answer) {
   const candidates = cases[0].misconceptions;
   for (let j = 0; j < candidates.length; j++) {
     if (cases.every((c, k) => equals(mine[k], c.misconceptions[j].output, c.expected)))
-      return lostWhere(payload.misconceptions[candidates[j].id], mine.calls);
+      return indexGrid(
+        keptByOwnOp(
+          includeSelfFirst(
+            lostWhere(payload.misconceptions[candidates[j].id], mine.calls),
+            mine.calls,
+          ),
+          mine.calls,
+        ),
+        mine.grids?.[cases.findIndex((c, k) => !equals(mine[k], c.expected))],
+      );
   }
   // implement._tf_subscript: a TensorFlow tensor's [] given a tensor of positions
   const failing = cases.findIndex((c, k) => !equals(mine[k], c.expected));
@@ -805,6 +835,213 @@ function judged(payload, answer) {
     return v("fix.index_all_zeros", { name: payload.call.answer });
   const repaired = payload.kind === "implement" && repairedStep(payload, answer, mine);
   return repaired || fallback(payload, mine);
+}
+
+// implement._index_grid: every row written at every position by a subscript whose index
+// tensors broadcast to a grid (arange(n) with an (n, 1) column): that broadcasting named
+function indexGrid(verdict, grids) {
+  if (
+    verdict.misconception !== "write-every-row" ||
+    verdict.fields?.what?.template !== "every_row.all"
+  )
+    return verdict;
+  if (!grids?.length) return verdict;
+  const { shapes, grid } = grids.at(-1);
+  const what = phrase("every_row.grid", {
+    shapes: shapes.map(shapeText).join(" and "),
+    grid: shapeText(grid),
+  });
+  return { ...verdict, fields: { ...verdict.fields, what, why: phrase("every_row.grid_why") } };
+}
+
+// implement._kept_by_own_op: a repeated position kept as one write is told the one
+// overwriting op the answer called, not every such op (OVERWRITE_WORDS)
+const OVERWRITE_WORDS = {
+  __setitem__: "indexed assignment",
+  scatter: "scatter_",
+  index_put: "index_put_ without accumulate=True",
+  index_copy: "index_copy_",
+  put: "put_ without accumulate=True",
+};
+const OVERWRITES = new Set([
+  "torch.Tensor.__setitem__",
+  ...["scatter", "index_put", "index_copy", "put"].flatMap((op) => [
+    `torch.${op}`,
+    `torch.Tensor.${op}`,
+    `torch.Tensor.${op}_`,
+  ]),
+]);
+function keptByOwnOp(verdict, calls) {
+  const rule = verdict.fields?.rule;
+  if (verdict.template !== "mc.kept-one-write" || rule?.template !== "kept.rule") return verdict;
+  const ops = new Set(
+    [...(calls ?? [])]
+      .filter((name) => OVERWRITES.has(name))
+      .map((name) => {
+        const last = name.split(".").pop();
+        return OVERWRITE_WORDS[last.startsWith("__") ? last : last.replace(/_$/, "")];
+      }),
+  );
+  if (ops.size !== 1) return verdict;
+  return {
+    ...verdict,
+    fields: { ...verdict.fields, rule: phrase("kept.rule_op", { op: [...ops][0] }) },
+  };
+}
+
+// implement._include_self_first: a mean over zeros that counted each old 0 (whose value
+// cannot tell include_self=True from counts started at 1) made by an answer that called
+// scatter_reduce or index_reduce: their default include_self=True is named first
+function includeSelfFirst(verdict, calls) {
+  const { mixes, cause } = verdict.fields ?? {};
+  if (verdict.misconception !== "include-self-mixed" || mixes?.template !== "self_mixed.count")
+    return verdict;
+  const names = [...(calls ?? [])].map((name) => name.split(".").pop().replace(/_$/, ""));
+  const ops = ["index_reduce", "scatter_reduce"].filter((op) => names.includes(op));
+  if (!ops.length || cause?.template === undefined) return verdict;
+  return {
+    ...verdict,
+    fields: {
+      ...verdict.fields,
+      mixes: phrase("self_mixed.count_include", { op: ops[0] }),
+      cause: phrase("self_mixed.pass_false", { parts: cause.fields.parts }),
+    },
+  };
+}
+
+// implement._refused: an answer that called a forbidden op is judged once more with the
+// ban lifted; where it is wrong even so, that mistake comes first and the ban after it
+const NO_MISTAKE = [
+  "implement.not_implemented",
+  "implement.raised",
+  "implement.not_required", // the ban's own point: the op the exercise asks for
+  "page.unsupported",
+  "page.syntax",
+];
+function refused(payload, answer, found) {
+  const banned = {
+    passed: false,
+    template: "implement.forbidden",
+    fields: { case: found.case, name: found.forbidden },
+    misconception: null,
+  };
+  const lifted = judged({ ...payload, forbid: [] }, answer);
+  if (
+    lifted.passed ||
+    lifted === payload.verdicts.unanswered ||
+    NO_MISTAKE.includes(lifted.template)
+  )
+    return banned;
+  return {
+    passed: false,
+    template: "implement.forbidden_also",
+    fields: { mistake: phrase(lifted.template, lifted.fields), name: found.forbidden },
+    misconception: lifted.misconception,
+  };
+}
+
+// sizing.sized_by_op, for the torch ops the page runs (torch.nn.functional.one_hot,
+// torch.bincount): a result of the wrong size along the ids' dim, or a one-hot's error
+// for a label past the width it was given, told that op's size rule, in place of a
+// verdict that names no other mistake (implement._sized_by_op)
+const SIZE_BELIEFS = [null, "short-count", "short-count-raises", "write-into-source"];
+const ONE_HOTS = ["torch.nn.functional.one_hot"];
+const GIVEN_RULES = { "torch.nn.functional.one_hot": "width", "torch.bincount": "minlength" };
+function sizedByOp(payload, found, mine, sized) {
+  if (!sized || !SIZE_BELIEFS.includes(found.misconception ?? null)) return found;
+  if (found.template === "repaired") return found;
+  const cases = payload.cases;
+  const k = cases.findIndex((c, i) => !equals(mine[i], c.expected));
+  const ids = cases[k]?.ids;
+  const noted = sized[k] ?? [];
+  if (!ids || !noted.length || cases[k].expected.error) return found;
+  const note = sizingNote(ids, mine[k], fromPayload(cases[k].expected), noted);
+  if (!note) return found;
+  const [call, size] = note;
+  const slot = ONE_HOTS.includes(call.op) ? "column" : "slot";
+  const words = {
+    op: call.op,
+    param: call.param,
+    count: ids.count,
+    full: String(ids.full),
+    size: String(size),
+    index: ids.index,
+    slot,
+    past: phrase(call.op === "torch.bincount" ? "size_past.extends" : "size_past.raises"),
+  };
+  let rule;
+  let fix;
+  // a minlength below the largest id + 1 is given all the same
+  if (call.given !== null && (call.given === size || call.param === "minlength")) {
+    const last = noted.at(-1).op;
+    const others = cases
+      .map((c, i) => [c, (sized[i] ?? []).filter((n) => n.op === last).at(-1)])
+      .filter(([c, n], i) => i !== k && !c.expected.error && c.ids && n);
+    const what = sizeWhat([[cases[k], call], ...others]);
+    words.what = what
+      ? picked(payload, `size_what.${what}`, { given: String(call.given), ...words })
+      : String(call.given);
+    [rule, fix] = [GIVEN_RULES[call.op], "given"];
+  } else if (ids.top + 1 === size) {
+    words.how = phrase("size_how.largest");
+    [rule, fix] = ["inferred_short", "inferred"];
+  } else return found;
+  const keep = ["short-count", "short-count-raises"].includes(found.misconception);
+  // short-count's own words name bincount without minlength
+  if (keep && noted.at(-1).op === "torch.bincount" && rule === "inferred_short") return found;
+  const error = mine[k].error;
+  return {
+    passed: false,
+    template: "implement.sized_by_op",
+    fields: {
+      case: cases[k].name,
+      raised: error ? phrase("size_raised", { error: error.type }) : "",
+      rule: picked(payload, `size_rule.${rule}`, words),
+      fix: picked(payload, `size_fix.${fix}`, words),
+    },
+    misconception: keep ? found.misconception : null,
+  };
+}
+
+// sizing.sizing_note: the call whose size explains the wrong result (sized as it along
+// the ids' dim, all else right) or the error (a label past a one-hot's given width)
+function sizingNote(ids, got, want, noted) {
+  const { full, dim } = ids;
+  if (got.error) {
+    const raised = [...noted].reverse().find((n) => n.raised);
+    if (!raised || !ONE_HOTS.includes(raised.op)) return null;
+    return raised.given !== null && raised.given < full ? [raised, raised.given] : null;
+  }
+  const shape = got.tensor?.shape;
+  const wanted = want.shape;
+  if (!shape || !wanted || shape.length !== wanted.length || shape[dim] === full) return null;
+  if (shape.some((n, d) => d !== dim && n !== wanted[d])) return null;
+  const note = [...noted].reverse().find((n) => !n.raised && n.size === shape[dim]);
+  return note ? [note, shape[dim]] : null;
+}
+
+// sizing._what: what the given sizes were on every case: one more than the count, the
+// distinct ids, the largest id, the number of ids, the largest id + 1 (or both)
+function sizeWhat(pairs) {
+  let common = null;
+  for (const [testCase, note] of pairs) {
+    if (note.given === null) continue;
+    const { full, top, distinct, length } = testCase.ids;
+    const values = { over: full + 1, largest: top + 1, top, distinct, length };
+    const found = Object.keys(values).filter((name) => values[name] === note.given);
+    common = common === null ? found : common.filter((name) => found.includes(name));
+    if (!common.length) return "";
+  }
+  if (!common?.length) return "";
+  for (const key of ["over", "distinct", "top", "length", "largest"])
+    if (common.includes(key) && (key !== "largest" || !common.includes("distinct"))) return key;
+  return "both";
+}
+
+// verdict.picked: the phrase of a template with the fields of `known` it names
+function picked(payload, template, known) {
+  const names = [...payload.templates[template].matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  return phrase(template, Object.fromEntries(names.map((name) => [name, known[name]])));
 }
 
 // fix._only_zeros: an index of several entries, all 0, where the right one is not: the

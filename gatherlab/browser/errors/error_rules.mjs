@@ -1901,6 +1901,12 @@ export default {
      "text": "{op} takes one update per row of indices: indices {index_shape} hold coordinates in shape {index_outer}, so the updates must start with {index_outer}, but they have {src_shape}."
     },
     "{op} writes one slice of source per position: {count} positions but {src_size} slices of source.",
+    {
+     "needs": [
+      "column_values"
+     ],
+     "text": "Values {src_shape} do not broadcast to the {index_shape} positions selected: trailing dims line up, so a column against {index_shape} makes a {grid_shape} grid."
+    },
     "The values have shape {src_shape} and the positions select {index_shape}: the values must broadcast to the shape of what the positions select.",
     "The updates must have one entry (or slice) per row of indices, shaped like the rest of the output: here the shapes do not agree."
    ],
@@ -1938,6 +1944,12 @@ export default {
     },
     {
      "needs": [
+      "column_values"
+     ],
+     "text": "Give one value per selected position, shape {index_shape}: drop the trailing 1 (a column, (n, 1), is scatter_'s index form, not the values of x[i] = v or index_put_)."
+    },
+    {
+     "needs": [
       "source_values"
      ],
      "text": "Give values that broadcast to what the positions select: one per selected position, or a single value."
@@ -1969,6 +1981,34 @@ export default {
     "outer",
     "inner",
     "elements"
+   ]
+  },
+  {
+   "id": "numpy-no-write-op",
+   "checks": null,
+   "title": "NumPy has no scatter: np.add.at adds, out[i] = v keeps one",
+   "patterns": [
+    {
+     "library": "numpy",
+     "re": "module 'numpy' has no attribute '(?<name>scatter\\w*|index_add\\w*|index_put\\w*|index_copy\\w*|(?:unsorted_)?segment_\\w+)'"
+    }
+   ],
+   "meaning": [
+    "NumPy has no {name}; its adding write is np.add.at(out, positions, values), which adds repeats (out[positions] = values keeps one per position)."
+   ],
+   "fix": [
+    "Make zeros of the count and add into them in place, np.add.at(sums, labels, values), or write with torch's own op: sums.index_add_(0, labels, values) (torch's writing ops have no NumPy namesakes)."
+   ],
+   "section": [
+    {
+     "needs": [],
+     "id": "scatter-tf"
+    }
+   ],
+   "keywords": [
+    "numpy",
+    "attribute",
+    "scatter"
    ]
   },
   {
@@ -2359,6 +2399,12 @@ export default {
      ],
      "text": "dim {dim} was asked of a 0-d tensor, which has no dims: a 0-d input, or a 0-d source where one entry per index entry along dim {dim} is needed."
     },
+    {
+     "needs": [
+      "one_past"
+     ],
+     "text": "dims count from 0, so dim {dim} is one past the last, dim {last_dim} (R counts from 1)."
+    },
     "dim {dim} does not exist: the valid dims here are {low}..{high} (negative dims count from the end, -1 is the last). A negative dim names an axis; it never wraps positions.",
     "dim {dim} does not exist on this input."
    ],
@@ -2383,6 +2429,12 @@ export default {
       "no_dims"
      ],
      "text": "Find the 0-d tensor (print each argument's .shape): a source needs one entry per index entry (source.expand(len(index))), and an input needs at least one dim."
+    },
+    {
+     "needs": [
+      "one_past"
+     ],
+     "text": "Count dims from 0: the last dim here is dim {last_dim}, or dim=-1."
     },
     "Pass a dim of the input (dim=-1 for the last axis); the positions are what the index holds, not the dim."
    ],

@@ -83,6 +83,24 @@ export function derive(found, shapes, dim, op, text) {
       if (value >= -size) fields.python_fix = String(value + size);
     } else if (value >= size) fields.past_end = "yes";
   } else if ("size" in fields && !("high" in fields)) fields.high = String(Number(fields.size) - 1);
+  const [values, selected] = [lists.src_shape, lists.index_shape];
+  if (
+    values?.length &&
+    selected?.length &&
+    values.length === selected.length + 1 &&
+    values.at(-1) === 1 &&
+    selected.every((n, k) => n === values[k])
+  ) {
+    // a column of values where one per selected position is due: (n, 1) against
+    // (n,) broadcasts to (n, n)
+    fields.column_values = "yes";
+    fields.grid_shape = shapeText([...selected, selected.at(-1)]);
+  }
+  if ("low" in fields && "dim" in fields && Number(fields.dim) === -Number(fields.low)) {
+    // dim = rank: one past the last dim (dims counted from 1)
+    fields.one_past = "yes";
+    fields.last_dim = String(-Number(fields.low) - 1);
+  }
   const source = lists.input_shape;
   if (source && source.length && "dim" in fields && !("size" in fields)) {
     // the size of the dim positions select along, where the text gives none

@@ -11,6 +11,7 @@ import { floatRepr, NONE, parse, PyError, pyInt, strRepr, UnsupportedError } fro
 import { basicLayout, getItem, setItem } from "./indexing.mjs";
 import {
   ARITH,
+  broadcastShapes,
   cast,
   COMPARISONS,
   fn,
@@ -45,8 +46,29 @@ import {
 // The interpreter's interface (checker/exercises.mjs imports it when a box is first used).
 export { PyError, UnsupportedError, parse } from "./python.mjs";
 export { FLOAT_DEFAULTS, TRUE_DIVISIONS, fromPayload, toPayload } from "./tensor.mjs";
-export { EMPTY_FILL, family, MESHGRID, REPAIRING, UNIQUE } from "./torch.mjs";
+export { EMPTY_FILL, family, MESHGRID, REPAIRING, SIZED, UNIQUE } from "./torch.mjs";
 export { MISREAD } from "./tensorflow.mjs";
+
+// patching.noting_index_grids: each x[i, j] = v into a torch tensor whose integer index
+// tensors broadcast to a grid with more entries than any of them (their shapes, the
+// grid's), per run (exercises.mjs's indexGrid reads them)
+export const GRIDS = { found: [] };
+function noteGrid(index) {
+  const items = index.t === "tuple" ? index.items : [index];
+  const parts = items.filter(
+    (p) => p.t === "tensor" && p.lib === "torch" && !isFloat(p.dtype) && p.dtype !== "bool",
+  );
+  if (parts.length < 2) return;
+  let grid;
+  try {
+    grid = parts.map((p) => p.shape).reduce((a, b) => broadcastShapes(a, b));
+  } catch {
+    return; // shapes that do not broadcast: setItem raises
+  }
+  const size = (shape) => shape.reduce((a, b) => a * b, 1);
+  if (size(grid) > Math.max(...parts.map((p) => size(p.shape))))
+    GRIDS.found.push({ shapes: parts.map((p) => p.shape), grid });
+}
 
 // The code called an op the exercise asks it not to use (gatherlab's ForbiddenOpError).
 export class ForbiddenError extends Error {
@@ -785,6 +807,13 @@ export function run(source, inputs = {}, options = {}) {
 
   // A writing op's or subscript's error, with the call that raised it (failedCall:
   // its op, dim and shapes, which the error table reads, as patching.spying records it)
+  // x[i] = v into a torch tensor calls Tensor.__setitem__ (implement._kept_by_own_op)
+  function assigned(root, index) {
+    if (root.t !== "tensor" || root.lib !== "torch") return;
+    called("torch.Tensor.__setitem__");
+    noteGrid(index);
+  }
+
   function failing(op, self, g, kw, run) {
     try {
       return run();
@@ -820,6 +849,7 @@ export function run(source, inputs = {}, options = {}) {
     if (target.e === "subscript") {
       // x[i][j] = v writes into x where x[i] is a view (basic indexing), as in torch
       const [root, index] = [evaluate(target.value), evaluate(target.index)];
+      assigned(root, index);
       failing("__setitem__", root, [index, value], [], () => setItem(root, index, value));
       return;
     }
@@ -951,6 +981,7 @@ export function run(source, inputs = {}, options = {}) {
           const current = root
             ? failing("__getitem__", root, [index], [], () => getItem(root, index))
             : evaluate(target);
+          if (root) assigned(root, index); // Python sets x[i] back after x[i] += v
           const other = evaluate(statement.value);
           if (current.t === "list" && statement.op === "+") {
             current.items.push(...iterate(other)); // a list's += extends it in place

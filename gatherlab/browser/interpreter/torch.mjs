@@ -903,6 +903,24 @@ function diag(t) {
   );
 }
 
+// patching.noting_sizing_ops, for the sizing ops the page runs: each call of
+// torch.nn.functional.one_hot or torch.bincount, its size argument (null at its default,
+// where the op infers the size from the ids), the size it made along its output's
+// axis, or that it raised (exercises.mjs's sizedByOp reads them)
+export const SIZED = { calls: [] };
+function sizing(op, param, given, axis, make) {
+  const note = { op, param, given, size: null, raised: false };
+  SIZED.calls.push(note);
+  try {
+    const out = make();
+    if (out.shape.length) note.size = out.shape.at(axis);
+    return out;
+  } catch (error) {
+    note.raised = true;
+    throw error;
+  }
+}
+
 // torch.nn.functional.one_hot(labels, num_classes=-1): int64 labels only.
 function oneHot(t, classes) {
   if (t.dtype !== "int64")
@@ -1430,7 +1448,10 @@ export const NN = { functional: { t: "module", name: "torch.nn.functional" } };
 export const FUNCTIONAL = {
   one_hot: fn("torch.nn.functional.one_hot", (g, kw) => {
     const a = args(["input", "num_classes=-1"], g, kw, "one_hot");
-    return oneHot(asTensor(a.input), toInt(a.num_classes));
+    const classes = toInt(a.num_classes);
+    const given = classes === -1 ? null : classes;
+    const op = "torch.nn.functional.one_hot";
+    return sizing(op, "num_classes", given, -1, () => oneHot(asTensor(a.input), classes));
   }),
   log_softmax: fn("torch.nn.functional.log_softmax", (g, kw) =>
     callMethod(asTensor(g[0]), "log_softmax", g.slice(1), kw),
@@ -1495,7 +1516,17 @@ const FUNCTION_METHODS = [
 for (const name of FUNCTION_METHODS)
   TORCH[name] = fn(`torch.${name}`, (g, kw) => {
     if (!g.length) throw new PyError("TypeError", `${name}() missing required argument 'input'`);
-    return callMethod(asTensor(g[0]), name, g.slice(1), kw, 1); // positions count input
+    const method = () => callMethod(asTensor(g[0]), name, g.slice(1), kw, 1); // positions count input
+    if (name !== "bincount") return method();
+    // torch.bincount(input, weights, minlength): noted as the notebook notes it (SIZED)
+    const minlength = kw.find(([k]) => k === "minlength")?.[1] ?? g[2];
+    let given = null;
+    try {
+      given = minlength === undefined ? null : toInt(minlength) || null;
+    } catch {
+      return method(); // a size argument bincount itself refuses, in its own words
+    }
+    return sizing("torch.bincount", "minlength", given, 0, method);
   });
 
 export function sequenceItems(value, name) {
