@@ -1984,34 +1984,6 @@ export default {
    ]
   },
   {
-   "id": "numpy-no-write-op",
-   "checks": null,
-   "title": "NumPy has no scatter: np.add.at adds, out[i] = v keeps one",
-   "patterns": [
-    {
-     "library": "numpy",
-     "re": "module 'numpy' has no attribute '(?<name>scatter\\w*|index_add\\w*|index_put\\w*|index_copy\\w*|(?:unsorted_)?segment_\\w+)'"
-    }
-   ],
-   "meaning": [
-    "NumPy has no {name}; its adding write is np.add.at(out, positions, values), which adds repeats (out[positions] = values keeps one per position)."
-   ],
-   "fix": [
-    "Make zeros of the count and add into them in place, np.add.at(sums, labels, values), or write with torch's own op: sums.index_add_(0, labels, values) (torch's writing ops have no NumPy namesakes)."
-   ],
-   "section": [
-    {
-     "needs": [],
-     "id": "scatter-tf"
-    }
-   ],
-   "keywords": [
-    "numpy",
-    "attribute",
-    "scatter"
-   ]
-  },
-  {
    "id": "mask-shape",
    "checks": "index-too-large",
    "title": "A bool mask must have the shape of the dims it masks",
