@@ -494,3 +494,70 @@ def test_tf_gather_of_the_right_shape_is_told_only_which_op_is_asked():
         "    return tf.gather(features, positions, axis=1, batch_dims=1)\n",
     )
     assert result.verdict.template == "implement.not_required", result.words
+
+
+REDUCE_AXIS = [
+    (
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    rows = tf.one_hot(labels.numpy(), classes, dtype=tf.float32)\n"
+        "    sums = tf.reduce_sum(rows * losses.numpy()[:, None], axis=1)\n"
+        "    return torch.from_numpy(sums.numpy())\n",
+        "argread.reduce_axis",
+        "tf.reduce_sum's axis=1 reduces axis 1 of its input, shape (4, 3), where "
+        "axis 0 is the one to reduce.",
+    ),
+    (
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import numpy as np\n"
+        "    rows = np.eye(classes, dtype=np.float32)[labels.numpy()]\n"
+        "    return torch.from_numpy(np.sum(rows * losses.numpy()[:, None]))\n",
+        "argread.reduce_all",
+        "np.sum without axis reduces its whole input, shape (4, 3), to one number, "
+        "where axis 0 is the one to reduce.",
+    ),
+    (  # a mean per segment over the wrong axis of a one-hot mask
+        "06.segment_means",
+        "def answer(values, segments, count):\n"
+        "    import keras\n"
+        "    dtype = values.numpy().dtype\n"
+        "    mask = keras.ops.one_hot(segments.numpy(), count, dtype=dtype)\n"
+        "    sums = keras.ops.sum(mask * values.numpy()[:, None], axis=1)\n"
+        "    sizes = keras.ops.maximum(keras.ops.sum(mask, axis=0), 1)\n"
+        "    return torch.from_numpy(keras.ops.convert_to_numpy(sums / sizes))\n",
+        "argread.reduce_axis",
+        "keras.ops.sum's axis=1 reduces axis 1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "template", "words"), REDUCE_AXIS)
+def test_a_reduction_along_another_axis_is_told_the_axis_it_reduced(
+    exercise_id, code, template, words
+):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == template, result.words
+    assert words in result.message, result.message
+
+
+@pytest.mark.parametrize(
+    "maker", ["np.zeros((len(labels), classes))", "np.eye(classes)"]
+)
+def test_numpy_s_float64_default_is_named_for_the_call_without_a_dtype(maker):
+    assert np.zeros(2).dtype == np.float64 and np.eye(2).dtype == np.float64
+    write = (
+        "    out[np.arange(len(labels)), labels.numpy()] = 1\n"
+        if "zeros" in maker
+        else "    out = out[labels.numpy()]\n"
+    )
+    result = _judged(
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import numpy as np\n"
+        f"    out = {maker}\n" + write + "    return torch.from_numpy(out)\n",
+    )
+    assert result.verdict.template == "differ.dtype_default_numpy", result.words
+    call = maker.split("(")[0]
+    assert f"{call} makes float64 unless given a dtype" in result.message

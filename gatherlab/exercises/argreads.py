@@ -51,6 +51,7 @@ class Misread:
     right: Any
     template: str
     weighted: tuple[str, Any, str] | None = None
+    unset: str = ""  # the words where the argument was left as None (its default)
 
 
 def _is_int(value: Any) -> bool:
@@ -86,6 +87,16 @@ def _to_rank(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
     if framework_of(index) == "torch":
         return [index.reshape(shape)]
     return [np.reshape(np.asarray(index), shape)]
+
+
+def _reduced_axes(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[int]:
+    """The axes of a reduction's input other than the one given (each where none)."""
+    data = args[0] if args else kwargs.get("input_tensor", kwargs.get("a"))
+    rank = len(_shape(data if data is not None else kwargs.get("x")))
+    axis: Any = kwargs.get("axis", args[1] if len(args) > 1 else None)
+    if rank < 2 or (axis is not None and not -rank <= int(axis) < rank):
+        return []
+    return [d for d in range(rank) if axis is None or d != int(axis) % rank]
 
 
 def _other_axes(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[int]:
@@ -128,8 +139,37 @@ MISREADS = (
           ("keras.ops.take_along_axis", "keras.ops.take_along_axis"))),
 )  # fmt: skip
 
-# One misread at a time: (the misread, which of its values meant)
-Attempt = tuple[Misread, int]
+# A reduction's axis: the other axes of its input are tried (every one where none is
+# given, which reduces the whole input to one number)
+REDUCTIONS = (
+    ("tensorflow.reduce_sum", "tf.reduce_sum"),
+    ("tensorflow.math.reduce_sum", "tf.math.reduce_sum"),
+    ("tensorflow.reduce_mean", "tf.reduce_mean"),
+    ("tensorflow.math.reduce_mean", "tf.math.reduce_mean"),
+    ("numpy.sum", "np.sum"),
+    ("numpy.mean", "np.mean"),
+    ("keras.ops.sum", "keras.ops.sum"),
+    ("keras.ops.mean", "keras.ops.mean"),
+)
+MISREADS = (
+    *MISREADS,
+    *(Misread(name, shown, "axis", 1, None,
+              lambda axis: axis is None or _is_int(axis),
+              lambda args, kwargs: _reduced_axes(args, kwargs),
+              "argread.reduce_axis", unset="argread.reduce_all")
+      for name, shown in REDUCTIONS),
+)  # fmt: skip
+
+# One misread at a time: (the misread, which of its values meant, the value changed:
+# a call given another, np.sum(mask, axis=0) beside np.sum(..., axis=1), runs as given)
+Attempt = tuple[Misread, int, Any]
+
+
+def _changes(attempt: Attempt | None, misread: Misread, value: Any) -> bool:
+    if attempt is None or attempt[0] is not misread:
+        return False
+    scalar = attempt[2] is None or isinstance(attempt[2], (int, str, np.integer))
+    return not scalar or bool(value == attempt[2])
 
 
 @dataclass(frozen=True)
@@ -177,8 +217,7 @@ def trying(found: list[Noted], attempt: Attempt | None) -> Iterator[None]:
         run = original
         for misread in (m for m in MISREADS if m.name == name):
             if misread.at < 0:
-                changes = attempt is not None and attempt[0] is misread
-                run = _layer_call(misread, run, found, changes)
+                run = _layer_call(misread, run, found, attempt)
             else:
                 run = _op_call(misread, run, found, attempt)
 
@@ -216,7 +255,9 @@ def _op_call(
         if not tries:
             return original(*args, **kwargs)
         right = None
-        if attempt is not None and attempt[0] is misread and attempt[1] < len(tries):
+        if attempt is not None and _changes(attempt, misread, value):
+            if attempt[1] >= len(tries):
+                return original(*args, **kwargs)
             right = tries[attempt[1]]
             if len(args) > misread.at:
                 args = (*args[: misread.at], right, *args[misread.at + 1 :])
@@ -224,6 +265,8 @@ def _op_call(
                 kwargs = {**kwargs, misread.param: right}
         ids = _shape(args[0] if args else None)
         template, count, shape = misread.template, len(tries), _shape(value)
+        if value is None and misread.unset:
+            template = misread.unset
         note = Noted(misread, value, given, ids, (), template, count, right, shape)
         try:
             out = original(*args, **kwargs)
@@ -237,10 +280,10 @@ def _op_call(
 
 
 def _layer_call(
-    misread: Misread, original: Any, found: list[Noted], change: bool
+    misread: Misread, original: Any, found: list[Noted], attempt: Attempt | None
 ) -> Callable[..., Any]:
     """A layer's ``call`` whose setting ``misread.param`` is noted where misread (and
-    with ``change``, set right while it runs). "Given" here means other than the
+    with ``attempt``, set right while it runs). "Given" here means other than the
     default (the words "its default" are true of a default passed by name too)."""
 
     def call(layer: Any, *args: Any, **kwargs: Any) -> Any:
@@ -256,6 +299,7 @@ def _layer_call(
                 right, template = weighted, words
                 if value == weighted:
                     return original(layer, *args, **kwargs)
+        change = _changes(attempt, misread, value)
         if change:
             setattr(layer, misread.param, right)
         try:
@@ -298,7 +342,7 @@ def misread_verdict(case_name: Field, noted: Noted, right: Any = None) -> Verdic
             "shape": shape_text(noted.ids),
             "as": shape_text(grown),
         }
-    if template == "argread.read_axis":
+    if template in ("argread.read_axis", "argread.reduce_axis", "argread.reduce_all"):
         fields |= {"shape": shape_text(noted.ids), "right": str(noted.right)}
     if template == "argread.category_encoding":
         fields["what"] = phrase(f"argread.encoding.{value}")

@@ -675,6 +675,9 @@ class Implement(Exercise):
         if call in TORCH_DEFAULT_DTYPE_OPS:  # torch.eye(classes)[labels]: float32
             fields = {**early.fields, "call": call}
             return Verdict(False, "differ.dtype_default_torch", fields)
+        if call.startswith("np."):
+            fields = {**early.fields, "call": call}
+            return Verdict(False, "differ.dtype_default_numpy", fields)
         dtype = f'"{expected}"' if call.startswith("keras.") else f"tf.{expected}"
         fields = {**early.fields, "call": call, "dtype": dtype}
         return Verdict(False, "differ.dtype_default_op", fields)
@@ -779,7 +782,7 @@ class Implement(Exercise):
             for k in range(first.tries):
                 changed: list[Noted] = []
                 try:
-                    with trying(changed, (first.misread, k)):
+                    with trying(changed, (first.misread, k, first.value)):
                         runs = [self._run(answer, c.args) for c in self.all_cases]
                 except (ForbiddenOpError, NotImplementedError):
                     return None

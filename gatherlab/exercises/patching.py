@@ -552,7 +552,14 @@ DEFAULT_DTYPE_OPS: dict[str, int | None] = {
     "torch.ones": None,
     "torch.empty": None,
     "torch.eye": None,  # torch.eye(n, m): dtype= by keyword only
+    # NumPy's make float64 (noted where the learner's code calls them, not a library)
+    "numpy.zeros": 1,
+    "numpy.ones": 1,
+    "numpy.empty": 1,
+    "numpy.eye": 3,
+    "numpy.identity": 1,
 }
+LIBRARIES = ("numpy", "torch", "tensorflow", "keras", "jax", "gatherlab")
 # torch's ops among them, named by differ.dtype_default_torch (exercises.mjs alike)
 TORCH_DEFAULT_DTYPE_OPS = ("torch.ones", "torch.empty", "torch.eye")
 
@@ -583,11 +590,16 @@ def noting_default_dtypes(
             )
             if valued:
                 return out
+            if name.startswith("numpy."):  # a library's own calls are not the learner's
+                caller = str(sys._getframe(1).f_globals.get("__name__", ""))
+                if caller.split(".")[0] in LIBRARIES:
+                    return out
             if kwargs.get("dtype") is None and (at is None or len(args) <= at):
                 dtype = getattr(out, "dtype", None)
                 made = getattr(dtype, "name", None) or str(dtype).removeprefix("torch.")
                 if dtype is not None:
-                    found.append((name.replace("tensorflow.", "tf."), made))
+                    shown = name.replace("tensorflow.", "tf.").replace("numpy.", "np.")
+                    found.append((shown, made))
             return out
 
         return make
