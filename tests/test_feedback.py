@@ -471,7 +471,8 @@ def test_the_last_position_for_every_entry_is_named_in_any_gather():
     )
     result = exercise.check(torch.tensor([[2], [2]]))
     assert result.verdict.misconception == "last-position"
-    assert "position 2, the last along dim 1 of x" in result.words
+    assert "position 2, the last along dim 1, for every entry" in result.words
+    assert "padding in shorter sequences" in result.words  # 0s after each
     # one entry moved to the last position is too little evidence on a fix's one case
     one = gl.exercises.Fix(
         "99.fix_one_last",

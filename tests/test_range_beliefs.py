@@ -280,3 +280,63 @@ def test_a_fix_whose_index_is_the_right_one_shifted_and_wrapped_hears_no_wrap():
     # a fix's call is gather, which never wraps: take_along_dim is not named
     result = EXERCISES["01.fix_shared_columns"].check(torch.tensor([[0, 1]] * 2))
     assert "take_along_dim" not in result.words, result.words
+
+
+# ------------------------------------------------ what a position reads
+
+
+def test_index_select_read_as_single_elements_is_told_it_keeps_whole_slices():
+    # the flat reading of index_select's positions names the slice it keeps
+    message, _ = first_step("03.predict_shared_rows", [11, 11, 10])
+    assert "index_select counts each position along dim 0 and keeps that whole row" in (
+        message
+    )
+    # my own: along dim 1 of a 2-D input, the columns
+    x = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    index = torch.tensor([2, 0])
+    exercise = Predict(
+        "99.cols",
+        "cols",
+        code=lambda: torch.index_select(x, 1, index),
+        explain=Call("index_select", x, 1, index),
+    )
+    assert exercise.check([[3, 1], [6, 4]]).passed
+    result = exercise.check([3, 1])  # flat positions 2 and 0, one value each
+    assert "keeps that whole column" in result.message, result.words
+
+
+def _padded_case(rng: np.random.Generator) -> dict:
+    batch, time = (int(n) for n in rng.integers(2, 5, size=2))
+    lengths = torch.as_tensor(rng.integers(1, time + 1, size=batch))
+    tokens = torch.as_tensor(rng.integers(1, 50, size=(batch, time)))
+    tokens[torch.arange(time)[None, :] >= lengths[:, None]] = 0
+    return {"tokens": tokens, "lengths": lengths}
+
+
+def _last_tokens(tokens: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """Each sequence's last real token, as a column."""
+    return tokens.gather(1, (lengths - 1).unsqueeze(1))
+
+
+LAST = Implement(
+    "99.last",
+    "last",
+    solution=_last_tokens,
+    example={
+        "tokens": torch.tensor([[5, 7, 0], [3, 4, 9]]),
+        "lengths": torch.tensor([2, 3]),
+    },
+    generate=_padded_case,
+    call=Call("gather", "tokens", 1, lambda tokens, lengths: (lengths - 1)[:, None]),
+)
+
+
+def test_the_last_step_read_for_every_sequence_is_told_it_is_padding_there():
+    result = LAST.check(lambda tokens, lengths: tokens[:, -1:])
+    assert result.verdict.misconception == "last-position", result.words
+    assert result.message.endswith(": padding in shorter sequences.")
+    # an input with no padding after the positions: no padding said
+    message, named = first_step(
+        "01.pick_columns", lambda x, columns: x[:, -1:].expand_as(columns)
+    )
+    assert named == "last-position" and "padding" not in message

@@ -1334,7 +1334,29 @@ def _last_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
         "index": case.call.index_name,
         "dim": str(dim),
         "last": str(to_numpy(case.call.input).shape[dim] - 1),
+        "padding": phrase("last.padding") if _padded(case) else "",
     }
+
+
+def _padded(case: Case) -> bool:
+    """Whether the read's input is padded after each entry's own position: every
+    value past it along dim is 0, and some entry's position is not the last (so
+    the last position holds padding there)."""
+    assert case.call is not None
+    source = to_numpy(case.call.input)
+    dim = _axis(case.call)
+    own = shared_positions(to_numpy(case.call.index), dim)
+    if own.ndim != dim + 1 or source.ndim <= dim:
+        return False
+    extent = source.shape[dim]
+    own = own % extent
+    if (own == extent - 1).all():
+        return False
+    for at in np.ndindex(own.shape):
+        after = source[at[:dim] + (slice(int(own[at]) + 1, None),)]
+        if after.size and (after != 0).any():
+            return False
+    return True
 
 
 @misconception("last-position", "call", _last_words)
@@ -1585,6 +1607,12 @@ def _flattened_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]
             "result": picked(one_d, fields),
         }
     along = {"op": case.call.op, "dim": str(dim), "along": _along(case.call, dim)}
+    if case.call.op == "index_select":  # a whole slice per position, not one value
+        source = to_numpy(case.call.input)
+        kind = (
+            {0: "row", 1: "column"}.get(dim, "slice") if source.ndim == 2 else "slice"
+        )
+        along["along"] = phrase("along.slice", kind=kind)
     result = phrase("flat_read.along", **along)
     where = _first_difference(outcome, case.expected)
     step = step_at(case.call, where or (0,) * np.ndim(case.expected))
