@@ -1326,7 +1326,7 @@ def _group_count_offset(case: Case, base: Any) -> Mapping[Any, Outcome]:
     }
 
 
-def _last_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
+def _last_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     dim = _axis(case.call)
     return {
