@@ -561,3 +561,33 @@ def test_numpy_s_float64_default_is_named_for_the_call_without_a_dtype(maker):
     assert result.verdict.template == "differ.dtype_default_numpy", result.words
     call = maker.split("(")[0]
     assert f"{call} makes float64 unless given a dtype" in result.message
+
+
+def test_take_along_axis_raising_for_other_sizes_is_told_it_broadcasts():
+    with pytest.raises(IndexError):  # torch.gather would read the (3, 3) corner
+        np.take_along_axis(np.zeros((1, 5)), np.zeros((3, 3), np.int64), axis=0)
+    result = _judged(
+        "04.gather_python_style",
+        "def answer(input, dim, index):\n"
+        "    import numpy as np\n"
+        "    picked = np.take_along_axis(input.numpy(), index.numpy(), axis=dim)\n"
+        "    return torch.from_numpy(picked)\n",
+    )
+    assert result.verdict.template == "argread.along_broadcast", result.words
+    assert "np.take_along_axis raised IndexError: index (3, 3) and input (1, 5)" in (
+        result.message
+    )
+    assert "x[...]" not in result.words
+
+
+def test_numpy_float_positions_are_told_numpy_s_conversion():
+    result = _judged(
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import numpy as np\n"
+        "    ids = labels.numpy() / 1\n"
+        "    sums = np.bincount(ids, losses.numpy(), classes)\n"
+        "    return torch.from_numpy(sums.astype(np.float32))\n",
+    )
+    assert "index.astype(np.int64)" in result.fix, result.words
+    assert "index.long()" not in result.words

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -186,6 +187,7 @@ class Noted:
     tries: int = 1  # how many values there are to try
     right: Any = None  # the value tried, in a run that changed it
     shape: tuple[int, ...] = ()  # the shape of the value it had (an index's)
+    index: tuple[int, ...] = ()  # the shape of its second argument (a read's index)
 
 
 def _shape(value: Any) -> tuple[int, ...]:
@@ -267,7 +269,10 @@ def _op_call(
         template, count, shape = misread.template, len(tries), _shape(value)
         if value is None and misread.unset:
             template = misread.unset
-        note = Noted(misread, value, given, ids, (), template, count, right, shape)
+        second = _shape(args[1] if len(args) > 1 else kwargs.get("indices"))
+        note = Noted(
+            misread, value, given, ids, (), template, count, right, shape, second
+        )
         try:
             out = original(*args, **kwargs)
         except Exception:  # a misread call that raises is one too
@@ -313,6 +318,40 @@ def _layer_call(
         return out
 
     return call
+
+
+# take_along_axis's broadcast of the index against the input failed (NumPy's, Keras's,
+# TensorFlow's words)
+NOT_BROADCAST = re.compile(
+    r"could not be broadcast|[Cc]annot broadcast|[Ii]ncompatible shapes"
+)
+ALONG_AXIS = ("np.take_along_axis", "keras.ops.take_along_axis")
+
+
+def along_broadcast(
+    case_name: Field, error: BaseException | None, noted: list[Noted]
+) -> Verdict | None:
+    """The verdict naming a take_along_axis call that raised because its index and
+    input do not broadcast on the other axes (torch.gather allows an index smaller
+    there), or None."""
+    if error is None or not NOT_BROADCAST.search(str(error)):
+        return None
+    raised = [n for n in noted if n.misread.shown in ALONG_AXIS and not n.made]
+    if not raised or not raised[-1].index:
+        return None
+    note = raised[-1]
+    return Verdict(
+        False,
+        "argread.along_broadcast",
+        {
+            "case": case_name,
+            "error": type(error).__name__,
+            "op": note.misread.shown,
+            "given": str(note.value),
+            "index": shape_text(note.index),
+            "shape": shape_text(note.ids),
+        },
+    )
 
 
 def misread_verdict(case_name: Field, noted: Noted, right: Any = None) -> Verdict:

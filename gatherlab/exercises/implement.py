@@ -17,8 +17,10 @@ from gatherlab._arrays import entry, framework_of, fresh, like, to_numpy
 from gatherlab.diagnose import Problem, diagnose, scatter_problems
 from gatherlab.errors import package_bug, short_error
 from gatherlab.exercises import strategies
+from gatherlab.exercises.argreads import NOT_BROADCAST as NOT_BROADCAST_TEXT
 from gatherlab.exercises.argreads import (
     Noted,
+    along_broadcast,
     misread_verdict,
     noting_weighted_bincount,
     trying,
@@ -477,6 +479,7 @@ class Implement(Exercise):
         found = (
             self._meshgrid_xy(answer, case)
             or self._misread_argument(answer, case)
+            or self._along_broadcast(answer, case, run)
             or self._counted_slots(answer, case, run)
             or self._named(runs)
             or (self._unwritten(answer, case, run) if run.error is None else None)
@@ -791,6 +794,21 @@ class Implement(Exercise):
                     right = next((r for r in tried if r is not None), None)
                     return misread_verdict(case.name, first, right)
         return None
+
+    def _along_broadcast(
+        self, answer: Callable[..., Any], case: Case, run: Run
+    ) -> Verdict | None:
+        """An error of a take_along_axis whose index does not broadcast against its
+        input on the other axes (``argreads.along_broadcast``), not a subscript's."""
+        if run.error is None or not NOT_BROADCAST_TEXT.search(str(run.error)):
+            return None
+        noted: list[Noted] = []
+        try:
+            with trying(noted, None):
+                self._run(answer, case.args)
+        except (ForbiddenOpError, NotImplementedError):
+            return None
+        return along_broadcast(case.name, run.error, noted)
 
     def _right_but_dtype(self, runs: list[Run]) -> bool:
         """Whether every run passes its case, or gives its values in another dtype."""

@@ -1069,15 +1069,24 @@ export default {
     },
     {
      "library": "numpy",
-     "re": "`indices` must be an integer array"
+     "re": "`indices` must be an integer array",
+     "fields": {
+      "numpy": "yes"
+     }
     },
     {
      "library": "numpy",
-     "re": "arrays used as indices must be of integer \\(or boolean\\) type"
+     "re": "arrays used as indices must be of integer \\(or boolean\\) type",
+     "fields": {
+      "numpy": "yes"
+     }
     },
     {
      "library": "numpy",
-     "re": "Cannot cast array data from dtype\\('(?<dtype>\\w+)'\\) to dtype\\('int64'\\)"
+     "re": "Cannot cast array data from dtype\\('(?<dtype>\\w+)'\\) to dtype\\('int64'\\)",
+     "fields": {
+      "numpy": "yes"
+     }
     }
    ],
    "meaning": [
@@ -1105,6 +1114,12 @@ export default {
     "The positions have the wrong dtype: positions must be whole numbers (int64, and int32 where the op allows it), never floats or bools."
    ],
    "fix": [
+    {
+     "needs": [
+      "numpy"
+     ],
+     "text": "Convert with index.astype(np.int64) (NumPy's int64). If the positions came from a division, use // (floor division) on integers rather than / and a cast; a bool mask selects with x[mask], not through an index op."
+    },
     "Convert with index.long() (torch.int64). If the positions came from a division, use // (floor division) on integers rather than / and a cast; a bool mask selects with x[mask], not through an index op."
    ],
    "section": [
