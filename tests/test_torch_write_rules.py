@@ -413,3 +413,96 @@ def test_a_numpy_function_that_does_not_exist_is_told_np_add_at(name):
     assert f"NumPy has no np.{name}: that is torch's op" in result.message
     assert "np.add.at(out, positions, values)" in result.fix
     assert not hasattr(np, name)
+
+
+# ------------------------------------------------------------- one buffer, two writes
+
+
+@pytest.mark.parametrize(
+    ("writes", "op"),
+    [
+        (
+            "    sums = base.scatter_add_(0, segments, values)\n"
+            "    sizes = base.scatter_add_(0, segments, torch.ones_like(values))\n",
+            "scatter_add_",
+        ),
+        (
+            "    sums = base.index_put_((segments,), values, accumulate=True)\n"
+            "    ones = torch.ones_like(values)\n"
+            "    sizes = base.index_put_((segments,), ones, accumulate=True)\n",
+            "index_put_",
+        ),
+        (
+            "    sums = base.index_add_(0, segments, values)\n"
+            "    sizes = torch.bincount(segments, minlength=count).to(values.dtype)\n"
+            "    sizes = base.index_add_(0, segments, torch.ones_like(values))\n",
+            "index_add_",
+        ),
+    ],
+)
+def test_two_in_place_writes_into_one_buffer_are_told_it_is_one_tensor(writes, op):
+    result = _judged(
+        "06.segment_means",
+        "def answer(values, segments, count):\n"
+        "    base = torch.zeros(count, dtype=values.dtype)\n"
+        + writes
+        + "    return sums / sizes.clamp(min=1)\n",
+    )
+    assert result.message.startswith(
+        f"On the visible example, {op} writes into the tensor it is called on and "
+        "returns it"
+    )
+    assert "its own buffer" in result.fix
+
+
+def test_the_in_place_facts():
+    base = torch.zeros(2)
+    sums = base.index_add_(0, torch.tensor([0, 0]), torch.tensor([1.0, 4.0]))
+    assert sums is base  # an in-place op returns the tensor it wrote into
+
+
+# ------------------------------------------------------------- a buffer's given dtype
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "code", "words"),
+    [
+        (
+            "06.one_hot",
+            "def answer(labels, classes):\n"
+            "    rows = torch.zeros(len(labels), classes, dtype=torch.float32)\n"
+            "    return rows.scatter_(1, labels.unsqueeze(1), 1.0)\n",
+            "your torch.zeros call asked for dtype=float32",
+        ),
+        (
+            "06.class_loss_sums",
+            "def answer(losses, labels, classes):\n"
+            "    sums = torch.zeros(classes, dtype=torch.float64)\n"
+            "    return sums.index_add_(0, labels, losses.double())\n",
+            "your torch.zeros call asked for dtype=float64",
+        ),
+        (
+            "06.one_hot",
+            "def answer(labels, classes):\n"
+            "    rows = torch.empty(len(labels), classes, dtype=torch.int32).fill_(0)\n"
+            "    rows[torch.arange(len(labels)), labels] = 1\n"
+            "    return rows\n",
+            "your torch.empty call asked for dtype=int32",
+        ),
+    ],
+)
+def test_a_buffer_made_with_another_dtype_is_told_its_maker(exercise_id, code, words):
+    result = _judged(exercise_id, code)
+    assert words in result.message
+    assert "a write keeps its buffer's dtype" in result.message
+
+
+def test_a_dtype_made_after_the_write_keeps_the_general_words():
+    result = _judged(
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    sums = torch.zeros(classes, dtype=losses.dtype)\n"
+        "    sums.index_add_(0, labels, losses)\n"
+        "    return sums * torch.ones(classes, dtype=torch.float64)\n",
+    )
+    assert "asked for dtype" not in result.message

@@ -62,6 +62,7 @@ from gatherlab.exercises.patching import (
     noting_casts,
     noting_default_dtypes,
     noting_divisions,
+    noting_given_dtypes,
     noting_index_grids,
     noting_losses,
     noting_out_of_place,
@@ -73,6 +74,7 @@ from gatherlab.exercises.patching import (
     noting_tf_writes,
     owner,
     repairing,
+    separating_in_place,
     spying,
     used,
 )
@@ -471,6 +473,7 @@ class Implement(Exercise):
                     or self._cast(answer, case, early)
                     or _bool_result(early)
                     or self._default_dtype(answer, case, early)
+                    or self._given_dtype(answer, case, early)
                     or self._weighted_bincount(answer, case, early)
                     or self._updates_dtype(answer, case, early)
                     or early
@@ -481,6 +484,7 @@ class Implement(Exercise):
             or self._misread_argument(answer, case)
             or self._along_broadcast(answer, case, run)
             or self._counted_slots(answer, case, run)
+            or self._shared_in_place(answer, case)
             or self._named(runs)
             or (self._unwritten(answer, case, run) if run.error is None else None)
         )
@@ -728,6 +732,22 @@ class Implement(Exercise):
             return None
         return Verdict(False, "differ.dtype_np_bincount", dict(early.fields))
 
+    def _given_dtype(
+        self, answer: Callable[..., Any], case: Case, early: Verdict
+    ) -> Verdict | None:
+        """A write's result of the wrong dtype that is the buffer the learner made
+        with that dtype given (``torch.zeros(..., dtype=torch.float64)``, written into
+        in place): that call is named (found by running the function again:
+        ``noting_given_dtypes``; exercises.mjs's typeDifference alike)."""
+        if early.template != "differ.dtype_write":
+            return None
+        found: list[tuple[str, Any]] = []
+        value, error = self._again(answer, case, noting_given_dtypes(found))
+        call = next((name for name, out in found if out is value), None)
+        if error is not None or call is None:
+            return None
+        return completed("differ.dtype_write_given", {**early.fields, "call": call})
+
     def _updates_dtype(
         self, answer: Callable[..., Any], case: Case, early: Verdict
     ) -> Verdict | None:
@@ -880,6 +900,34 @@ class Implement(Exercise):
             return None
         fields = _slot_fields(noted, case, ids)
         return Verdict(False, f"implement.slots_{noted.kind}", fields)
+
+    def _shared_in_place(
+        self, answer: Callable[..., Any], case: Case
+    ) -> Verdict | None:
+        """Two in-place writes into one buffer (``base.index_add_`` for the sums and
+        again for the sizes): an in-place op returns the tensor it wrote into, so
+        both results are that one tensor. Where the answer passes every case with
+        each later write given a copy of the buffer as it was
+        (``separating_in_place``), that is its one mistake (exercises.mjs's
+        sharedInPlace alike)."""
+        found: list[str] = []
+        try:
+            with separating_in_place(found):  # first the case alone: is there one?
+                self._run(answer, case.args)
+            if not found:
+                return None
+            runs = []
+            for other in self.all_cases:
+                with separating_in_place([]):
+                    runs.append(self._run(answer, other.args))
+        except (ForbiddenOpError, NotImplementedError):
+            return None
+        if not all(
+            self._passes(k, other, run)
+            for k, (other, run) in enumerate(zip(self.all_cases, runs, strict=True))
+        ):
+            return None
+        return verdict(False, "implement.in_place_shared", case=case.name, op=found[0])
 
     def _read_in_tensorflow(
         self,

@@ -332,6 +332,8 @@ PAGE_TEMPLATES = {
         "implement.forbidden",
         # a forbidden op's answer, wrong with the ban lifted too (_refused)
         "implement.forbidden_also",
+        # two in-place writes into one buffer (_shared_in_place; sharedInPlace)
+        "implement.in_place_shared",
         # the size rule of torch's one_hot or bincount (sizing.sized_by_op; sizedByOp)
         "implement.sized_by_op",
         "size_raised",
@@ -364,6 +366,7 @@ PAGE_TEMPLATES = {
         "differ.dtype",
         "differ.dtype_python_numbers",
         "differ.dtype_write_zeros",
+        "differ.dtype_write_given",
         "differ.dtype_cast",
         "differ.dtype_default_torch",
         "differ.dtype_bool",

@@ -341,6 +341,42 @@ def noting_called(
     return _patched(list(names), noted)
 
 
+# the in-place writes that return the tensor they write into (separating_in_place)
+IN_PLACE_WRITES = (
+    "index_add_",
+    "scatter_",
+    "scatter_add_",
+    "scatter_reduce_",
+    "index_put_",
+    "index_copy_",
+    "index_fill_",
+    "masked_fill_",
+    "put_",
+    "index_reduce_",
+)
+
+
+def separating_in_place(found: list[str]) -> contextlib.AbstractContextManager[None]:
+    """Run the in-place writes (``IN_PLACE_WRITES``) so that one into a tensor an
+    earlier in-place write of the run already wrote into writes into a copy of that
+    tensor as it was before, noting the op in ``found``: each result then gets a
+    buffer of its own (implement._shared_in_place; exercises.mjs's SEPARATE)."""
+    written: dict[int, tuple[Any, Any]] = {}
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        def write(self: Any, *args: Any, **kwargs: Any) -> Any:
+            before = written.get(id(self))
+            if before is not None and before[0] is self:
+                found.append(name.rsplit(".", 1)[-1])
+                return original(before[1].clone(), *args, **kwargs)
+            written[id(self)] = (self, self.detach().clone())
+            return original(self, *args, **kwargs)
+
+        return write
+
+    return _patched([f"torch.Tensor.{op}" for op in IN_PLACE_WRITES], noted)
+
+
 def noting_index_grids(
     found: list[tuple[list[tuple[int, ...]], tuple[int, ...]]],
 ) -> contextlib.AbstractContextManager[None]:
@@ -605,6 +641,30 @@ def noting_default_dtypes(
         return make
 
     return _patched(names, noted)
+
+
+# torch's tensor makers whose dtype= a learner gives (noting_given_dtypes)
+GIVEN_DTYPE_OPS = ("torch.zeros", "torch.ones", "torch.empty")
+
+
+def noting_given_dtypes(
+    found: list[tuple[str, Any]],
+) -> contextlib.AbstractContextManager[None]:
+    """Let torch.zeros, torch.ones and torch.empty run as usual, noting in ``found``
+    each call given a dtype, as (``torch.zeros``, the tensor it made): a write's
+    buffer made with another dtype than the result's (exercises.mjs's
+    FLOAT_DEFAULTS.given alike)."""
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        def make(*args: Any, **kwargs: Any) -> Any:
+            out = original(*args, **kwargs)
+            if kwargs.get("dtype") is not None:
+                found.append((name, out))
+            return out
+
+        return make
+
+    return _patched(GIVEN_DTYPE_OPS, noted)
 
 
 def _index_tensor(item: Any) -> bool:

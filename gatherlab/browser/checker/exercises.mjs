@@ -32,7 +32,8 @@ import { strRepr } from "../interpreter/python.mjs";
 // and the error table's explain() (explain.mjs, error_rules.mjs), which judge() needs,
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
-let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, GRIDS, MESHGRID, MISREAD, SIZED, UNIQUE;
+let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, GRIDS, MESHGRID, MISREAD, SEPARATE;
+let SIZED, UNIQUE;
 let explain;
 
 export async function ready() {
@@ -50,6 +51,7 @@ export async function ready() {
     MISREAD,
     PyError,
     REPAIRING,
+    SEPARATE,
     SIZED,
     TRUE_DIVISIONS,
     UNIQUE,
@@ -361,6 +363,7 @@ function outputsOf(payload, answer) {
   const zeros = []; // per case, the torch.zeros calls without a dtype
   const casts = []; // per case, the conversion that returned the result, or null
   const defaults = []; // per case, the first torch op that made float32 by default
+  const given = []; // per case, the maker given a dtype that made the result, or null
   const sized = []; // per case, its calls of torch's sizing ops (SIZED)
   const grids = []; // per case, its subscripts' index grids (GRIDS)
   for (const testCase of payload.cases) {
@@ -373,8 +376,10 @@ function outputsOf(payload, answer) {
     FLOAT_DEFAULTS.zeros = 0; // implement.py's noting_default_dtypes (torch.zeros), per run
     FLOAT_DEFAULTS.casts = []; // implement.py's noting_casts, per run
     FLOAT_DEFAULTS.defaults = []; // implement.py's noting_default_dtypes, in order
+    FLOAT_DEFAULTS.given = []; // implement.py's noting_given_dtypes, per run
     SIZED.calls = []; // implement.py's noting_sizing_ops, per run
     GRIDS.found = []; // implement.py's noting_index_grids, per run
+    SEPARATE.written = new Map(); // implement.py's separating_in_place, per run
     try {
       const main = lines.main && payload.kind === "implement";
       const value = run(code, main ? {} : inputs, {
@@ -398,6 +403,7 @@ function outputsOf(payload, answer) {
       // the conversion that returned the result itself, if one did (implement._cast)
       casts.push(FLOAT_DEFAULTS.casts.find((c) => c.out === value)?.call ?? null);
       defaults.push(FLOAT_DEFAULTS.defaults[0] ?? null);
+      given.push(FLOAT_DEFAULTS.given.find((c) => c.out === value)?.call ?? null);
       sized.push(SIZED.calls);
       grids.push(GRIDS.found);
     } catch (error) {
@@ -412,6 +418,7 @@ function outputsOf(payload, answer) {
       zeros.push(0);
       casts.push(null);
       defaults.push(null);
+      given.push(null);
       sized.push(SIZED.calls);
       grids.push(GRIDS.found);
     }
@@ -420,7 +427,7 @@ function outputsOf(payload, answer) {
   const missing = require.length > 0 && !require.some((name) => calls.has(name));
   /** @type {any} */ (results).calls = calls; // the fallback's rules name an op only where it was called
   /** @type {any} */ (results).grids = grids; // indexGrid's, per case
-  return { outputs: results, missing, floats, zeros, casts, defaults, sized };
+  return { outputs: results, missing, floats, zeros, casts, defaults, given, sized };
 }
 
 // A fix's answer goes into the broken call: as its index (or its dim).
@@ -806,6 +813,8 @@ function mistakeOf(payload, answer, mine) {
   if (misread) return misread;
   const slots = payload.kind === "implement" && uniqueSlots(payload, answer, mine);
   if (slots) return slots;
+  const shared = payload.kind === "implement" && sharedInPlace(payload, answer, mine);
+  if (shared) return shared;
   // the misconceptions in the order the cases list them: entry j of every case is one
   // candidate (an id may have several, its variants), which must match on every case
   const candidates = cases[0].misconceptions;
@@ -907,6 +916,32 @@ function includeSelfFirst(verdict, calls) {
       cause: phrase("self_mixed.pass_false", { parts: cause.fields.parts }),
     },
   };
+}
+
+// implement._shared_in_place: two in-place writes into one buffer (an in-place op returns
+// the tensor it wrote into), where the answer passes every case with each later write
+// given a copy of the buffer as it was (SEPARATE)
+function sharedInPlace(payload, answer, mine) {
+  const cases = payload.cases;
+  const failing = cases.findIndex((c, k) => !equals(mine[k], c.expected));
+  if (failing < 0) return null;
+  SEPARATE.on = true;
+  SEPARATE.ops = [];
+  try {
+    codeOutputs({ ...payload, cases: [cases[failing]] }, answer); // first the case alone
+    const op = SEPARATE.ops[0];
+    if (!op) return null;
+    const again = codeOutputs(payload, answer).outputs;
+    if (!again || !cases.every((c, k) => equals(again[k], c.expected))) return null;
+    return {
+      passed: false,
+      template: "implement.in_place_shared",
+      fields: { case: cases[failing].name, op },
+      misconception: null,
+    };
+  } finally {
+    SEPARATE.on = false;
+  }
 }
 
 // implement._refused: an answer that called a forbidden op is judged once more with the
@@ -1338,12 +1373,14 @@ function typeDifference(payload, found) {
     "differ.dtype": "differ.dtype_read_zeros",
   };
   const zeros = Boolean(zeroed[template]) && got.tensor.dtype === "float32";
-  if (got.tensor.dtype !== expected)
-    return v(zeros && found.zeros?.[k] ? zeroed[template] : template, {
-      got: got.tensor.dtype,
-      expected,
-    });
-  return null;
+  if (got.tensor.dtype === expected) return null;
+  const fields = { got: got.tensor.dtype, expected };
+  if (zeros && found.zeros?.[k]) return v(zeroed[template], fields);
+  // implement._given_dtype: the write's buffer, made with the dtype given
+  const maker = found.given?.[k];
+  if (template === "differ.dtype_write" && maker)
+    return v("differ.dtype_write_given", { ...fields, call: maker });
+  return v(template, fields);
 }
 // patching.TORCH_DEFAULT_DTYPE_OPS
 const TORCH_DEFAULTS = new Set(["torch.ones", "torch.empty", "torch.eye"]);

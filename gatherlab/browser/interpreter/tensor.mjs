@@ -424,7 +424,7 @@ export const TRUE_DIVISIONS = { count: 0 };
 // new dtype, as { call, out } (implement.py's noting_casts)
 // defaults: the torch.zeros / ones / empty / eye calls without a dtype, in order
 // (implement.py's noting_default_dtypes)
-export const FLOAT_DEFAULTS = { calls: [], zeros: 0, casts: [], defaults: [] };
+export const FLOAT_DEFAULTS = { calls: [], zeros: 0, casts: [], defaults: [], given: [] };
 export function notePythonNumbers(call, value, dtype, out) {
   const kinds = new Set();
   const walk = (item) => {

@@ -1313,7 +1313,10 @@ for (const [name, value] of [
     const d = dtype ? dtypeArg(dtype[1], "torch") : "float32";
     if (name === "zeros" && !dtype) FLOAT_DEFAULTS.zeros += 1;
     if (!dtype) FLOAT_DEFAULTS.defaults.push(`torch.${name}`);
-    return filled(sizesFrom(g, name), value ?? EMPTY_FILL.value, d, "torch");
+    const out = filled(sizesFrom(g, name), value ?? EMPTY_FILL.value, d, "torch");
+    // implement.py's noting_given_dtypes: a maker given a dtype, and what it made
+    if (dtype && dtype[1].t !== "none") FLOAT_DEFAULTS.given.push({ call: `torch.${name}`, out });
+    return out;
   });
 for (const [name, value] of [
   ["zeros_like", 0],
@@ -1618,7 +1621,31 @@ export function failedCall(op, self, given, kwargs = []) {
   return { op: op.startsWith("__") ? null : op, dim, shapes };
 }
 
+// patching.separating_in_place: while SEPARATE.on, an in-place write into a tensor that
+// an earlier in-place write of the run wrote into writes into a copy of it as it was
+// before (its op noted in SEPARATE.ops); `written` is reset per run (exercises.mjs)
+export const SEPARATE = { on: false, written: new Map(), ops: [] };
+const IN_PLACE_WRITES = new Set([
+  "index_add_",
+  "scatter_",
+  "scatter_add_",
+  "scatter_reduce_",
+  "index_put_",
+  "index_copy_",
+  "index_fill_",
+  "masked_fill_",
+  "put_",
+  "index_reduce_",
+]);
+
 export function callMethod(t, name, g, kw, offset = 0) {
+  if (SEPARATE.on && IN_PLACE_WRITES.has(name) && t.t === "tensor" && t.lib === "torch") {
+    const before = SEPARATE.written.get(t);
+    if (before) {
+      SEPARATE.ops.push(name);
+      t = tensor(before.shape.slice(), before.data.slice(), before.dtype);
+    } else SEPARATE.written.set(t, tensor(t.shape.slice(), t.data.slice(), t.dtype));
+  }
   g = repairedArgs(name, t, g);
   const noKw = () => {
     if (kw.length) throw new UnsupportedError(`the argument ${kw[0][0]}= of .${name}()`);
