@@ -340,3 +340,15 @@ def test_the_last_step_read_for_every_sequence_is_told_it_is_padding_there():
         "01.pick_columns", lambda x, columns: x[:, -1:].expand_as(columns)
     )
     assert named == "last-position" and "padding" not in message
+
+
+def test_the_first_position_read_for_every_entry_is_named_without_padding_words():
+    # a sequence summed up by its first step (a [CLS]-style read): position 0
+    message, named = first_step("02.last_valid_step", lambda f, lengths: f[:, 0])
+    assert named == "last-position", message
+    assert "reads position 0, the first along dim 1, for every entry" in message
+    result = LAST.check(lambda tokens, lengths: tokens[:, :1])
+    assert "padding" not in result.words, result.words
+    # a gather along dim 0 of my own: the last row for every entry, no padding
+    message, named = first_step("01.predict_columns", [[12, 12, 12], [22, 22, 22]])
+    assert named == "last-position" and "padding" not in message

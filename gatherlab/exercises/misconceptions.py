@@ -1329,12 +1329,20 @@ def _group_count_offset(case: Case, base: Any) -> Mapping[Any, Outcome]:
 def _last_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     dim = _axis(case.call)
+    first = key == "first"
+    padded = not first and _padded(case)
+    index = case.call.index_name
+    last = str(to_numpy(case.call.input).shape[dim] - 1)
     return {
         "input": case.call.input_name,
-        "index": case.call.index_name,
+        "index": index,
         "dim": str(dim),
-        "last": str(to_numpy(case.call.input).shape[dim] - 1),
-        "padding": phrase("last.padding") if _padded(case) else "",
+        "last": "0" if first else last,
+        "which": "the first" if first else "the last",
+        "padding": phrase("last.padding") if padded else "",
+        "fix": phrase("last.fix_padded")
+        if padded
+        else phrase("last.fix_own", index=index),
     }
 
 
@@ -1374,8 +1382,12 @@ def _last_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
     if case.index_answer and int((own != extent - 1).sum()) < 2:
         # a fix's one case: one entry moved to the last is too little evidence
         return {}
-    # also where the intended positions are the last ones already (the same value)
-    return {"last": _regrouped(case, np.full_like(index, extent - 1))}
+    # also where the intended positions are the last ones already (the same value);
+    # or the first for every entry (a sequence summed up by its first step)
+    found = {"last": _regrouped(case, np.full_like(index, extent - 1))}
+    if not case.index_answer:  # a fix's index of 0s is a buffer left as made
+        found["first"] = _regrouped(case, np.zeros_like(index))
+    return found
 
 
 def _off_by_one_words(case: Case, key: Any, outcome: Outcome) -> dict[str, str]:
