@@ -591,3 +591,32 @@ def test_numpy_float_positions_are_told_numpy_s_conversion():
     )
     assert "index.astype(np.int64)" in result.fix, result.words
     assert "index.long()" not in result.words
+
+
+def test_tf_bincount_s_int32_counts_are_named_as_its_default():
+    assert tf.math.bincount(np.array([0, 1])).dtype == tf.int32
+    assert tf.math.bincount(np.array([0, 1]), weights=[0.5, 1.0]).dtype == tf.float32
+    result = _judged(
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    ids = labels.numpy()[:, None]\n"
+        "    rows = tf.math.bincount(ids, minlength=classes, axis=-1)\n"
+        "    return torch.from_numpy(rows.numpy())\n",
+    )
+    assert result.verdict.template == "differ.dtype_default_op", result.words
+    assert "tf.math.bincount makes int32 unless given a dtype" in result.message
+
+
+def test_a_dtype_made_by_the_learner_s_last_tf_cast_names_that_cast():
+    result = _judged(
+        "06.segment_means",
+        "def answer(values, segments, count):\n"
+        "    import tensorflow as tf\n"
+        "    ids = segments.numpy()\n"
+        "    means = tf.math.unsorted_segment_mean(values.numpy(), ids, count)\n"
+        "    return torch.from_numpy(tf.cast(means, tf.float32).numpy())\n",
+    )
+    assert result.verdict.template == "differ.dtype_tf_cast", result.words
+    assert "your last tf.cast made float32" in result.message
+    assert "tf.cast(x, tf.float64)" in result.fix

@@ -26,7 +26,7 @@ import numpy as np
 
 from gatherlab._arrays import framework_of, to_numpy
 from gatherlab.exercises.compare import shape_text
-from gatherlab.exercises.patching import _patched
+from gatherlab.exercises.patching import LIBRARIES, _patched
 from gatherlab.exercises.verdict import Field, Verdict, fields_of, phrase
 from gatherlab.tf import tensorflow_imported
 
@@ -405,4 +405,33 @@ def noting_weighted_bincount(found: list[str]) -> Iterator[None]:
         return bincount
 
     with _patched(["numpy.bincount"], patched):
+        yield
+
+
+@contextlib.contextmanager
+def noting_tf_casts(found: list[str]) -> Iterator[None]:
+    """Let tf.cast run as usual, noting in ``found`` the dtype each call made (the
+    learner's own calls, not a library's). Nothing is patched where
+    TensorFlow is not imported."""
+    depth = [0]
+
+    def patched(name: str, original: Any) -> Callable[..., Any]:
+        def cast(*args: Any, **kwargs: Any) -> Any:
+            caller = str(sys._getframe(1).f_globals.get("__name__", ""))
+            if (
+                caller.split(".")[0] in LIBRARIES
+            ):  # Keras's own casts, not the learner's
+                return original(*args, **kwargs)
+            depth[0] += 1
+            try:
+                out = original(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+            if not depth[0]:
+                found.append(str(getattr(getattr(out, "dtype", None), "name", "")))
+            return out
+
+        return cast
+
+    with _patched(["tensorflow.cast"] if tensorflow_imported() else [], patched):
         yield

@@ -22,6 +22,7 @@ from gatherlab.exercises.argreads import (
     Noted,
     along_broadcast,
     misread_verdict,
+    noting_tf_casts,
     noting_weighted_bincount,
     trying,
 )
@@ -649,10 +650,24 @@ class Implement(Exercise):
             return None
         call = next((call for call, out in found if out is value), None)
         expected = str(early.fields.get("expected"))
-        if call is None or expected not in CAST_OF:
+        if call is None:
+            return self._tf_cast(answer, case, early)
+        if expected not in CAST_OF:
             return None
         fields = {**early.fields, "call": call, "fix": CAST_OF[expected]}
         return Verdict(False, "differ.dtype_cast", fields)
+
+    def _tf_cast(
+        self, answer: Callable[..., Any], case: Case, early: Verdict
+    ) -> Verdict | None:
+        """A result of the wrong dtype where the learner's last tf.cast made that
+        dtype: that cast is named (``noting_tf_casts``)."""
+        made: list[str] = []
+        if self._again(answer, case, noting_tf_casts(made))[1] is not None:
+            return None
+        if not made or made[-1] != str(early.fields.get("got")):
+            return None
+        return Verdict(False, "differ.dtype_tf_cast", dict(early.fields))
 
     def _default_dtype(
         self, answer: Callable[..., Any], case: Case, early: Verdict

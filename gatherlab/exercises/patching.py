@@ -577,13 +577,15 @@ def noting_python_numbers(
     return _patched(names, noted)
 
 
-# TensorFlow's ops that make float32 unless given a dtype, with the position of it
-# (the page's evaluator has none of them)
+# The ops that make a default dtype unless given one (TensorFlow's float32, bincount's
+# int32 counts, NumPy's float64), with the position of it (the page's evaluator has
+# none of TensorFlow's or NumPy's)
 DEFAULT_DTYPE_OPS: dict[str, int | None] = {
     "tensorflow.zeros": 1,
     "tensorflow.ones": 1,
     "tensorflow.one_hot": 5,
     "keras.ops.one_hot": 3,
+    "tensorflow.math.bincount": 4,  # int32 counts; weights' dtype where given
     "torch.zeros": None,  # sizes as *args; dtype= by keyword only
     "torch.ones": None,
     "torch.empty": None,
@@ -624,7 +626,13 @@ def noting_default_dtypes(
                 or kwargs.get("on_value") is not None
                 or kwargs.get("off_value") is not None
             )
-            if valued:
+            # tf.math.bincount returns its weights' dtype where given
+            weighted = name == "tensorflow.math.bincount" and (
+                len(args) > 1
+                and args[1] is not None
+                or kwargs.get("weights") is not None
+            )
+            if valued or weighted:
                 return out
             if name.startswith("numpy."):  # a library's own calls are not the learner's
                 caller = str(sys._getframe(1).f_globals.get("__name__", ""))
