@@ -506,3 +506,46 @@ def test_a_dtype_made_after_the_write_keeps_the_general_words():
         "    return sums * torch.ones(classes, dtype=torch.float64)\n",
     )
     assert "asked for dtype" not in result.message
+
+
+# ------------------------------------------------------------- a count cut short
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "code", "how"),
+    [
+        (
+            "06.class_loss_sums",  # the largest label + 1, in a matmul
+            "def answer(losses, labels, classes):\n"
+            "    width = labels.max() + 1\n"
+            "    table = torch.zeros(width, len(losses), dtype=losses.dtype)\n"
+            "    table[labels, torch.arange(len(losses))] = 1\n"
+            "    return table @ losses\n",
+            "labels.max()+1 ends at the largest id",
+        ),
+        (
+            "06.segment_means",
+            "def answer(values, segments, count):\n"
+            "    n = int(segments.max()) + 1\n"
+            "    sums = torch.zeros(n, dtype=values.dtype)\n"
+            "    sums.index_add_(0, segments, values)\n"
+            "    sizes = torch.zeros(n, dtype=values.dtype)\n"
+            "    sizes.index_add_(0, segments, torch.ones_like(values))\n"
+            "    return sums / sizes.clamp(min=1)\n",
+            "segments.max()+1 ends at the largest id",
+        ),
+        (
+            "06.class_loss_sums",
+            "def answer(losses, labels, classes):\n"
+            "    return torch.bincount(labels, weights=losses)\n",
+            "bincount without minlength ends at the largest id",
+        ),
+    ],
+)
+def test_a_count_cut_at_the_largest_id_names_the_answers_own_way(
+    exercise_id, code, how
+):
+    result = _judged(exercise_id, code)
+    assert result.verdict.misconception == "short-count"
+    assert f": {how}" in result.message
+    assert " or bincount without minlength" not in result.message

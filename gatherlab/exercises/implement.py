@@ -501,6 +501,7 @@ class Implement(Exercise):
         found = self._include_self_first(found, answer, case)
         found = self._kept_by_own_op(found, answer, case)
         found = self._index_grid(found, answer, case)
+        found = self._short_by_own_call(found, answer, case)
         found = self._sized_by_op(found, answer, case, run)
         found = self._missing_size(found, answer, case, run)
         found = self._tf_first_axis(found, answer, case, run)
@@ -1068,6 +1069,31 @@ class Implement(Exercise):
         fields = {**found.fields, "rule": phrase("kept.rule_op", op=ops.pop())}
         return replace(found, fields=fields)
 
+    def _short_by_own_call(
+        self, found: Verdict, answer: Callable[..., Any], case: Case
+    ) -> Verdict:
+        """A count cut at the largest id (short-count) is told the way the answer
+        took it, where it called one of them: bincount without minlength or the ids'
+        max (found by running the function again: ``noting_called``); an answer
+        that called both, or neither, hears both (exercises.mjs's shortByOwnCall)."""
+        how = found.fields.get("how")
+        if found.template != "mc.short-count" or not isinstance(how, Phrase):
+            return found
+        if how.template != "short.how_either":
+            return found
+        called: set[str] = set()
+        self._again(answer, case, noting_called(SHORT_COUNT_CALLS, called))
+        counted = bool(called & {"bincount"})
+        maxed = bool(called & {"max", "amax"})
+        if counted == maxed:
+            return found
+        mine = (
+            phrase("short.how_bincount")
+            if counted
+            else phrase("short.how_max", **how.fields)
+        )
+        return replace(found, fields={**found.fields, "how": mine})
+
     def _index_grid(
         self, found: Verdict, answer: Callable[..., Any], case: Case
     ) -> Verdict:
@@ -1610,6 +1636,16 @@ OVERWRITES = (
         if op != "__setitem__"
         for holder, tail in (("torch", ""), ("torch.Tensor", ""), ("torch.Tensor", "_"))
     ),
+)
+
+# the calls a count cut at the largest id is taken with (implement._short_by_own_call)
+SHORT_COUNT_CALLS = (
+    "torch.bincount",
+    "torch.Tensor.bincount",
+    "torch.max",
+    "torch.Tensor.max",
+    "torch.amax",
+    "torch.Tensor.amax",
 )
 
 # the sizing ops that short-count's own words name where they infer the count

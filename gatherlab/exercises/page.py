@@ -351,6 +351,9 @@ PAGE_TEMPLATES = {
         "self_mixed.pass_false",
         # kept-one-write told the overwriting op the answer called (keptByOwnOp)
         "kept.rule_op",
+        # short-count told the answer's own way to its count (shortByOwnCall)
+        "short.how_max",
+        "short.how_bincount",
         # write-every-row told the index tensors' broadcast grid (indexGrid)
         "every_row.grid",
         "every_row.grid_why",

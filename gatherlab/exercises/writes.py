@@ -983,6 +983,9 @@ def _short_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
         "top": str(int(to_numpy(write.index).max(initial=-1))),
         "full": str(int(np.shape(case.expected)[dim])),
         "index": write.index_name,
+        # both ways to a count cut at the largest id; the answer's own call, where
+        # it made one of them (implement._short_by_own_call)
+        "how": phrase("short.how_either", index=write.index_name),
     }
 
 

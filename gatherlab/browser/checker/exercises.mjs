@@ -820,15 +820,18 @@ function mistakeOf(payload, answer, mine) {
   const candidates = cases[0].misconceptions;
   for (let j = 0; j < candidates.length; j++) {
     if (cases.every((c, k) => equals(mine[k], c.misconceptions[j].output, c.expected)))
-      return indexGrid(
-        keptByOwnOp(
-          includeSelfFirst(
-            lostWhere(payload.misconceptions[candidates[j].id], mine.calls),
+      return shortByOwnCall(
+        indexGrid(
+          keptByOwnOp(
+            includeSelfFirst(
+              lostWhere(payload.misconceptions[candidates[j].id], mine.calls),
+              mine.calls,
+            ),
             mine.calls,
           ),
-          mine.calls,
+          mine.grids?.[cases.findIndex((c, k) => !equals(mine[k], c.expected))],
         ),
-        mine.grids?.[cases.findIndex((c, k) => !equals(mine[k], c.expected))],
+        mine.calls,
       );
   }
   // implement._tf_subscript: a TensorFlow tensor's [] given a tensor of positions
@@ -844,6 +847,20 @@ function mistakeOf(payload, answer, mine) {
     return v("fix.index_all_zeros", { name: payload.call.answer });
   const repaired = payload.kind === "implement" && repairedStep(payload, answer, mine);
   return repaired || fallback(payload, mine);
+}
+
+// implement._short_by_own_call: a count cut at the largest id told the answer's own way
+// to it, where it called bincount or the ids' max (not both)
+function shortByOwnCall(verdict, calls) {
+  const how = verdict.fields?.how;
+  if (verdict.template !== "mc.short-count" || how?.template !== "short.how_either") return verdict;
+  const torch = [...(calls ?? [])].filter((name) => name.startsWith("torch."));
+  const names = new Set(torch.map((name) => name.split(".").pop()));
+  const counted = names.has("bincount");
+  const maxed = names.has("max") || names.has("amax");
+  if (counted === maxed) return verdict;
+  const mine = counted ? phrase("short.how_bincount") : phrase("short.how_max", how.fields);
+  return { ...verdict, fields: { ...verdict.fields, how: mine } };
 }
 
 // implement._index_grid: every row written at every position by a subscript whose index
