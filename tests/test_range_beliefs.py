@@ -352,3 +352,21 @@ def test_the_first_position_read_for_every_entry_is_named_without_padding_words(
     # a gather along dim 0 of my own: the last row for every entry, no padding
     message, named = first_step("01.predict_columns", [[12, 12, 12], [22, 22, 22]])
     assert named == "last-position" and "padding" not in message
+
+
+def test_an_index_of_own_places_is_told_nothing_is_reordered():
+    # a beam's states kept row for row (arange, expanded): nothing reordered
+    kept = torch.arange(6).reshape(-1, 1).expand(-1, 4)
+    message, named = first_step("02.fix_beam_rows", kept)
+    assert named == "last-position", message
+    assert message.endswith(
+        "keeps each slice of states in its own place along dim 0 (positions 0, 1, "
+        "2, ...), reordering nothing."
+    )
+    # my own: x itself predicted for a gather along dim 0
+    message, named = first_step("01.predict_rows", [[10, 11, 12], [20, 21, 22]])
+    assert named == "last-position", message
+    assert "keeps each slice of x in its own place along dim 0" in message
+    # a write's fix keeps its own words (sorted values as the order)
+    named = EXERCISES["06.fix_write_as_read"].check(torch.arange(4)).verdict
+    assert named.misconception == "sorted-values-as-order"

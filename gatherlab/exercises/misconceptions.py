@@ -1329,20 +1329,31 @@ def _group_count_offset(case: Case, base: Any) -> Mapping[Any, Outcome]:
 def _last_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
     assert case.call is not None
     dim = _axis(case.call)
-    first = key == "first"
-    padded = not first and _padded(case)
+    padded = key == "last" and _padded(case)
     index = case.call.index_name
-    last = str(to_numpy(case.call.input).shape[dim] - 1)
+    if key == "own":
+        reads = phrase("last.reads_own", input=case.call.input_name, dim=str(dim))
+    else:
+        extent = to_numpy(case.call.input).shape[dim]
+        reads = phrase(
+            "last.reads",
+            last="0" if key == "first" else str(extent - 1),
+            which="the first" if key == "first" else "the last",
+            dim=str(dim),
+        )
+    if key == "own":
+        instead: Field = ""
+        fix = phrase("last.fix_places")
+    else:
+        instead = phrase("last.instead", index=index)
+        fix = (
+            phrase("last.fix_padded") if padded else phrase("last.fix_own", index=index)
+        )
     return {
-        "input": case.call.input_name,
-        "index": index,
-        "dim": str(dim),
-        "last": "0" if first else last,
-        "which": "the first" if first else "the last",
+        "reads": reads,
+        "instead": instead,
         "padding": phrase("last.padding") if padded else "",
-        "fix": phrase("last.fix_padded")
-        if padded
-        else phrase("last.fix_own", index=index),
+        "fix": fix,
     }
 
 
@@ -1387,6 +1398,16 @@ def _last_position(case: Case, base: Any) -> Mapping[Any, Outcome]:
     found = {"last": _regrouped(case, np.full_like(index, extent - 1))}
     if not case.index_answer:  # a fix's index of 0s is a buffer left as made
         found["first"] = _regrouped(case, np.zeros_like(index))
+    # each entry read from its own place along dim (positions 0, 1, 2, ...: a
+    # beam's state kept in its slot, nothing reordered); a write's own words
+    # (sorted values as the order) name that where the task writes
+    dim = _axis(case.call)
+    source_ndim = to_numpy(case.call.input).ndim
+    if case.write is None and index.ndim == source_ndim and index.shape[dim] <= extent:
+        shape = [1] * index.ndim
+        shape[dim] = index.shape[dim]
+        places = np.arange(index.shape[dim]).reshape(shape)
+        found["own"] = _regrouped(case, np.broadcast_to(places, index.shape))
     return found
 
 
