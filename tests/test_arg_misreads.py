@@ -620,3 +620,38 @@ def test_a_dtype_made_by_the_learner_s_last_tf_cast_names_that_cast():
     assert result.verdict.template == "differ.dtype_tf_cast", result.words
     assert "your last tf.cast made float32" in result.message
     assert "tf.cast(x, tf.float64)" in result.fix
+
+
+SCATTER_ND_SHAPE = [
+    (
+        "06.one_hot",
+        "def answer(labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    ids = labels.numpy()[:, None]\n"
+        "    ones = tf.ones(len(labels), tf.int64)\n"
+        "    return torch.from_numpy(tf.scatter_nd(ids, ones, [classes]).numpy())\n",
+        "tf.scatter_nd makes a new tensor of its shape argument, (4,) here, not (3, 4)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "code", "words"), SCATTER_ND_SHAPE)
+def test_scatter_nd_of_another_rank_is_told_its_shape_argument_makes_it(
+    exercise_id, code, words
+):
+    result = _judged(exercise_id, code)
+    assert result.verdict.template == "implement.scatter_nd_shape", result.words
+    assert words in result.message, result.message
+    assert "a write keeps the shape" not in result.words
+
+
+def test_scatter_nd_of_the_right_values_and_an_extra_axis_keeps_that_belief():
+    result = _judged(
+        "06.class_loss_sums",
+        "def answer(losses, labels, classes):\n"
+        "    import tensorflow as tf\n"
+        "    ids = labels.numpy()[:, None]\n"
+        "    sums = tf.scatter_nd(ids, losses.numpy()[:, None], [classes, 1])\n"
+        "    return torch.from_numpy(sums.numpy())\n",
+    )
+    assert result.verdict.misconception == "extra-axis", result.words

@@ -90,7 +90,12 @@ from gatherlab.exercises.result import (
 )
 from gatherlab.exercises.sizing import missing_size, sized_by_op
 from gatherlab.exercises.tfreads import first_axis_read
-from gatherlab.exercises.tfwrites import first_axis_write, kept_by_op, one_hot_axis
+from gatherlab.exercises.tfwrites import (
+    first_axis_write,
+    kept_by_op,
+    one_hot_axis,
+    scatter_nd_shape,
+)
 from gatherlab.exercises.verdict import (
     Field,
     Hinted,
@@ -1159,6 +1164,10 @@ class Implement(Exercise):
                 return named
         if found.misconception in (None, "extra-axis") and run.error is None:
             named = one_hot_axis(case, run.outcome, sized, found.misconception)
+            if named is not None:
+                return named
+        if found.misconception is None and run.error is None:
+            named = scatter_nd_shape(case, run.outcome, sized)
             if named is not None:
                 return named
         return kept_by_op(found, writes)

@@ -904,6 +904,7 @@ class Sized:
     source: str = ""  # the input whose dtype it returns ("data", "weights", ...)
     numbers: str | None = None  # "ints" / "floats": that input as Python numbers
     sorted: bool = False  # Keras's segment ops' sorted=True (TensorFlow's sorted op)
+    made: tuple[int, ...] = ()  # the shape of the tensor it returned
 
 
 # TensorFlow's and Keras's ops whose output size along the ids' axis is an argument
@@ -1040,6 +1041,9 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
                     with contextlib.suppress(Exception):
                         size = int(shape[axis])
                 given_size = _given_size(given)
+                whole: tuple[int, ...] = ()
+                with contextlib.suppress(Exception):
+                    whole = tuple(int(n) for n in shape or ())
                 found.append(
                     Sized(
                         shown,
@@ -1051,6 +1055,7 @@ def noting_sizing_ops(found: list[Sized]) -> contextlib.AbstractContextManager[N
                         made,
                         source,
                         numbers,
+                        made=whole,
                     )
                 )
             return out

@@ -112,3 +112,28 @@ def kept_by_op(found: Verdict, noted: Sequence[TfWrite]) -> Verdict:
     fields["rule"] = phrase("kept.rule_tf", op=op, adding=ADDING[op])
     fields["fix"] = phrase("kept.fix_tf", adding=ADDING[op])
     return replace(found, fields=fields)
+
+
+def scatter_nd_shape(case: Case, value: Any, noted: Sequence[Sized]) -> Verdict | None:
+    """The verdict naming tf.scatter_nd's shape argument where the result is its
+    output, of another rank than the one due: the op makes a new tensor of that
+    shape (no tensor of the learner's is written into), or None."""
+    if not isinstance(value, np.ndarray):
+        return None
+    due = tuple(np.shape(case.expected))
+    for note in reversed(noted):
+        if note.op != "tf.scatter_nd" or note.raised:
+            continue
+        if note.made != tuple(value.shape) or len(note.made) == len(due):
+            return None
+        return Verdict(
+            False,
+            "implement.scatter_nd_shape",
+            {
+                "case": case.name,
+                "made": shape_text(note.made),
+                "expected": shape_text(due),
+                "listed": str(list(due)),
+            },
+        )
+    return None
