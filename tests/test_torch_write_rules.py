@@ -549,3 +549,28 @@ def test_a_count_cut_at_the_largest_id_names_the_answers_own_way(
     assert result.verdict.misconception == "short-count"
     assert f": {how}" in result.message
     assert " or bincount without minlength" not in result.message
+
+
+# ------------------------------------------------------------- floor division
+
+
+@pytest.mark.parametrize(
+    ("division", "op"),
+    [
+        ("sums // sizes.clamp(min=1)", "`//`"),
+        ("torch.div(sums, sizes.clamp(min=1), rounding_mode='floor')", "rounding_mode"),
+        ("torch.floor_divide(sums, sizes.clamp(min=1))", "torch.floor_divide"),
+    ],
+)
+def test_a_floor_division_where_a_mean_is_due_is_named(division, op):
+    result = _judged(
+        "06.segment_means",
+        "def answer(values, segments, count):\n"
+        "    sums = torch.zeros(count, dtype=values.dtype)\n"
+        "    sums.index_add_(0, segments, values)\n"
+        "    sizes = torch.bincount(segments, minlength=count).to(values.dtype)\n"
+        f"    return {division}\n",
+    )
+    assert result.message.startswith(f"On the visible example, {op}")
+    assert "is floor division: it rounds each quotient down" in result.message
+    assert (torch.tensor([5.0]) // 2).item() == 2.0  # floats too

@@ -55,6 +55,7 @@ from gatherlab.exercises.patching import (
     TfWrite,
     counting,
     counting_slots,
+    dividing_truly,
     filling_empty,
     forbidding,
     function,
@@ -491,6 +492,7 @@ class Implement(Exercise):
             or self._along_broadcast(answer, case, run)
             or self._counted_slots(answer, case, run)
             or self._shared_in_place(answer, case)
+            or self._floor_divided(answer, case)
             or self._named(runs)
             or (self._unwritten(answer, case, run) if run.error is None else None)
         )
@@ -949,6 +951,30 @@ class Implement(Exercise):
         ):
             return None
         return verdict(False, "implement.in_place_shared", case=case.name, op=found[0])
+
+    def _floor_divided(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
+        """A floor division (``//``) where a true one is due: where the answer passes
+        every case with torch's floor divisions run as true divisions
+        (``dividing_truly``), that is its one mistake (exercises.mjs's
+        floorDivided alike)."""
+        found: list[str] = []
+        try:
+            with dividing_truly(found):  # first the case alone: is there one?
+                self._run(answer, case.args)
+            if not found:
+                return None
+            runs = []
+            for other in self.all_cases:
+                with dividing_truly([]):
+                    runs.append(self._run(answer, other.args))
+        except (ForbiddenOpError, NotImplementedError):
+            return None
+        if not all(
+            self._passes(k, other, run)
+            for k, (other, run) in enumerate(zip(self.all_cases, runs, strict=True))
+        ):
+            return None
+        return verdict(False, "implement.floor_divided", case=case.name, op=found[0])
 
     def _read_in_tensorflow(
         self,

@@ -334,6 +334,8 @@ PAGE_TEMPLATES = {
         "implement.forbidden_also",
         # two in-place writes into one buffer (_shared_in_place; sharedInPlace)
         "implement.in_place_shared",
+        # a floor division where a true one is due (_floor_divided; floorDivided)
+        "implement.floor_divided",
         # the size rule of torch's one_hot or bincount (sizing.sized_by_op; sizedByOp)
         "implement.sized_by_op",
         "size_raised",

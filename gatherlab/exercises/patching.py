@@ -377,6 +377,39 @@ def separating_in_place(found: list[str]) -> contextlib.AbstractContextManager[N
     return _patched([f"torch.Tensor.{op}" for op in IN_PLACE_WRITES], noted)
 
 
+# torch's floor divisions and the words for each (dividing_truly)
+FLOOR_DIVISIONS = {
+    "torch.Tensor.__floordiv__": "`//`",
+    "torch.Tensor.__rfloordiv__": "`//`",
+    "torch.floor_divide": "torch.floor_divide",
+    "torch.Tensor.floor_divide": "floor_divide",
+    "torch.div": "rounding_mode='floor'",
+    "torch.Tensor.div": "rounding_mode='floor'",
+}
+
+
+def dividing_truly(found: list[str]) -> contextlib.AbstractContextManager[None]:
+    """Run torch's floor divisions (``//``, floor_divide, div with
+    rounding_mode='floor') as true divisions, noting in ``found`` the words for
+    each one so run (implement._floor_divided; exercises.mjs's TRUE_FLOORS)."""
+    import torch
+
+    def noted(name: str, original: Any) -> Callable[..., Any]:
+        def divide(*args: Any, **kwargs: Any) -> Any:
+            if name.endswith(".div"):
+                if kwargs.get("rounding_mode") != "floor":
+                    return original(*args, **kwargs)
+                kwargs = {k: v for k, v in kwargs.items() if k != "rounding_mode"}
+            found.append(FLOOR_DIVISIONS[name])
+            if name.endswith("__rfloordiv__"):
+                return torch.true_divide(args[1], args[0])
+            return torch.true_divide(*args[:2])
+
+        return divide
+
+    return _patched(list(FLOOR_DIVISIONS), noted)
+
+
 def noting_index_grids(
     found: list[tuple[list[tuple[int, ...]], tuple[int, ...]]],
 ) -> contextlib.AbstractContextManager[None]:

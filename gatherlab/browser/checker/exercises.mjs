@@ -33,7 +33,7 @@ import { strRepr } from "../interpreter/python.mjs";
 // imported with it so a page does not fetch them before an answer is checked.
 let ForbiddenError, PyError, UnsupportedError, family, fromPayload, literalScope, parse, repr, run;
 let TRUE_DIVISIONS, REPAIRING, EMPTY_FILL, FLOAT_DEFAULTS, GRIDS, MESHGRID, MISREAD, SEPARATE;
-let SIZED, UNIQUE;
+let SIZED, TRUE_FLOORS, UNIQUE;
 let explain;
 
 export async function ready() {
@@ -54,6 +54,7 @@ export async function ready() {
     SEPARATE,
     SIZED,
     TRUE_DIVISIONS,
+    TRUE_FLOORS,
     UNIQUE,
     UnsupportedError,
     family,
@@ -815,6 +816,8 @@ function mistakeOf(payload, answer, mine) {
   if (slots) return slots;
   const shared = payload.kind === "implement" && sharedInPlace(payload, answer, mine);
   if (shared) return shared;
+  const floored = payload.kind === "implement" && floorDivided(payload, answer, mine);
+  if (floored) return floored;
   // the misconceptions in the order the cases list them: entry j of every case is one
   // candidate (an id may have several, its variants), which must match on every case
   const candidates = cases[0].misconceptions;
@@ -958,6 +961,31 @@ function sharedInPlace(payload, answer, mine) {
     };
   } finally {
     SEPARATE.on = false;
+  }
+}
+
+// implement._floor_divided: a floor division where a true one is due, where the answer
+// passes every case with torch's floor divisions run as true ones (TRUE_FLOORS)
+function floorDivided(payload, answer, mine) {
+  const cases = payload.cases;
+  const failing = cases.findIndex((c, k) => !equals(mine[k], c.expected));
+  if (failing < 0) return null;
+  TRUE_FLOORS.on = true;
+  TRUE_FLOORS.used = [];
+  try {
+    codeOutputs({ ...payload, cases: [cases[failing]] }, answer); // first the case alone
+    const op = TRUE_FLOORS.used[0];
+    if (!op) return null;
+    const again = codeOutputs(payload, answer).outputs;
+    if (!again || !cases.every((c, k) => equals(again[k], c.expected))) return null;
+    return {
+      passed: false,
+      template: "implement.floor_divided",
+      fields: { case: cases[failing].name, op },
+      misconception: null,
+    };
+  } finally {
+    TRUE_FLOORS.on = false;
   }
 }
 

@@ -45,7 +45,7 @@ import {
 
 // The interpreter's interface (checker/exercises.mjs imports it when a box is first used).
 export { PyError, UnsupportedError, parse } from "./python.mjs";
-export { FLOAT_DEFAULTS, TRUE_DIVISIONS, fromPayload, toPayload } from "./tensor.mjs";
+export { FLOAT_DEFAULTS, TRUE_DIVISIONS, TRUE_FLOORS, fromPayload, toPayload } from "./tensor.mjs";
 export { EMPTY_FILL, family, MESHGRID, REPAIRING, SEPARATE, SIZED, UNIQUE } from "./torch.mjs";
 export { MISREAD } from "./tensorflow.mjs";
 

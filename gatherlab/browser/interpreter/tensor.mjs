@@ -413,6 +413,9 @@ const TF_NAMES = {
 // How many torch true divisions turned integers into floats since the checker last
 // reset the count (exercises.mjs; implement.py notes the same with noting_divisions).
 export const TRUE_DIVISIONS = { count: 0 };
+// patching.dividing_truly: while TRUE_FLOORS.on, torch's floor divisions run as true
+// ones, each noted in `used` by its words (`form`, set by the call that makes it)
+export const TRUE_FLOORS = { on: false, used: [], form: null };
 
 // The conversions of Python numbers into a tensor without a dtype that made float32 of
 // floats or int32 of ints (torch.tensor, tf.constant), as { call, dtype }, since the
@@ -444,6 +447,10 @@ export function notePythonNumbers(call, value, dtype, out) {
 
 export function tensorBinary(op, left, right) {
   const lib = left.t === "tensor" ? left.lib : right.lib;
+  if (op === "//" && lib === "torch" && TRUE_FLOORS.on) {
+    TRUE_FLOORS.used.push(TRUE_FLOORS.form ?? "`//`");
+    op = "/";
+  }
   if (lib === "tf") tfFloatOperand(op, left, right);
   const a = asTensor(left, lib, right.t === "tensor" ? right : null);
   const b = asTensor(right, lib, left.t === "tensor" ? left : null);

@@ -30,6 +30,7 @@ import {
   MAX_ENTRIES,
   normDim,
   FLOAT_DEFAULTS,
+  TRUE_FLOORS,
   notePythonNumbers,
   numberOf,
   offsetsOf,
@@ -903,6 +904,16 @@ function diag(t) {
   );
 }
 
+// a floor division made by a call, its words noted as that call's (TRUE_FLOORS)
+function floorDivided(form, run) {
+  TRUE_FLOORS.form = form;
+  try {
+    return run();
+  } finally {
+    TRUE_FLOORS.form = null;
+  }
+}
+
 // patching.noting_sizing_ops, for the sizing ops the page runs: each call of
 // torch.nn.functional.one_hot or torch.bincount, its size argument (null at its default,
 // where the op infers the size from the ids), the size it made along its output's
@@ -1290,7 +1301,9 @@ export const TORCH = {
   }),
   floor_divide: fn("torch.floor_divide", (g, kw) => {
     const a = args(["input", "other"], g, kw, "floor_divide");
-    return tensorBinary("//", a.input.t === "tensor" ? a.input : asTensor(a.input), a.other);
+    return floorDivided("torch.floor_divide", () =>
+      tensorBinary("//", a.input.t === "tensor" ? a.input : asTensor(a.input), a.other),
+    );
   }),
   broadcast_to: fn("torch.broadcast_to", (g, kw) => {
     const a = args(["input", "size"], g, kw, "broadcast_to");
@@ -1720,7 +1733,8 @@ export function callMethod(t, name, g, kw, offset = 0) {
     case "div": {
       const a = dimKw(["other", "rounding_mode=None"]);
       if (a.rounding_mode.t === "none") return tensorBinary("/", t, a.other);
-      if (a.rounding_mode.v === "floor") return tensorBinary("//", t, a.other);
+      if (a.rounding_mode.v === "floor")
+        return floorDivided("rounding_mode='floor'", () => tensorBinary("//", t, a.other));
       throw new UnsupportedError(`div with rounding_mode=${JSON.stringify(a.rounding_mode.v)}`);
     }
     case "maximum":
