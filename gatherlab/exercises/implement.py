@@ -483,6 +483,8 @@ class Implement(Exercise):
                     or self._given_dtype(answer, case, early)
                     or self._weighted_bincount(answer, case, early)
                     or self._updates_dtype(answer, case, early)
+                    # after the defaults: a buffer's dtype decides a write's
+                    or self._tf_cast(answer, case, early)
                     or early
                 )
                 return judged(self.id, early, details)
@@ -658,9 +660,7 @@ class Implement(Exercise):
             return None
         call = next((call for call, out in found if out is value), None)
         expected = str(early.fields.get("expected"))
-        if call is None:
-            return self._tf_cast(answer, case, early)
-        if expected not in CAST_OF:
+        if call is None or expected not in CAST_OF:
             return None
         fields = {**early.fields, "call": call, "fix": CAST_OF[expected]}
         return Verdict(False, "differ.dtype_cast", fields)
@@ -669,7 +669,8 @@ class Implement(Exercise):
         self, answer: Callable[..., Any], case: Case, early: Verdict
     ) -> Verdict | None:
         """A result of the wrong dtype where the learner's last tf.cast made that
-        dtype: that cast is named (``noting_tf_casts``)."""
+        dtype, no op's default having made it: that cast is named
+        (``noting_tf_casts``)."""
         made: list[str] = []
         if self._again(answer, case, noting_tf_casts(made))[1] is not None:
             return None
