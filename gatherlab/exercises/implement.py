@@ -6,6 +6,7 @@ import contextlib
 import re
 import zlib
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
@@ -930,43 +931,39 @@ class Implement(Exercise):
     ) -> Verdict | None:
         """Two in-place writes into one buffer (``base.index_add_`` for the sums and
         again for the sizes): an in-place op returns the tensor it wrote into, so
-        both results are that one tensor. Where the answer passes every case with
-        each later write given a copy of the buffer as it was
-        (``separating_in_place``), that is its one mistake (exercises.mjs's
-        sharedInPlace alike)."""
-        found: list[str] = []
-        try:
-            with separating_in_place(found):  # first the case alone: is there one?
-                self._run(answer, case.args)
-            if not found:
-                return None
-            runs = []
-            for other in self.all_cases:
-                with separating_in_place([]):
-                    runs.append(self._run(answer, other.args))
-        except (ForbiddenOpError, NotImplementedError):
-            return None
-        if not all(
-            self._passes(k, other, run)
-            for k, (other, run) in enumerate(zip(self.all_cases, runs, strict=True))
-        ):
-            return None
-        return verdict(False, "implement.in_place_shared", case=case.name, op=found[0])
+        both results are that one tensor. Each later write given a copy of the
+        buffer as it was (``separating_in_place``); exercises.mjs's sharedInPlace
+        alike."""
+        return self._passes_changed(
+            answer, case, separating_in_place, "implement.in_place_shared"
+        )
 
     def _floor_divided(self, answer: Callable[..., Any], case: Case) -> Verdict | None:
-        """A floor division (``//``) where a true one is due: where the answer passes
-        every case with torch's floor divisions run as true divisions
-        (``dividing_truly``), that is its one mistake (exercises.mjs's
-        floorDivided alike)."""
+        """A floor division (``//``) where a true one is due: torch's floor
+        divisions run as true divisions (``dividing_truly``); exercises.mjs's
+        floorDivided alike."""
+        return self._passes_changed(
+            answer, case, dividing_truly, "implement.floor_divided"
+        )
+
+    def _passes_changed(
+        self,
+        answer: Callable[..., Any],
+        case: Case,
+        changing: Callable[[list[str]], AbstractContextManager[Any]],
+        template: str,
+    ) -> Verdict | None:
+        """Where the answer passes every case with the ops ``changing`` notes run
+        changed, the first op it noted is the answer's one mistake (``template``)."""
         found: list[str] = []
         try:
-            with dividing_truly(found):  # first the case alone: is there one?
+            with changing(found):  # first the case alone: is there one?
                 self._run(answer, case.args)
             if not found:
                 return None
             runs = []
             for other in self.all_cases:
-                with dividing_truly([]):
+                with changing([]):
                     runs.append(self._run(answer, other.args))
         except (ForbiddenOpError, NotImplementedError):
             return None
@@ -975,7 +972,7 @@ class Implement(Exercise):
             for k, (other, run) in enumerate(zip(self.all_cases, runs, strict=True))
         ):
             return None
-        return verdict(False, "implement.floor_divided", case=case.name, op=found[0])
+        return verdict(False, template, case=case.name, op=found[0])
 
     def _read_in_tensorflow(
         self,

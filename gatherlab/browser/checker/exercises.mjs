@@ -938,56 +938,41 @@ function includeSelfFirst(verdict, calls) {
   };
 }
 
-// implement._shared_in_place: two in-place writes into one buffer (an in-place op returns
-// the tensor it wrote into), where the answer passes every case with each later write
-// given a copy of the buffer as it was (SEPARATE)
-function sharedInPlace(payload, answer, mine) {
+// implement._passes_changed: where the answer passes every case with one of its ops run
+// changed (flag.on: the interpreter notes each such op in flag[noted]), that op is its one
+// mistake: the failing case is run alone first, to see whether the code has one
+function passesChanged(payload, answer, mine, flag, noted, template) {
   const cases = payload.cases;
   const failing = cases.findIndex((c, k) => !equals(mine[k], c.expected));
   if (failing < 0) return null;
-  SEPARATE.on = true;
-  SEPARATE.ops = [];
+  flag.on = true;
+  flag[noted] = [];
   try {
-    codeOutputs({ ...payload, cases: [cases[failing]] }, answer); // first the case alone
-    const op = SEPARATE.ops[0];
+    codeOutputs({ ...payload, cases: [cases[failing]] }, answer);
+    const op = flag[noted][0];
     if (!op) return null;
     const again = codeOutputs(payload, answer).outputs;
     if (!again || !cases.every((c, k) => equals(again[k], c.expected))) return null;
     return {
       passed: false,
-      template: "implement.in_place_shared",
+      template,
       fields: { case: cases[failing].name, op },
       misconception: null,
     };
   } finally {
-    SEPARATE.on = false;
+    flag.on = false;
   }
 }
 
-// implement._floor_divided: a floor division where a true one is due, where the answer
-// passes every case with torch's floor divisions run as true ones (TRUE_FLOORS)
-function floorDivided(payload, answer, mine) {
-  const cases = payload.cases;
-  const failing = cases.findIndex((c, k) => !equals(mine[k], c.expected));
-  if (failing < 0) return null;
-  TRUE_FLOORS.on = true;
-  TRUE_FLOORS.used = [];
-  try {
-    codeOutputs({ ...payload, cases: [cases[failing]] }, answer); // first the case alone
-    const op = TRUE_FLOORS.used[0];
-    if (!op) return null;
-    const again = codeOutputs(payload, answer).outputs;
-    if (!again || !cases.every((c, k) => equals(again[k], c.expected))) return null;
-    return {
-      passed: false,
-      template: "implement.floor_divided",
-      fields: { case: cases[failing].name, op },
-      misconception: null,
-    };
-  } finally {
-    TRUE_FLOORS.on = false;
-  }
-}
+// implement._shared_in_place: two in-place writes into one buffer (an in-place op returns
+// the tensor it wrote into), each later write given a copy of the buffer as it was
+const sharedInPlace = (payload, answer, mine) =>
+  passesChanged(payload, answer, mine, SEPARATE, "ops", "implement.in_place_shared");
+
+// implement._floor_divided: a floor division where a true one is due (TRUE_FLOORS runs
+// torch's floor divisions as true ones)
+const floorDivided = (payload, answer, mine) =>
+  passesChanged(payload, answer, mine, TRUE_FLOORS, "used", "implement.floor_divided");
 
 // implement._refused: an answer that called a forbidden op is judged once more with the
 // ban lifted; where it is wrong even so, that mistake comes first and the ban after it
