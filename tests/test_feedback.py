@@ -539,7 +539,7 @@ def test_a_gather_that_runs_says_which_rule_it_does_not_apply():
     assert empty.message == "E runs: an empty index is not checked."
     assert empty.fix.startswith("E runs: torch.gather(x, 1, torch.empty(0))")
     int32 = check("04.which_calls_raise", ["D", "E", "F"])
-    assert int32.message == "E runs: gather accepts int32 positions as well as int64."
+    assert int32.message == "E runs: gather accepts int32 positions too."
     x = torch.tensor([[10, 11, 12], [20, 21, 22]])
     with pytest.raises(RuntimeError, match="int32/int64"):
         torch.gather(x, 1, torch.tensor([[2], [0]], dtype=torch.int16))
@@ -549,7 +549,7 @@ def test_a_gather_that_runs_says_which_rule_it_does_not_apply():
     sizes = check("01.which_calls_raise", ["A", "B", "D"])
     assert sizes.verdict.misconception == "same-size-rule"
     assert sizes.message == (
-        "A runs: the index may be longer along dim, smaller on other dims."
+        "A runs: the index may be longer along dim, smaller elsewhere."
     )
     assert sizes.fix.startswith("A runs: torch.gather(x, 1, torch.tensor(")
     assert "index.size(d) <= input.size(d), not equal sizes" in sizes.fix
@@ -586,13 +586,13 @@ def test_every_misjudged_call_is_given_its_rule_in_the_first_step():
     missed, each its own fact; the fix holds every call's full reason."""
     # the collected answers (issue 38: only the first misjudged call was answered)
     assert check("04.which_calls_raise", ["B", "C", "F"]).message == (
-        "B and C run: the index may be longer along dim, smaller on other dims (B); "
+        "B and C run: the index may be longer along dim, smaller elsewhere (B); "
         "an empty index is not checked (C). "
         "D raises: torch.take_along_dim takes positions as int64."
     )
     every = check("01.which_calls_raise", ["A", "B", "C", "D", "E"])
     assert every.message == (
-        "A, C and E run: the index may be longer along dim, smaller on other dims "
+        "A, C and E run: the index may be longer along dim, smaller elsewhere "
         "(A, C); an empty index is not checked (E)."
     )
     assert every.verdict.misconception == "same-size-rule"
@@ -625,7 +625,7 @@ def test_every_misjudged_call_is_given_its_rule_in_the_first_step():
     both = quiz.check(["A", "B"])
     assert both.message == (
         "A and B run: the index may be longer along dim (A); negative dims count "
-        "from the end and gather accepts int32 positions as well as int64 (B). "
+        "from the end and gather accepts int32 positions too (B). "
         "C and D raise: apart from dim 0, index may not be larger than input (C); "
         "positions 0..2 only, never clamped (D)."
     )

@@ -288,7 +288,7 @@ test("raises exercises: labels as typed, the first misjudged call's verdict", ()
   const several = judge(payloads["04.which_calls_raise"], "b, C, F");
   assert.equal(
     said("04.which_calls_raise", several).split("\n")[0],
-    "B and C run: the index may be longer along dim, smaller on other dims (B); " +
+    "B and C run: the index may be longer along dim, smaller elsewhere (B); " +
       "an empty index is not checked (C). " +
       "D raises: torch.take_along_dim takes positions as int64.",
   );
