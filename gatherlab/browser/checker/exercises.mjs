@@ -1326,10 +1326,11 @@ function repairedStep(payload, answer, mine) {
 
 // implement._truncated: a result of the wrong dtype whose values are the values
 // truncated (values.long() before the op) is told the truncation, where the first
-// misconception matching every case is values-truncated
+// misconception matching every case is values-truncated; before any dtype verdict
+// typeDifference refines (a cast, a default, a buffer's given dtype), as Python
+// tries the truncation before its refinements
 function truncatedFirst(payload, early, outputs) {
-  if (![payload.dtype_template ?? "differ.dtype", "differ.dtype"].includes(early.template))
-    return null;
+  if (!early.template.startsWith("differ.dtype")) return null;
   const candidates = payload.cases[0].misconceptions;
   for (let j = 0; j < candidates.length; j++) {
     if (payload.cases.every((c, k) => equals(outputs[k], c.misconceptions[j].output, c.expected)))
