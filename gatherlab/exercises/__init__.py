@@ -62,6 +62,7 @@ def implement(
     finish: Callable[[Any], Any] | None = None,
     gradient: str = "",
     write: Any = None,
+    dtype_due: str = "",
 ) -> Exercise:
     """Register a write-a-function exercise, checked on ``example`` and hidden cases.
 
@@ -77,7 +78,8 @@ def implement(
     ``finish`` turns ``call``'s output into the expected value (e.g. a squeeze);
     ``gradient="log_probs"`` fails answers through which no gradient reaches it.
     ``write`` (``writes.Write``) is the write behind the output, for the writing-op
-    misconceptions.
+    misconceptions. ``dtype_due`` says why the result's dtype is due, after "not
+    int64" where a dtype verdict names a buffer or a default.
     """
     exercise = Implement(
         id,
@@ -96,6 +98,7 @@ def implement(
         finish=finish,
         gradient=gradient,
         write=write,
+        dtype_due=dtype_due,
     )
     return _register(exercise)
 

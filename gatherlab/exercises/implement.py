@@ -194,6 +194,9 @@ class Implement(Exercise):
     finish: Callable[[Any], Any] | None = None
     gradient: str = ""
     write: Any = None  # the intended write (``writes.Write``), read by its family
+    # why the result's dtype is the one due, after "not int64" in a dtype verdict
+    # that names a buffer or a default (", as F.one_hot makes ..."); "" for none
+    dtype_due: str = ""
     kind: ClassVar[str] = "implement"
 
     def __post_init__(self) -> None:
@@ -695,7 +698,8 @@ class Implement(Exercise):
         )
         if call == "torch.zeros":  # the buffer a write kept the dtype of, if one did
             if early.template == "differ.dtype_write":
-                return Verdict(False, "differ.dtype_write_zeros", early.fields)
+                fields = {**early.fields, "due": self.dtype_due}
+                return Verdict(False, "differ.dtype_write_zeros", fields)
             # a read (a loop's output buffer): torch.zeros' float32, not the input's
             got = early.fields.get("got")
             if early.template == "differ.dtype" and got == "float32":
@@ -705,7 +709,7 @@ class Implement(Exercise):
             return None
         expected = early.fields["expected"]
         if call in TORCH_DEFAULT_DTYPE_OPS:  # torch.eye(classes)[labels]: float32
-            fields = {**early.fields, "call": call}
+            fields = {**early.fields, "call": call, "due": self.dtype_due}
             return Verdict(False, "differ.dtype_default_torch", fields)
         if call.startswith("np."):
             fields = {**early.fields, "call": call}
@@ -771,7 +775,8 @@ class Implement(Exercise):
         call = next((name for name, out in found if out is value), None)
         if error is not None or call is None:
             return None
-        return completed("differ.dtype_write_given", {**early.fields, "call": call})
+        fields = {**early.fields, "call": call, "due": self.dtype_due}
+        return completed("differ.dtype_write_given", fields)
 
     def _updates_dtype(
         self, answer: Callable[..., Any], case: Case, early: Verdict

@@ -576,6 +576,7 @@ def _implement(exercise: Any) -> dict[str, Any]:
         ).to_json(),
         # a write's result keeps its buffer's dtype (implement._python_only)
         "dtype_template": exercise.dtype_template,
+        "dtype_due": exercise.dtype_due,
         "fallback": {
             "template": "implement.wrong_value",
             "reads_template": "implement.wrong_value_reads",

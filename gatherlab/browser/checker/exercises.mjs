@@ -1353,6 +1353,9 @@ function typeDifference(payload, found) {
       );
   const [testCase, got] = [payload.cases[k], found.outputs[k]];
   if (k < 0 || testCase.expected.error || got.error) return null;
+  // implement.Implement.dtype_due: why the dtype due is due, where a buffer or a
+  // default is named
+  const due = payload.dtype_due ?? "";
   const v = (template, fields = {}) => ({
     passed: false,
     template,
@@ -1395,7 +1398,7 @@ function typeDifference(payload, found) {
   // first op to make it (torch.zeros: below)
   const first = found.defaults?.[k];
   if (got.tensor.dtype === "float32" && expected !== "float32" && TORCH_DEFAULTS.has(first))
-    return v("differ.dtype_default_torch", { got: "float32", expected, call: first });
+    return v("differ.dtype_default_torch", { got: "float32", expected, call: first, due });
   // implement._default_dtype: a write's buffer (or a read's output) made by
   // torch.zeros without a dtype
   const template = payload.dtype_template ?? "differ.dtype";
@@ -1406,11 +1409,11 @@ function typeDifference(payload, found) {
   const zeros = Boolean(zeroed[template]) && got.tensor.dtype === "float32";
   if (got.tensor.dtype === expected) return null;
   const fields = { got: got.tensor.dtype, expected };
-  if (zeros && found.zeros?.[k]) return v(zeroed[template], fields);
+  if (zeros && found.zeros?.[k]) return v(zeroed[template], { ...fields, due });
   // implement._given_dtype: the write's buffer, made with the dtype given
   const maker = found.given?.[k];
   if (template === "differ.dtype_write" && maker)
-    return v("differ.dtype_write_given", { ...fields, call: maker });
+    return v("differ.dtype_write_given", { ...fields, call: maker, due });
   return v(template, fields);
 }
 // patching.TORCH_DEFAULT_DTYPE_OPS

@@ -1269,6 +1269,13 @@ export default {
     },
     {
      "library": "tensorflow",
+     "re": "cannot compute (?<tf_op>\\w+) as input #(?<input>\\d+)\\(zero-based\\) was expected to be a (?<expected>int(?:32|64)) tensor but is a (?<dtype>int(?:32|64)) tensor",
+     "fields": {
+      "ints": "yes"
+     }
+    },
+    {
+     "library": "tensorflow",
      "re": "cannot compute (?<tf_op>\\w+) as input #(?<input>\\d+)\\(zero-based\\) was expected to be a (?<expected>\\w+) tensor but is a (?<dtype>\\w+) tensor"
     }
    ],
@@ -1279,7 +1286,13 @@ export default {
      ],
      "text": "{tf_op} got updates of dtype {dtype} for a tensor of dtype {expected}: TensorFlow converts nothing implicitly, so the updates must have the tensor's dtype."
     },
-    "{tf_op} got tensors of two dtypes: input #{input} (counted from 0) is {dtype} where {expected} was expected. TensorFlow converts nothing implicitly; stacking int32 rows (tf.range's default) with int64 positions (tf.argmax's default) to build gather_nd coordinates is the usual way to meet this."
+    {
+     "needs": [
+      "ints"
+     ],
+     "text": "{tf_op} got tensors of two dtypes: input #{input} (counted from 0) is {dtype} where {expected} was expected. TensorFlow converts nothing implicitly; stacking int32 rows (tf.range's default) with int64 positions (tf.argmax's default) to build gather_nd coordinates is the usual way to meet this."
+    },
+    "{tf_op} got tensors of two dtypes: input #{input} (counted from 0) is {dtype} where {expected} was expected. TensorFlow converts nothing implicitly: make both one dtype."
    ],
    "fix": [
     {
@@ -1288,7 +1301,13 @@ export default {
      ],
      "text": "Make the two dtypes agree, with the one the result should have: create the tensor with it (tf.zeros(..., dtype=updates.dtype)) or cast the updates (tf.cast(updates, tensor.dtype))."
     },
-    "Cast one side so both have the same dtype, e.g. tf.cast(positions, tf.int32) or tf.range(n, dtype=tf.int64), before tf.stack or the scatter."
+    {
+     "needs": [
+      "ints"
+     ],
+     "text": "Cast one side so both have the same dtype, e.g. tf.cast(positions, tf.int32) or tf.range(n, dtype=tf.int64), before tf.stack or the scatter."
+    },
+    "Make both the dtype the result should have: pass dtype= to the op that made the other one (tf.one_hot, tf.zeros and tf.constant of Python floats make float32 unless told), or tf.cast it."
    ],
    "section": [
     {
@@ -3280,10 +3299,10 @@ export default {
     }
    ],
    "meaning": [
-    "reduce must be one of {allowed}: scatter_ takes add or multiply (deprecated), scatter_reduce_ takes sum, prod, mean, amax or amin (amax, not max)."
+    "reduce must be one of {allowed}: scatter_ takes add or multiply (deprecated), scatter_reduce_ takes sum, prod, mean, amax or amin."
    ],
    "fix": [
-    "Use x.scatter_reduce_(dim, index, src, reduce='amax', include_self=False) for a maximum ('sum' for a sum, or scatter_add_)."
+    "Use x.scatter_reduce_(dim, index, src, reduce, include_self=False) on zeros with the combination you meant: 'mean' for a mean, 'amax' for a maximum, 'sum' for a sum."
    ],
    "section": [
     {
