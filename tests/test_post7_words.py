@@ -111,7 +111,7 @@ def test_a_float_one_hot_is_told_why_int64_is_due_whatever_made_it_float():
     for answer in (zeros_default, float_on_purpose, eye_rows):
         result = gl.exercises.check("06.one_hot", answer)
         first = result.words.split("\n")[0]
-        assert "not int64, as F.one_hot makes one-hots of integer labels" in first
+        assert "not int64, F.one_hot's dtype for integer labels" in first
 
     # an exercise with no such reason keeps its words
     def float_sums(losses, labels, classes):

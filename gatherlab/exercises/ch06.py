@@ -68,7 +68,7 @@ implement(
     generate=_one_hot_case,
     call=None,
     forbid=("torch.nn.functional.one_hot",),
-    dtype_due=", as F.one_hot makes one-hots of integer labels",
+    dtype_due=", F.one_hot's dtype for integer labels",
     write=Write(
         "scatter",
         lambda labels, classes: torch.zeros(len(labels), classes, dtype=torch.int64),

@@ -195,7 +195,8 @@ class Implement(Exercise):
     gradient: str = ""
     write: Any = None  # the intended write (``writes.Write``), read by its family
     # why the result's dtype is the one due, after "not int64" in a dtype verdict
-    # that names a buffer or a default (", as F.one_hot makes ..."); "" for none
+    # that names a buffer or a default (", F.one_hot's dtype for integer labels"),
+    # "" for none
     dtype_due: str = ""
     kind: ClassVar[str] = "implement"
 
