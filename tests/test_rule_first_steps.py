@@ -343,7 +343,7 @@ def test_a_write_of_the_wrong_dtype_names_the_buffers_dtype():
         return torch.zeros(classes).index_add_(0, labels, losses.float())
 
     result = EXERCISES["06.class_loss_sums"].check(default_buffer)
-    assert "a write keeps the dtype of the tensor it writes into" in result.message
+    assert "a write keeps its buffer's dtype" in result.message
     assert "selection keeps the input's dtype" not in result.words
     # the facts: the buffer's dtype is the result's; torch.zeros makes float32
     out = torch.zeros(2).index_add_(0, torch.tensor([1]), torch.tensor([1.0]))
