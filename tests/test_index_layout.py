@@ -70,7 +70,7 @@ def test_labels_laid_across_a_row_are_told_the_result_has_the_index_shape():
         words, named, fix = first_step(exercise_id, positions.view(1, -1))
         n = positions.shape[0]
         assert named == "unsqueeze-wrong-axis", words
-        assert RULE in words and f"shape (1, {n})" in words
+        assert f"an index of shape (1, {n}) reads all {n} positions from row 0" in words
         assert fix == "The positions belong in the index with `.unsqueeze(1)`."
         source = EXERCISES[exercise_id].broken.input
         read = torch.gather(source, 1, positions.view(1, -1))
@@ -83,7 +83,8 @@ def test_an_implement_answer_with_a_row_of_labels_is_told_the_rule():
         "05.label_scores", lambda lp, labels: lp.gather(1, labels[None])
     )
     assert named == "unsqueeze-wrong-axis"
-    assert RULE in words and "`labels.unsqueeze(0)` gives" in words
+    assert "reads all 2 positions from row 0 only" in words
+    assert "`labels.unsqueeze(0)` gives" in words
     lp, labels = torch.rand(3, 4), torch.tensor([3, 0, 2])
     assert lp.gather(1, labels[None]).shape == (1, 3)
 
@@ -433,3 +434,35 @@ def test_probabilities_read_where_log_probabilities_are_due_are_told_so():
     # a softmax (normalised) is no exp of the values: the rule of the read instead
     result = check("05.label_scores", lambda lp, y: lp.softmax(1).gather(1, y[:, None]))
     assert result.verdict.template != "implement.exp_values"
+
+
+def test_an_index_of_one_row_is_told_it_reads_every_position_from_row_0():
+    # a vector of per-row positions unsqueezed at 0 (the DQN's action.unsqueeze(0)):
+    # a (1, n) index reads all n positions from row 0, on every exercise and spelling
+    names = fix_names(EXERCISES["01.fix_missing_axis"])
+    labels = names["labels"]
+    for exercise_id, answer in (
+        ("01.fix_missing_axis", labels.unsqueeze(0)),
+        ("01.fix_missing_axis", labels.reshape(1, -1)),
+        ("04.fix_label_axis", fix_names(EXERCISES["04.fix_label_axis"])["targets"][None]),
+        ("05.label_scores", lambda scores, labels: scores.gather(1, labels.unsqueeze(0))),
+    ):
+        words, named, _ = first_step(exercise_id, answer)
+        assert named == "unsqueeze-wrong-axis", words
+        n = 2 if exercise_id == "05.label_scores" else 3
+        assert (
+            f"an index of shape (1, {n}) reads all {n} positions from row 0 only; one "
+            f"per row needs shape ({n}, 1)"
+        ) in words, words
+        assert "gives, shape" not in words  # said once
+    # the facts: the (1, n) index reads row 0 at every position; (n, 1) one per row
+    x = torch.arange(12).reshape(3, 4)
+    wanted = torch.tensor([2, 0, 3])
+    assert torch.gather(x, 1, wanted.unsqueeze(0)).tolist() == [x[0, wanted].tolist()]
+    assert torch.gather(x, 1, wanted.unsqueeze(1)).flatten().tolist() == [
+        x[0, 2], x[1, 0], x[2, 3]
+    ]
+    # a dim-0 gather told of its column the same way: (n, 1) reads column 0 only
+    assert torch.gather(x, 0, wanted[:2].unsqueeze(1)).flatten().tolist() == [
+        x[2, 0], x[0, 0]
+    ]

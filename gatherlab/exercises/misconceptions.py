@@ -954,12 +954,33 @@ def _wrong_axis_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field
         made = phrase("wrong_axis.expanded", **names, size=str(size))
     else:
         made = phrase("wrong_axis.as_is", **names)
+    shape: Field = phrase("wrong_axis.shape", shape=_shape(outcome))
+    laid = np.shape(outcome)
+    if (
+        case.call.op == "gather"
+        and expanded == "as is"
+        and wrong != _axis(case.call)
+        and len(laid) == 2
+        and laid[right] > 1
+    ):
+        # a 2-D gather's index of size 1 along a dim it does not count along: every
+        # entry sits at 0 there, so all its positions read that one row (or column)
+        needed = [laid[right], laid[right]]
+        needed[right] = 1
+        rule = phrase(
+            "wrong_axis.one_slice",
+            index=shape_text(laid),
+            count=str(laid[right]),
+            axis="row" if wrong == 0 else "column",
+            needed=shape_text(tuple(needed)),
+        )
+        shape = ""  # the rule says it
     return {
         **names,
         "right": str(right),
         "made": made,
         "rule": rule,
-        "shape": _shape(outcome),
+        "shape": shape,
         "then": then,
     }
 
