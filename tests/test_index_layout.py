@@ -466,3 +466,27 @@ def test_an_index_of_one_row_is_told_it_reads_every_position_from_row_0():
     assert torch.gather(x, 0, wanted[:2].unsqueeze(1)).flatten().tolist() == [
         x[2, 0], x[0, 0]
     ]
+
+
+def test_a_column_squeezed_to_a_vector_is_told_it_broadcasts_into_a_square():
+    # torchrl#1243: a per-sample (n,) log-probability against (n, 1) advantages; any
+    # spelling that drops the column (squeeze, [:, 0], flatten, advanced indexing)
+    for answer in (
+        lambda lp, labels: lp.gather(1, labels.unsqueeze(1)).squeeze(1),
+        lambda lp, labels: lp.gather(1, labels[:, None])[:, 0],
+        lambda lp, labels: lp.gather(1, labels.view(-1, 1)).flatten(),
+        lambda lp, labels: lp[torch.arange(len(labels)), labels],
+    ):
+        words, named, fix = first_step("05.label_scores", answer)
+        assert named == "dropped-axis", words
+        assert words.endswith(
+            "not (2, 1): the right values, but (2,) broadcasts against (2, 1) into (2, 2)."
+        ), words
+        assert fix == "Keep that axis: `.unsqueeze(1)` puts it back."
+    # the fact: a vector meets a column as a square
+    assert (torch.zeros(2) * torch.zeros(2, 1)).shape == (2, 2)
+    # a dim dropped elsewhere (a row of a (2, 2) result) says no broadcast
+    words, named, _ = first_step(
+        "01.pick_columns", lambda x, columns: x.gather(1, columns)[0]
+    )
+    assert "broadcasts" not in words

@@ -2390,6 +2390,16 @@ def _squeezed_words(case: Case, key: Any, outcome: Outcome) -> dict[str, Field]:
             f"dropped_axis.every.{case.framework}",
             dims=" and ".join(str(d) for d in ones),
         )
+    elif how == "back" and len(expected) == 2 and expected[1] == 1 < expected[0]:
+        # a column (n, 1) squeezed to (n,): against the (n, 1) tensors it meets, the
+        # vector broadcasts into an (n, n) matrix, so the size-1 dim is no detail
+        keep = phrase(
+            f"dropped_axis.broadcasts.{case.framework}",
+            d=str(key),
+            shape=_shape(outcome),
+            expected=shape_text(expected),
+            square=shape_text((expected[0], expected[0])),
+        )
     else:
         keep = phrase(f"dropped_axis.{how}.{case.framework}", d=str(key))
     return {
