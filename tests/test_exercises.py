@@ -1003,9 +1003,9 @@ def test_last_valid_step_explains_padding_and_counting_from_zero():
     assert padding.words == (
         "On the visible example, your result reads position 3, the last along dim 1, "
         "for every entry, not the position lengths - 1 (expanded) gives it: padding "
-        "in shorter sequences.\nHere each sequence is padded after its end, so the last "
-        "position is padding for every shorter one, whose last real step is at its "
-        "length - 1."
+        "in shorter sequences.\nHere each sequence is padded after its end, so the "
+        "last position is padding for every shorter one, whose last real step is at "
+        "its length - 1."
     )
 
     def without_minus_one(features, lengths):

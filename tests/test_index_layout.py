@@ -439,13 +439,13 @@ def test_probabilities_read_where_log_probabilities_are_due_are_told_so():
 def test_an_index_of_one_row_is_told_it_reads_every_position_from_row_0():
     # a vector of per-row positions unsqueezed at 0 (the DQN's action.unsqueeze(0)):
     # a (1, n) index reads all n positions from row 0, on every exercise and spelling
-    names = fix_names(EXERCISES["01.fix_missing_axis"])
-    labels = names["labels"]
+    labels = fix_names(EXERCISES["01.fix_missing_axis"])["labels"]
+    targets = fix_names(EXERCISES["04.fix_label_axis"])["targets"]
     for exercise_id, answer in (
         ("01.fix_missing_axis", labels.unsqueeze(0)),
         ("01.fix_missing_axis", labels.reshape(1, -1)),
-        ("04.fix_label_axis", fix_names(EXERCISES["04.fix_label_axis"])["targets"][None]),
-        ("05.label_scores", lambda scores, labels: scores.gather(1, labels.unsqueeze(0))),
+        ("04.fix_label_axis", targets[None]),
+        ("05.label_scores", lambda lp, labels: lp.gather(1, labels.unsqueeze(0))),
     ):
         words, named, _ = first_step(exercise_id, answer)
         assert named == "unsqueeze-wrong-axis", words
@@ -480,7 +480,8 @@ def test_a_column_squeezed_to_a_vector_is_told_it_broadcasts_into_a_square():
         words, named, fix = first_step("05.label_scores", answer)
         assert named == "dropped-axis", words
         assert words.endswith(
-            "not (2, 1): the right values, but (2,) broadcasts against (2, 1) into (2, 2)."
+            "not (2, 1): the right values, but (2,) broadcasts against (2, 1) "
+            "into (2, 2)."
         ), words
         assert fix == "Keep that axis: `.unsqueeze(1)` puts it back."
     # the fact: a vector meets a column as a square
