@@ -70,7 +70,7 @@ def test_labels_laid_across_a_row_are_told_the_result_has_the_index_shape():
         words, named, fix = first_step(exercise_id, positions.view(1, -1))
         n = positions.shape[0]
         assert named == "unsqueeze-wrong-axis", words
-        assert f"an index of shape (1, {n}) reads all {n} positions from row 0" in words
+        assert f"a (1, {n}) index reads all {n} positions from row 0" in words
         assert fix == "The positions belong in the index with `.unsqueeze(1)`."
         source = EXERCISES[exercise_id].broken.input
         read = torch.gather(source, 1, positions.view(1, -1))
@@ -451,8 +451,8 @@ def test_an_index_of_one_row_is_told_it_reads_every_position_from_row_0():
         assert named == "unsqueeze-wrong-axis", words
         n = 2 if exercise_id == "05.label_scores" else 3
         assert (
-            f"an index of shape (1, {n}) reads all {n} positions from row 0 only; one "
-            f"per row needs shape ({n}, 1)"
+            f"a (1, {n}) index reads all {n} positions from row 0 only; one per row "
+            f"needs ({n}, 1)"
         ) in words, words
         assert "gives, shape" not in words  # said once
     # the facts: the (1, n) index reads row 0 at every position; (n, 1) one per row
@@ -460,11 +460,14 @@ def test_an_index_of_one_row_is_told_it_reads_every_position_from_row_0():
     wanted = torch.tensor([2, 0, 3])
     assert torch.gather(x, 1, wanted.unsqueeze(0)).tolist() == [x[0, wanted].tolist()]
     assert torch.gather(x, 1, wanted.unsqueeze(1)).flatten().tolist() == [
-        x[0, 2], x[1, 0], x[2, 3]
+        x[0, 2],
+        x[1, 0],
+        x[2, 3],
     ]
     # a dim-0 gather told of its column the same way: (n, 1) reads column 0 only
     assert torch.gather(x, 0, wanted[:2].unsqueeze(1)).flatten().tolist() == [
-        x[2, 0], x[0, 0]
+        x[2, 0],
+        x[0, 0],
     ]
 
 
