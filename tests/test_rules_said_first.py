@@ -86,7 +86,9 @@ def test_squeeze_with_no_dim_is_told_it_drops_every_size_one_dim():
         "05.label_scores",
         lambda lp, labels: lp.gather(1, labels.unsqueeze(1)).squeeze(1),
     )
-    assert "the right values, without the size-1 dim 1" in words
+    # and why the size-1 dim matters: (2,) meets (2, 1) as a (2, 2) grid
+    assert "the right values, but (2,) broadcasts against (2, 1) into (2, 2)" in words
+    assert (torch.ones(2) + torch.ones(2, 1)).shape == (2, 2)
 
 
 def test_an_index_expanded_over_dim_too_is_told_the_result_has_its_shape():

@@ -303,7 +303,8 @@ def test_a_torch_op_s_default_float32_is_named(answer, call):
     result = check("06.one_hot", answer)
     assert result.verdict.template == "differ.dtype_default_torch", result.message
     assert result.message == (
-        "On the visible example, your result has dtype float32, not int64: "
+        "On the visible example, your result has dtype float32, not int64, "
+        "F.one_hot's dtype for integer labels: "
         f"{call} makes float32 unless given a dtype, and your call gave none."
     )
     assert torch.eye(2).dtype == torch.ones(1).dtype == torch.float32
