@@ -10,18 +10,10 @@ import pytest
 import torch
 
 from gatherlab.exercises import check
+from tests.judged import judged as _judged
 
 tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
-
-
-def _judged(exercise_id: str, code: str):
-    names = {"torch": torch}
-    exec(code, names)
-    result = check(exercise_id, names["answer"])
-    assert not result.passed, result.words
-    assert result.verdict is not None
-    return result
 
 
 def test_the_facts_one_hot_axis_and_category_encoding_modes():

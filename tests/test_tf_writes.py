@@ -9,21 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 
-from gatherlab.exercises import check
+from tests.judged import judged as _judged
 
 tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
-
-
-def _judged(exercise_id: str, code: str):
-    names = {"torch": torch}
-    exec(code, names)
-    result = check(exercise_id, names["answer"])
-    assert not result.passed, result.words
-    assert result.verdict is not None
-    return result
 
 
 FIRST_AXIS = [

@@ -24,16 +24,7 @@ import torch
 
 from gatherlab import error_rules
 from gatherlab.exercises import check
-
-
-def _judged(exercise_id: str, code: str):
-    names = {"torch": torch}
-    exec(code, names)
-    result = check(exercise_id, names["answer"])
-    assert not result.passed, result.words
-    assert result.verdict is not None
-    return result
-
+from tests.judged import judged as _judged
 
 # ------------------------------------------------------------- a forbidden op's value
 
